@@ -1,0 +1,1 @@
+"""Pure rules engines for the Castillo kit: no I/O, no third-party dependencies."""

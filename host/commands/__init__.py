@@ -1,0 +1,1 @@
+"""One module per `castillo` subcommand group; each exposes `register(subparsers)`."""
