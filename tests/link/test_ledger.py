@@ -1,0 +1,107 @@
+"""The ledger reconciles counts across device boots: nothing lost, nothing doubled."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from host.tower.ledger import JsonLinesSink, Ledger, LedgerEntry, MemorySink
+
+
+def ev(seq: int, counts: dict[str, int], kind: str = "drop") -> dict[str, object]:
+    return {"t": "ev", "seq": seq, "k": kind, "ms": seq * 10, "n": counts}
+
+
+def test_duplicates_are_rejected_by_sequence_number() -> None:
+    ledger = Ledger(MemorySink())
+    ledger.adopt_boot("b1", 0)
+    assert ledger.accept("b1", ev(1, {"red": 1})) is not None
+    assert ledger.accept("b1", ev(1, {"red": 1})) is None
+    assert ledger.accept("b1", ev(2, {"red": 2})) is not None
+    assert ledger.accept("b1", ev(2, {"red": 2})) is None
+    assert ledger.totals() == {"red": 2}
+
+
+def test_events_of_another_boot_are_rejected() -> None:
+    ledger = Ledger(MemorySink())
+    ledger.adopt_boot("b1", 0)
+    assert ledger.accept("b0", ev(5, {"red": 9})) is None
+    assert ledger.totals() == {}
+
+
+def test_new_boot_carries_the_old_counts_over() -> None:
+    ledger = Ledger(MemorySink())
+    assert ledger.adopt_boot("b1", 0) is False  # the first boot is not a reset
+    ledger.accept("b1", ev(1, {"red": 1}))
+    ledger.accept("b1", ev(2, {"red": 1, "blue": 1}))
+    assert ledger.adopt_boot("b2", 0) is True
+    assert ledger.totals() == {"red": 1, "blue": 1}
+    ledger.accept("b2", ev(1, {"red": 1}))
+    assert ledger.totals() == {"red": 2, "blue": 1}
+    assert ledger.adopt_boot("b2", 1) is False  # same boot again (reconnect) changes nothing
+    assert ledger.totals() == {"red": 2, "blue": 1}
+
+
+def test_same_boot_with_a_lower_sequence_is_a_reset() -> None:
+    ledger = Ledger(MemorySink())
+    ledger.adopt_boot("b1", 0)
+    ledger.accept("b1", ev(3, {"red": 3}))
+    assert ledger.adopt_boot("b1", 0) is True
+    assert ledger.totals() == {"red": 3}
+
+
+def test_reset_event_restarts_the_totals() -> None:
+    ledger = Ledger(MemorySink())
+    ledger.adopt_boot("b1", 0)
+    ledger.accept("b1", ev(1, {"red": 1}))
+    ledger.adopt_boot("b2", 0)
+    ledger.accept("b2", ev(1, {"red": 1}))
+    accepted = ledger.accept("b2", ev(2, {}, kind="reset"))
+    assert accepted is not None
+    assert accepted.totals_before == {"red": 2}
+    assert ledger.totals() == {}
+
+
+def test_snapshot_adopted_only_when_newer_and_different() -> None:
+    ledger = Ledger(MemorySink())
+    ledger.adopt_boot("b1", 0)
+    ledger.accept("b1", ev(2, {"red": 2}))
+    assert ledger.adopt_snapshot("b1", 2, {"red": 2}) is False
+    assert ledger.adopt_snapshot("b1", 1, {"red": 1}) is False
+    assert ledger.adopt_snapshot("b1", 9, {"red": 5}) is True
+    assert ledger.seq == 9
+    assert ledger.totals() == {"red": 5}
+    assert ledger.accept("b1", ev(9, {"red": 5})) is None
+
+
+def test_snapshot_with_a_lower_count_means_a_lost_reset() -> None:
+    ledger = Ledger(MemorySink())
+    ledger.adopt_boot("b1", 0)
+    ledger.accept("b1", ev(1, {"red": 1}))
+    ledger.adopt_boot("b2", 0)
+    ledger.accept("b2", ev(1, {"red": 3}))
+    ledger.adopt_snapshot("b2", 5, {"red": 1})
+    assert ledger.totals() == {"red": 1}
+
+
+def test_jsonl_sink_restores_the_ledger_and_skips_a_torn_line(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.jsonl"
+    sink = JsonLinesSink(path)
+    ledger = Ledger(sink)
+    ledger.adopt_boot("b1", 0)
+    ledger.accept("b1", ev(1, {"red": 1}))
+    ledger.adopt_boot("b2", 0)
+    ledger.accept("b2", ev(1, {"blue": 1}))
+    sink.close()
+    with path.open("a") as f:
+        f.write('{"kind": "event", "boot": "b2", "se')  # power lost mid-write
+    restored = Ledger(JsonLinesSink(path))
+    assert restored.boot == "b2"
+    assert restored.seq == 1
+    assert restored.totals() == {"red": 1, "blue": 1}
+    assert restored.accept("b2", ev(1, {"blue": 1})) is None
+
+
+def test_entry_round_trips_through_json() -> None:
+    entry = LedgerEntry("event", "b1", 3, {"red": 1}, {"blue": 2}, ev(3, {"blue": 2}), at=1.5)
+    assert LedgerEntry.from_json(entry.to_json()) == entry
+    assert entry.totals == {"red": 1, "blue": 2}
