@@ -145,6 +145,10 @@ class TowerLink(ABC):
         is durable and acked). It must return quickly and not call blocking link commands."""
 
     @abstractmethod
+    def remove_listener(self, listener: Listener) -> None:
+        """Stop calling `listener` (no error if it was not added)."""
+
+    @abstractmethod
     def next_diag(self, timeout: float | None = None) -> DiagSample | None:
         """The next diagnostics sample (only while diagnostics is on); None on timeout."""
 

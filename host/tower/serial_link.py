@@ -51,6 +51,10 @@ WRITE_TIMEOUT = 1.0  # s: a device that stops reading must not hang the host
 HELLO_RETRY = 0.4  # s between HELLO requests while waiting for the first one
 HANDSHAKE_TIMEOUT = 1.5  # s without a HELLO after opening: reopen
 RESYNC_TIMEOUT = 3.0  # s for replay + snapshot to be answered
+# Replays without progress before a gap is blamed on ring overflow (then adopt the snapshot);
+# replays that make progress go on up to the maximum.
+RESYNC_ATTEMPTS = 3
+RESYNC_MAX_ATTEMPTS = 50
 SILENCE_PROBE = 1.5  # s without any frame (heartbeats are 1 s apart): ask for HELLO
 SILENCE_LOST = 3.0  # s without any frame: the link is lost, reopen
 BACKOFF_MIN = 0.05  # s before the first reopen (a reset Pico re-enumerates within ~1 s)
@@ -119,6 +123,8 @@ class SerialTowerLink(TowerLink):
         # session state, touched by the I/O thread only
         self._session_boot = ""
         self._resync_deadline: float | None = None
+        self._resync_attempt = 0
+        self._resync_from = 0
         self._last_up_ms = -1
         self._probe_sent = False
         self.bad_frames = 0
@@ -172,7 +178,10 @@ class SerialTowerLink(TowerLink):
             return None
 
     def add_listener(self, listener: Listener) -> None:
-        self._listeners.append(listener)
+        self._listeners = [*self._listeners, listener]
+
+    def remove_listener(self, listener: Listener) -> None:
+        self._listeners = [known for known in self._listeners if known is not listener]
 
     def next_diag(self, timeout: float | None = None) -> DiagSample | None:
         try:
@@ -252,7 +261,7 @@ class SerialTowerLink(TowerLink):
 
     def _deliver(self, message: LinkMessage) -> None:
         self._events.put(message)
-        for listener in list(self._listeners):
+        for listener in self._listeners:  # replaced, never mutated: safe to iterate
             try:
                 listener(message)
             except Exception:  # a faulty listener must not kill the link
@@ -320,6 +329,8 @@ class SerialTowerLink(TowerLink):
         ser.reset_input_buffer()
         self._session_boot = ""
         self._resync_deadline = None
+        self._resync_attempt = 0
+        self._resync_from = 0
         self._last_up_ms = -1
         self._probe_sent = False
         opened = time.monotonic()
@@ -388,7 +399,14 @@ class SerialTowerLink(TowerLink):
             )
         elif self._state is LinkState.CONNECTED:
             self._set_state(LinkState.RECONNECTING, hello.boot, "resync")
+        self._resync(now)
+
+    def _resync(self, now: float) -> None:
+        """Replay every event after the ledger's last one, then adopt the snapshot if events
+        were lost from the device ring. One resync at a time."""
         self._resync_deadline = now + RESYNC_TIMEOUT
+        self._resync_attempt += 1
+        self._resync_from = self.ledger.seq
         self._send("replay", self._on_replay_answer, **{"from": self.ledger.seq})
         self._send("snap", self._on_snap_answer)
 
@@ -401,16 +419,32 @@ class SerialTowerLink(TowerLink):
             raise _LinkLost(f"snapshot refused: {frame.get('why')}")
         seq = frame.get("seq")
         counts = frame.get("n")
-        if (
-            isinstance(seq, int)
-            and isinstance(counts, dict)
-            and self.ledger.adopt_snapshot(self._session_boot, seq, counts)
+        if not isinstance(seq, int) or not isinstance(counts, dict):
+            raise _LinkLost("malformed snapshot")
+        progress = self.ledger.seq > self._resync_from
+        if seq > self.ledger.seq and (
+            self._resync_attempt < RESYNC_ATTEMPTS
+            or (progress and self._resync_attempt < RESYNC_MAX_ATTEMPTS)
         ):
+            # events are still missing (lost again in transit?): replay once more
+            self._resync(time.monotonic())
+            return
+        if self.ledger.adopt_snapshot(self._session_boot, seq, counts):
+            # the device ring overflowed: those events are gone, their counts are not
             log.info("tower counts adopted from snapshot (events missed) at seq %d", seq)
         self._resync_deadline = None
+        self._resync_attempt = 0
+        self._resync_from = 0
         self._set_state(LinkState.CONNECTED, self._session_boot)
 
     def _on_event(self, frame: dict[str, Any]) -> None:
+        seq = frame.get("seq")
+        if isinstance(seq, int) and seq > self.ledger.seq + 1:
+            # a frame was lost (line noise): fetch it again rather than skip it
+            if self._resync_deadline is None:
+                log.info("tower event gap before seq %d: resync", seq)
+                self._resync(time.monotonic())
+            return
         accepted = self.ledger.accept(self._session_boot, frame)  # durable when it returns
         if accepted is None:
             log.debug("duplicate event %s", frame.get("seq"))
@@ -434,6 +468,10 @@ class SerialTowerLink(TowerLink):
         if went_back or lost_seq:
             log.info("tower heartbeat says the device restarted: asking for HELLO")
             self._send("hello", None)
+            return
+        if isinstance(seq, int) and seq > self.ledger.seq and self._resync_deadline is None:
+            log.info("tower heartbeat shows unseen events: resync")
+            self._resync(time.monotonic())
             return
         if (
             self._acks
