@@ -1,0 +1,332 @@
+"""Game data for El Grande, read from TOML files in `engine/data/elgrande/`.
+
+Nothing about the board or the cards is written in code: this module only reads, merges and
+checks the data. A user corrects a printed value or adds a card with an override file:
+
+>>> data = load("2023")
+>>> data.region("Toledo").values
+(7, 4, 2)
+>>> data.region("cataluna").name
+'Cataluña'
+>>> sorted({c.deck for c in data.cards.values() if not c.alternative})
+[1, 2, 3, 4, 5]
+"""
+
+from __future__ import annotations
+
+import tomllib
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "elgrande"
+EDITIONS = ("2023", "1995")
+CASTILLO = "castillo"
+FRANCE = "France"
+PORTUGAL = "Portugal"
+BORDERS = (FRANCE, PORTUGAL)
+
+# The effect vocabulary (docs/game-data.md): op name -> the keys it may carry.
+EFFECT_OPS: dict[str, frozenset[str]] = {
+    "move": frozenset({"own", "foreign", "any", "from"}),
+    "place": frozenset({"count", "to"}),
+    "return": frozenset({"count", "from", "chooser"}),
+    "court": frozenset({"count"}),
+    "score": frozenset({"select", "values", "first_only", "castillo_allowed"}),
+    "disc_return": frozenset({"who", "min_own", "count"}),
+    "coup": frozenset(),
+    "rivalry": frozenset(),
+    "king": frozenset({"to"}),
+    "grande": frozenset(),
+    "tile": frozenset(),
+    "power_back": frozenset(),
+    "either": frozenset({"options"}),
+    "veto": frozenset(),
+}
+
+
+class GameDataError(ValueError):
+    """A data or override file is malformed; the message names the file and the field."""
+
+
+def fold(name: str) -> str:
+    """Case- and accent-insensitive key: 'Aragón', 'aragon' and 'ARAGON' fold alike."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold().strip()
+
+
+@dataclass(frozen=True)
+class Region:
+    index: int
+    name: str
+    ascii: str
+    name_1995: str
+    values: tuple[int, ...]
+    values_2_3_players: tuple[int, ...]
+    neighbours: tuple[int, ...]
+    borders: tuple[str, ...]
+    unverified: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Tile:
+    id: str
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    deck: int
+    place: int
+    copies: int
+    names: Mapping[str, str]
+    text: str
+    effect: tuple[Mapping[str, Any], ...]
+    alternative: bool = False
+    king_card: bool = False
+    source: str = ""
+    unverified: tuple[str, ...] = ()
+
+    def name(self, language: str = "en") -> str:
+        return self.names.get(language) or self.names.get("en") or self.id
+
+
+@dataclass(frozen=True)
+class GameData:
+    """Everything the engine knows about one edition's components."""
+
+    edition: str
+    edition_name: str
+    colours: tuple[str, ...]
+    caballeros_per_colour: int
+    court_at_start: int
+    start_caballeros: int
+    rounds: int
+    scoring_after: tuple[int, ...]
+    short_game_rounds: tuple[int, ...]
+    deck_size: int
+    regions: tuple[Region, ...]
+    castillo_values: tuple[int, ...]
+    tiles: tuple[Tile, ...]
+    power_caballeros: tuple[int, ...]
+    cards: Mapping[str, Card]
+    unverified: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    _aliases: Mapping[str, int] = field(default_factory=dict, repr=False)
+
+    def region(self, name: str) -> Region:
+        """A region by its 2023 name, ASCII form or 1995 name (any case, accents optional)."""
+        index = self._aliases.get(fold(name))
+        if index is None:
+            raise KeyError(f"unknown region {name!r}")
+        return self.regions[index]
+
+    def region_index(self, name: str) -> int | None:
+        return self._aliases.get(fold(name))
+
+    def colour_index(self, name: str) -> int | None:
+        key = fold(name)
+        for i, colour in enumerate(self.colours):
+            if fold(colour) == key:
+                return i
+        return None
+
+    def tile(self, tile_id: str) -> Tile:
+        for tile in self.tiles:
+            if tile.id == tile_id:
+                return tile
+        raise KeyError(f"unknown scoring tile {tile_id!r}")
+
+    def deck_cards(self, deck: int, *, alternatives: Iterable[str] = ()) -> list[str]:
+        """The card ids (one entry per copy) in a deck at setup, base cards plus the chosen
+        alternative cards."""
+        chosen = set(alternatives)
+        ids: list[str] = []
+        for card in self.cards.values():
+            if card.deck == deck and (not card.alternative or card.id in chosen):
+                ids.extend([card.id] * card.copies)
+        return ids
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise GameDataError(f"{path}: no such data file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise GameDataError(f"{path}: {exc}") from None
+
+
+def _merge_records(
+    base: list[dict[str, Any]], extra: Sequence[dict[str, Any]], key: str
+) -> list[dict[str, Any]]:
+    """Records in `extra` replace fields of the base record with the same key, or are added."""
+    merged = [dict(record) for record in base]
+    for record in extra:
+        for existing in merged:
+            if fold(str(existing.get(key, ""))) == fold(str(record.get(key, ""))):
+                existing.update(record)
+                break
+        else:
+            merged.append(dict(record))
+    return merged
+
+
+def _merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for section, value in override.items():
+        if section == "region":
+            merged["region"] = _merge_records(merged.get("region", []), value, "name")
+        elif section == "card":
+            merged["card"] = _merge_records(merged.get("card", []), value, "id")
+        elif section == "tile":
+            merged["tile"] = _merge_records(merged.get("tile", []), value, "id")
+        elif isinstance(value, Mapping) and isinstance(merged.get(section), Mapping):
+            merged[section] = {**merged[section], **value}
+        else:
+            merged[section] = value
+    return merged
+
+
+def load(edition: str = "2023", overrides: Sequence[Path | str] = ()) -> GameData:
+    """Read the board and an edition's components, then apply override files in order."""
+    if edition not in EDITIONS:
+        raise GameDataError(f"unknown edition {edition!r}: choose one of {', '.join(EDITIONS)}")
+    raw = _merge(
+        _read_toml(DATA_DIR / "board.toml"), _read_toml(DATA_DIR / f"edition_{edition}.toml")
+    )
+    for path in overrides:
+        raw = _merge(raw, _read_toml(Path(path)))
+    return _build(raw, source=f"edition {edition} with {len(overrides)} override file(s)")
+
+
+def _ints(value: Any, where: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, int) for v in value):
+        raise GameDataError(f"{where}: expected a list of whole numbers, got {value!r}")
+    return tuple(value)
+
+
+def _build(raw: Mapping[str, Any], source: str) -> GameData:
+    try:
+        return _build_checked(raw)
+    except GameDataError as exc:
+        raise GameDataError(f"{source}: {exc}") from None
+    except (KeyError, TypeError) as exc:
+        raise GameDataError(f"{source}: missing or malformed field {exc}") from None
+
+
+def _build_checked(raw: Mapping[str, Any]) -> GameData:
+    order = [fold(n) for n in raw["board"]["scoring_order"]]
+    records = {fold(r["name"]): r for r in raw["region"]}
+    if sorted(order) != sorted(records):
+        raise GameDataError("board.scoring_order must list every region exactly once")
+    aliases: dict[str, int] = {}
+    for index, key in enumerate(order):
+        record = records[key]
+        for alias in (record["name"], record.get("ascii", ""), record.get("name_1995", "")):
+            if alias:
+                aliases[fold(alias)] = index
+    regions: list[Region] = []
+    for index, key in enumerate(order):
+        record = records[key]
+        neighbours: list[int] = []
+        for neighbour in record.get("neighbours", []):
+            if fold(neighbour) not in aliases:
+                raise GameDataError(f"region {record['name']}: unknown neighbour {neighbour!r}")
+            neighbours.append(aliases[fold(neighbour)])
+        borders = tuple(record.get("borders", []))
+        for border in borders:
+            if border not in BORDERS:
+                raise GameDataError(f"region {record['name']}: unknown border {border!r}")
+        values = _ints(record["values"], f"region {record['name']}.values")
+        regions.append(
+            Region(
+                index=index,
+                name=record["name"],
+                ascii=record.get("ascii", record["name"]),
+                name_1995=record.get("name_1995", record["name"]),
+                values=values,
+                values_2_3_players=_ints(
+                    record.get("values_2_3_players", list(values[:2])),
+                    f"region {record['name']}.values_2_3_players",
+                ),
+                neighbours=tuple(sorted(neighbours)),
+                borders=borders,
+                unverified=tuple(record.get("unverified", ())),
+            )
+        )
+    for region in regions:
+        for neighbour in region.neighbours:
+            if region.index not in regions[neighbour].neighbours:
+                raise GameDataError(
+                    f"adjacency is not symmetric: {region.name} lists "
+                    f"{regions[neighbour].name} but not the other way round"
+                )
+    edition = raw["edition"]
+    cards = {card.id: card for card in (_card(c) for c in raw.get("card", []))}
+    power = raw["power"]
+    if _ints(power["values"], "power.values") != tuple(range(1, 14)):
+        raise GameDataError("power.values must be 1..13")
+    colours = tuple(edition["colours"])
+    if len(set(map(fold, colours))) != len(colours):
+        raise GameDataError("edition.colours must be distinct")
+    return GameData(
+        edition=str(edition["id"]),
+        edition_name=str(edition["name"]),
+        colours=colours,
+        caballeros_per_colour=int(edition["caballeros_per_colour"]),
+        court_at_start=int(edition["court_at_start"]),
+        start_caballeros=int(edition["start_caballeros"]),
+        rounds=int(edition["rounds"]),
+        scoring_after=_ints(edition["scoring_after"], "edition.scoring_after"),
+        short_game_rounds=_ints(edition["short_game_rounds"], "edition.short_game_rounds"),
+        deck_size=int(edition["deck_size"]),
+        regions=tuple(regions),
+        castillo_values=_ints(raw["castillo"]["values"], "castillo.values"),
+        tiles=tuple(Tile(str(t["id"]), _ints(t["values"], f"tile {t['id']}")) for t in raw["tile"]),
+        power_caballeros=_ints(power["caballeros"], "power.caballeros"),
+        cards=cards,
+        unverified={
+            "board": tuple(raw["board"].get("unverified", ())),
+            "edition": tuple(edition.get("unverified", ())),
+        },
+        _aliases=aliases,
+    )
+
+
+def _check_effect(effect: Any, where: str) -> tuple[Mapping[str, Any], ...]:
+    if not isinstance(effect, list):
+        raise GameDataError(f"{where}: effect must be a list of steps")
+    for step in effect:
+        if not isinstance(step, dict) or step.get("op") not in EFFECT_OPS:
+            raise GameDataError(f"{where}: unknown effect step {step!r}")
+        extra = set(step) - {"op"} - EFFECT_OPS[step["op"]]
+        if extra:
+            raise GameDataError(f"{where}: op {step['op']!r} takes no {sorted(extra)}")
+        if step["op"] == "either":
+            for option in step["options"]:
+                _check_effect(option, where)
+    return tuple(effect)
+
+
+def _card(record: Mapping[str, Any]) -> Card:
+    where = f"card {record.get('id', '?')}"
+    deck = record["deck"]
+    if not isinstance(deck, int) or not 1 <= deck <= 5:
+        raise GameDataError(f"{where}: deck must be 1..5")
+    return Card(
+        id=str(record["id"]),
+        deck=deck,
+        place=int(record["place"]),
+        copies=int(record.get("copies", 1)),
+        names=dict(record.get("names", {"en": record["id"]})),
+        text=str(record.get("text", "")),
+        effect=_check_effect(record.get("effect", []), where),
+        alternative=bool(record.get("alternative", False)),
+        king_card=bool(record.get("king_card", False)),
+        source=str(record.get("source", "")),
+        unverified=tuple(record.get("unverified", ())),
+    )

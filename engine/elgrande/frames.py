@@ -1,0 +1,260 @@
+"""Pending decisions inside a turn: one frame per step of a card's special action.
+
+A frame says who acts, lists the legal actions and applies one. `apply` returns True when the
+frame is finished. Frames mutate the game only through its small helper methods, so the rules
+(what may move where) live in one place: `engine.elgrande.game`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.elgrande.actions import Action
+
+if TYPE_CHECKING:
+    from engine.elgrande.game import Game
+
+DONE = Action("done")
+UNLIMITED = 1_000
+
+
+class Frame(ABC):
+    """Base class: a decision the game waits for."""
+
+    kind = "frame"
+    actor: int
+
+    def actors(self, g: Game) -> tuple[int, ...]:
+        return (self.actor,)
+
+    @abstractmethod
+    def legal(self, g: Game, player: int) -> list[Action]:
+        """The actions `player` may take in this step."""
+
+    @abstractmethod
+    def apply(self, g: Game, player: int, action: Action) -> bool:
+        """Apply a legal action; True when the step is finished."""
+
+    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+        return {"step": self.kind, "actor": g.colours[self.actor]}
+
+
+@dataclass(eq=False)
+class PlaceFrame(Frame):
+    """Place caballeros from the court (a card's extra placement: Militia, Delegation)."""
+
+    actor: int
+    left: int
+    to: str  # "regions" (any region but the King's) or "anywhere" (also the castillo)
+    kind = "place"
+
+    def legal(self, g: Game, player: int) -> list[Action]:
+        if g.court[self.actor] == 0 or self.left == 0:
+            return [DONE]
+        areas = g.free_regions() + ([g.CASTILLO] if self.to == "anywhere" else [])
+        return [g.place_actions[a] for a in areas if g.can_enter(a)] + [DONE]
+
+    def apply(self, g: Game, player: int, action: Action) -> bool:
+        if action.kind == "done":
+            return True
+        g.place_from_court(self.actor, g.area(action.arg))
+        self.left -= 1
+        return self.left == 0 or g.court[self.actor] == 0
+
+    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+        return {**super().describe(g, viewer), "left": self.left, "to": self.to}
+
+
+@dataclass(eq=False)
+class MoveFrame(Frame):
+    """Move caballeros on the board: pick one, then say where it goes; `done` stops."""
+
+    actor: int
+    own: int
+    foreign: int
+    any: int
+    from_one: bool
+    source: int = -1  # fixed once the first caballero leaves (from_one cards)
+    picked: tuple[int, int] | None = None  # (colour, region)
+    kind = "move"
+
+    def _budget(self, colour: int) -> int:
+        return (self.own if colour == self.actor else self.foreign) + self.any
+
+    def legal(self, g: Game, player: int) -> list[Action]:
+        if self.picked is not None:
+            colour, src = self.picked
+            return [g.to_actions[a] for a in g.move_destinations(src)]
+        acts: list[Action] = []
+        for region in g.movable_regions():
+            if self.from_one and self.source >= 0 and region != self.source:
+                continue
+            row = g.pieces[region]
+            for colour in range(g.n):
+                if row[colour] and self._budget(colour):
+                    acts.append(g.pick_actions[colour][region])
+        acts.append(DONE)
+        return acts
+
+    def apply(self, g: Game, player: int, action: Action) -> bool:
+        if action.kind == "done":
+            return True
+        if action.kind == "pick":
+            self.picked = (g.colour(action.arg), g.area(action.arg2))
+            return False
+        assert self.picked is not None
+        colour, src = self.picked
+        self.picked = None
+        g.move_piece(colour, src, g.area(action.arg), self.actor)
+        if colour == self.actor and self.own:
+            self.own -= 1
+        elif colour != self.actor and self.foreign:
+            self.foreign -= 1
+        else:
+            self.any -= 1
+        if self.from_one:
+            self.source = src
+        return self.own + self.foreign + self.any == 0 or not any(
+            a.kind == "pick" for a in self.legal(g, player)
+        )
+
+    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+        out = super().describe(g, viewer)
+        left = {k: v for k, v in (("own", self.own), ("foreign", self.foreign), ("any", self.any))}
+        out["left"] = {k: (None if v >= UNLIMITED else v) for k, v in left.items() if v}
+        if self.from_one and self.source >= 0:
+            out["from"] = g.tok[self.source]
+        if self.picked is not None:
+            out["picked"] = [g.colours[self.picked[0]], g.tok[self.picked[1]]]
+        return out
+
+
+@dataclass(eq=False)
+class ReturnFrame(Frame):
+    """Return `left` caballeros of colour `target` to the province, chosen by `actor`."""
+
+    actor: int
+    target: int
+    left: int
+    from_court: bool
+    from_regions: bool
+    kind = "return"
+
+    def legal(self, g: Game, player: int) -> list[Action]:
+        acts: list[Action] = []
+        if self.from_court and g.court[self.target]:
+            acts.append(g.return_actions[self.target][g.COURT])
+        if self.from_regions:
+            for region in g.movable_regions():
+                if g.pieces[region][self.target]:
+                    acts.append(g.return_actions[self.target][region])
+        return acts
+
+    def apply(self, g: Game, player: int, action: Action) -> bool:
+        g.return_piece(self.target, g.area(action.arg2))
+        self.left -= 1
+        return self.left == 0 or not self.legal(g, player)
+
+    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+        return {**super().describe(g, viewer), "colour": g.colours[self.target], "left": self.left}
+
+
+@dataclass(eq=False)
+class RecallFrame(Frame):
+    """The province is short: bring own caballeros from regions to the court instead."""
+
+    actor: int
+    left: int
+    kind = "recall"
+
+    def legal(self, g: Game, player: int) -> list[Action]:
+        return [g.recall_actions[r] for r in g.movable_regions() if g.pieces[r][self.actor]]
+
+    def apply(self, g: Game, player: int, action: Action) -> bool:
+        region = g.area(action.arg)
+        g.pieces[region][self.actor] -= 1
+        g.court[self.actor] += 1
+        self.left -= 1
+        return self.left == 0 or not self.legal(g, player)
+
+    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+        return {**super().describe(g, viewer), "left": self.left}
+
+
+@dataclass(eq=False)
+class ChoiceFrame(Frame):
+    """One choice among fixed actions (King, Grande, tile, power card back, region, option)."""
+
+    actor: int
+    choices: list[Action]
+    kind: str = "choice"
+    purpose: str = ""
+    payload: Any = None
+
+    def legal(self, g: Game, player: int) -> list[Action]:
+        return self.choices
+
+    def apply(self, g: Game, player: int, action: Action) -> bool:
+        g.resolve_choice(self, action)
+        return True
+
+    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+        out = super().describe(g, viewer)
+        if self.purpose:
+            out["purpose"] = self.purpose
+        if viewer == self.actor or self.kind not in ("powerback",):
+            out["choices"] = [str(a) for a in self.choices]
+        return out
+
+
+@dataclass(eq=False)
+class DiscFrame(Frame):
+    """Secret discs set by several players at once; revealed together when all are set."""
+
+    options: dict[int, list[Action]]  # player -> their legal disc actions
+    purpose: str
+    payload: Any = None
+    chosen: dict[int, int] = field(default_factory=dict)  # player -> region (hidden)
+    kind = "disc"
+
+    def actors(self, g: Game) -> tuple[int, ...]:
+        return tuple(p for p in sorted(self.options) if p not in self.chosen)
+
+    def legal(self, g: Game, player: int) -> list[Action]:
+        return [] if player in self.chosen else self.options.get(player, [])
+
+    def apply(self, g: Game, player: int, action: Action) -> bool:
+        self.chosen[player] = g.area(action.arg)
+        return len(self.chosen) == len(self.options)
+
+    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "step": self.kind,
+            "purpose": self.purpose,
+            "waiting_for": [g.colours[p] for p in self.actors(g)],
+            "set": [g.colours[p] for p in sorted(self.chosen)],
+        }
+        if viewer is not None and viewer in self.chosen:
+            out["my_disc"] = g.tok[self.chosen[viewer]]
+        return out
+
+
+@dataclass(eq=False)
+class VetoFrame(Frame):
+    """A Veto holder decides whether to cancel the special action just announced."""
+
+    actor: int
+    against: int
+    kind = "veto"
+
+    def legal(self, g: Game, player: int) -> list[Action]:
+        return [Action("veto"), Action("allow")]
+
+    def apply(self, g: Game, player: int, action: Action) -> bool:
+        g.resolve_veto(self, action.kind == "veto")
+        return True
+
+    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+        return {**super().describe(g, viewer), "against": g.colours[self.against]}

@@ -1,0 +1,125 @@
+"""What each viewer may see, and the full state for persistence and tests.
+
+Secrets: the castillo's per-colour contents (unless the table option `open_castillo` is on),
+each player's hand and face-down power discards, and disc choices before they are revealed.
+A seat's view adds that seat's own secrets; the public view (viewer None) adds none.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.elgrande.frames import DiscFrame
+
+if TYPE_CHECKING:
+    from engine.elgrande.game import Game
+
+
+def _board(g: Game) -> dict[str, Any]:
+    return {
+        g.tok[r]: {g.colours[p]: g.pieces[r][p] for p in range(g.n) if g.pieces[r][p]}
+        for r in range(g.R)
+    }
+
+
+def _turn(g: Game) -> dict[str, Any] | None:
+    t = g.turn
+    if t is None:
+        return None
+    return {
+        "player": g.colours[t.player],
+        "take": t.take,
+        "card": t.card,
+        "place_left": t.place_left,
+        "placing": t.placing,
+        "placed": t.placed,
+        "special": ("not started", "in progress", "done")[t.special],
+    }
+
+
+def _highlight(g: Game, viewer: int | None) -> list[str]:
+    """Areas the acting player's legal actions point at: these become the lights."""
+    players = g.current_players()
+    if len(players) != 1 or players[0] < 0:
+        return []
+    areas: list[str] = []
+    for action in g.legal_actions(players[0]):
+        for arg in (action.arg, action.arg2):
+            if arg in g.area_tokens and arg not in areas:
+                areas.append(arg)
+    return areas
+
+
+def public_state(g: Game) -> dict[str, Any]:
+    castillo_total = sum(g.pieces[g.CASTILLO])
+    players = g.current_players()
+    out: dict[str, Any] = {
+        "edition": g.data.edition,
+        "players": list(g.colours),
+        "phase": g.phase,
+        "round": g.round_number,
+        "rounds": list(g.rounds),
+        "acting": ["chance" if p < 0 else g.colours[p] for p in players],
+        "first_player": g.colours[g.first] if g.first >= 0 else None,
+        "king": g.tok[g.king] if g.king >= 0 else None,
+        "grandes": {g.colours[p]: g.tok[a] for p, a in enumerate(g.grandes) if a >= 0},
+        "tiles": {tile: g.tok[area] for tile, area in g.tiles.items()},
+        "board": _board(g),
+        "castillo": {"total": castillo_total},
+        "throws": [
+            {
+                "round": t.round,
+                "by": g.colours[t.by],
+                "colour": g.colours[t.colour],
+                "count": t.count,
+            }
+            for t in g.throws
+        ],
+        "court": dict(zip(g.colours, g.court, strict=True)),
+        "province": dict(zip(g.colours, g.province, strict=True)),
+        "scores": dict(zip(g.colours, g.scores, strict=True)),
+        "hand_sizes": {g.colours[p]: len(g.hands[p]) for p in range(g.n)},
+        "played": {g.colours[p]: v for p, v in enumerate(g.played) if v},
+        "face_up": [c for c in g.face_up if c],
+        "deck_sizes": {str(d): len(g.decks[d]) for d in range(1, 5)},
+        "vetoes": [{"holder": g.colours[v.holder], "card": v.card} for v in g.vetoes],
+        "turn": _turn(g),
+        "scorings": g.scorings,
+        "score_history": g.score_history,
+    }
+    if g.options.open_castillo:
+        out["castillo"]["contents"] = {
+            g.colours[p]: g.pieces[g.CASTILLO][p] for p in range(g.n) if g.pieces[g.CASTILLO][p]
+        }
+    return out
+
+
+def player_view(g: Game, viewer: int | None) -> dict[str, Any]:
+    """The public state plus, for a seat, that seat's own hand, discards and disc."""
+    out = public_state(g)
+    out["viewer"] = None if viewer is None else g.colours[viewer]
+    out["step"] = g.frame.describe(g, viewer) if g.frame is not None else None
+    out["highlight"] = _highlight(g, viewer)
+    if viewer is not None:
+        out["hand"] = list(g.hands[viewer])
+        out["power_discards"] = list(g.power_discards[viewer])
+        out["legal"] = [str(a) for a in g.legal_actions(viewer)]
+        out["can_undo"] = g.can_undo(viewer)
+    return out
+
+
+def full_snapshot(g: Game) -> dict[str, Any]:
+    """Everything, secrets included (never send this to a client)."""
+    out = public_state(g)
+    out["castillo"]["contents"] = {g.colours[p]: g.pieces[g.CASTILLO][p] for p in range(g.n)}
+    out["hands"] = {g.colours[p]: list(g.hands[p]) for p in range(g.n)}
+    out["power_discards"] = {g.colours[p]: list(g.power_discards[p]) for p in range(g.n)}
+    out["decks"] = {str(d): sorted(g.decks[d]) for d in range(1, 5)}
+    out["used_cards"] = list(g.used_cards)
+    frame = g.frame
+    out["step"] = frame.describe(g, None) if frame is not None else None
+    if isinstance(frame, DiscFrame):
+        out["step"]["discs"] = {g.colours[p]: g.tok[r] for p, r in sorted(frame.chosen.items())}
+    out["ops"] = [dict(op) for op in g.ops]
+    out["history"] = [[p, str(a)] for p, a in g.history]
+    return out
