@@ -50,7 +50,7 @@ READ_TIMEOUT = 0.02  # s: how long one read waits; bounds close() and timer late
 WRITE_TIMEOUT = 1.0  # s: a device that stops reading must not hang the host
 HELLO_RETRY = 0.4  # s between HELLO requests while waiting for the first one
 HANDSHAKE_TIMEOUT = 1.5  # s without a HELLO after opening: reopen
-RESYNC_TIMEOUT = 3.0  # s for replay + snapshot to be answered
+RESYNC_TIMEOUT = 0.5  # s for replay + snapshot to be answered before asking again
 # Replays without progress before a gap is blamed on ring overflow (then adopt the snapshot);
 # replays that make progress go on up to the maximum.
 RESYNC_ATTEMPTS = 3
@@ -355,7 +355,9 @@ class SerialTowerLink(TowerLink):
                     raise _LinkLost(f"no HELLO within {HANDSHAKE_TIMEOUT} s")
                 continue
             if self._resync_deadline is not None and now > self._resync_deadline:
-                raise _LinkLost("resync not answered")
+                if self._resync_attempt >= RESYNC_ATTEMPTS:
+                    raise _LinkLost("resync not answered")
+                self._resync(now)  # an answer was lost in transit: ask again
             silent = now - last_rx
             if silent > SILENCE_LOST:
                 raise _LinkLost(f"device silent for {silent:.1f} s")
