@@ -8,7 +8,7 @@ Written in the subset both interpreters accept: no typing imports at run time
 (MicroPython ignores annotations), no f-string tricks, no ``match``.
 """
 
-try:  # noqa: SIM105 - MicroPython has no contextlib
+try:
     from typing import Any
 except ImportError:  # MicroPython: annotations are never evaluated
     pass
@@ -46,10 +46,16 @@ def crc32(data: bytes) -> int:
 
 
 def _hex8(value: int) -> bytes:
+    """``value`` as 8 lower-case hex digits (bytes)."""
     out = bytearray(8)
     for i in range(8):
         out[7 - i] = _HEX[(value >> (4 * i)) & 15]
     return bytes(out)
+
+
+def hex8(value: int) -> str:
+    """``value`` as 8 lower-case hex digits."""
+    return _hex8(value).decode()
 
 
 def _dumps(obj: Any) -> str:

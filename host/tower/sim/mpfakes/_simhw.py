@@ -27,8 +27,6 @@ import json
 import os
 import select
 import struct
-import sys
-
 import time
 
 _rt = time._rt
@@ -111,9 +109,8 @@ class Hw:
         return True
 
     def _peek(self):
-        if len(self._buf) - self._pos < REC:
-            if not self._fill(self.scen_open):
-                return None
+        if len(self._buf) - self._pos < REC and not self._fill(self.scen_open):
+            return None
         return struct.unpack_from("<BBHIHHHH", self._buf, self._pos)
 
     def busy(self):
@@ -124,7 +121,7 @@ class Hw:
         while True:
             rec = self._peek()
             if rec is None:
-                if self.scen_rows and not self.scen_open:
+                if not self.scen_open:
                     self.scen_rows = False
                 return
             kind = rec[0]
@@ -146,7 +143,7 @@ class Hw:
             elif kind == 3:
                 self.scen_open = False
                 self.scen_rows = False
-                self.report("I %d %d" % (self.scen_id, self.now))
+                self.report(f"I {self.scen_id} {self.now}")
             elif kind == 4:
                 self.speed = rec[3]
                 self._reanchor()
@@ -159,7 +156,7 @@ class Hw:
             elif kind == 7:
                 self.i2c_fail = bool(rec[1])
             elif kind == 8:
-                self.report("Y %d %d" % (rec[3], self.now))
+                self.report(f"Y {rec[3]} {self.now}")
             self._pos += REC
 
     def _irq(self, pin):
@@ -185,7 +182,7 @@ class Hw:
             self._pace()
         self._timers()
         if self.wdt_us and self.now - self.wdt_fed > self.wdt_us:
-            self.report("W %d" % self.now)
+            self.report(f"W {self.now}")
             self.dead = True
             self._hang()
 

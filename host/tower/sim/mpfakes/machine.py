@@ -129,7 +129,7 @@ def reset_cause():
 
 
 def reset():
-    _hw.report("R %d" % _hw.now)
+    _hw.report(f"R {_hw.now}")
     _hw.dead = True
     _hw._hang()
 

@@ -39,5 +39,5 @@ class StateMachine:
             out[3 * i] = (w >> 16) & 0xFF
             out[3 * i + 1] = (w >> 24) & 0xFF
             out[3 * i + 2] = (w >> 8) & 0xFF
-        _hw.report("N %d %s" % (_hw.now, out.hex()))
+        _hw.report(f"N {_hw.now} {out.hex()}")
         _hw.advance(30 * len(words))  # put() waits for FIFO room; interrupts stay on

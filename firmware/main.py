@@ -1,0 +1,39 @@
+"""Device entry point: the castillo tower firmware on a Raspberry Pi Pico.
+
+``make flash`` copies this file, the ``towerfw`` package and the JSON data files (config,
+palette, pin map, LED map) to the Pico's root. Ctrl-C (what mpremote sends) or the ``repl``
+command leave the main loop for the REPL; the watchdog (which cannot be stopped) is then fed
+from a timer so the REPL stays usable.
+"""
+
+import json
+
+from towerfw import app
+from towerfw.hal_pico import PicoHal
+
+
+def load(name):
+    for prefix in ("", "hardware/", "firmware/"):
+        try:
+            with open(prefix + name) as f:
+                return json.load(f)
+        except OSError:
+            pass
+    raise OSError("missing data file " + name)
+
+
+def main():
+    pinmap = load("pinmap.json")
+    ledmap = load("ledmap.json")
+    hal = PicoHal(pinmap, ledmap)
+    cal_text = hal.load_text(app.CAL_FILE)
+    tower = app.Tower(hal, load("config.json"), load("palette.json"), ledmap, cal_text)
+    try:
+        tower.run()
+    except KeyboardInterrupt:
+        pass
+    hal.keep_watchdog_fed()
+    print("castillo: main loop stopped; REPL")
+
+
+main()

@@ -1,0 +1,637 @@
+"""The tower's main loop: sensing, counting, the link protocol, LEDs, heartbeat and watchdog.
+
+Hardware comes in through a HAL object (``hal_pico``, ``hal_circuitpython`` or ``hal_fake``);
+nothing here imports a hardware module. The loop has two modes:
+
+- sensing (a cube is in the beam or just left it): only edge handling and timed sensor reads;
+  no serial writes, no LED writes, no flash;
+- idle: serial input and output, commands, gate switch, ambient baseline, LEDs, heartbeat.
+
+The watchdog is fed at the end of each healthy loop pass only.
+"""
+
+try:
+    from typing import Any
+except ImportError:
+    pass
+
+from towerfw import VERSION, calibration, codec
+from towerfw.classifier import Classifier, features
+from towerfw.counter import UNCERTAIN, Counts, EventRing
+from towerfw.leds import CurrentLimiter, Scene
+from towerfw.sampler import Burst
+
+IDLE = 0
+PULSE = 1  # beam interrupted
+TAIL = 2  # beam clear again; one more integration still sees the cube
+STUCK = 3  # beam interrupted for longer than stuck_ms
+
+OUTBOX_MAX = 96
+MAX_FAULTS = 20  # consecutive failing loop passes before the watchdog is left to bite
+CAL_FILE = "cal.json"
+
+
+class Tower:
+    def __init__(
+        self,
+        hal: Any,
+        config: dict[str, Any],
+        palette: dict[str, Any],
+        ledmap: dict[str, Any],
+        cal_text: Any = None,
+    ) -> None:
+        self.hal = hal
+        self.cfg = config
+        self.palette = palette
+        self.colours = list(palette["colours"])
+        self.counts = Counts(self.colours)
+        self.ring = EventRing(int(config["ring_size"]))
+        self.seq = 0
+        self.outbox: list[bytes] = []
+        self.decoder = codec.FrameDecoder()
+        self._rx = bytearray()
+        cal = calibration.from_json(cal_text) if cal_text else None
+        self.cal = cal if cal is not None else calibration.empty()
+        self.cal_saved_hash = calibration.cal_hash(self.cal)
+        self.cal_colour: Any = None  # armed colour while calibrating, else None
+        self.cal_pulses: list[int] = []
+        self.classifier = Classifier({}, 1.0, 1.0, 1.0, 1.0)
+        self.base = [0.0, 0.0, 0.0, 0.0]  # empty-chute reading now (tracks ambient light)
+        self.white_c = 1.0
+        self._dark: Any = None
+        self.rebuild()
+        self.boot_id = codec.hex8(hal.random32() & 0xFFFFFFFF)
+        self.reset_cause = hal.reset_cause()
+        self.uid = hal.unique_id()
+        # time
+        self.up_ms = 0
+        self._last_ms = hal.ticks_ms()
+        self._hb_ms = 0
+        self._base_ms = 0
+        self._diag_ms = 0
+        self._led_ms = 0
+        self.diag = False
+        # sensing
+        self.state = IDLE
+        self.burst = Burst()
+        self.sample = [0, 0, 0, 0]
+        self.t_entry = 0
+        self.t_exit = 0
+        self.tail_end = 0
+        self.next_sample = 0
+        self.last_edge = hal.ticks_us()
+        self.sensor_ok = True
+        self.sensor_fault: Any = None  # why of the last reported sensor fault
+        self.burst_fault: Any = None
+        self.glitches = 0
+        # gate
+        self.gate_open = bool(hal.gate_open())
+        self._gate_raw = self.gate_open
+        self._gate_since = 0
+        # leds
+        segs: dict[str, Any] = {}
+        for s in ledmap["segments"]:
+            segs[s["name"]] = (s["start"], s["count"])
+        pixels = int(ledmap["total_pixels"])
+        self.scene = Scene(segs, pixels)
+        self.limiter = CurrentLimiter(
+            pixels,
+            ledmap.get("milliamps_per_channel", 20),
+            ledmap.get("idle_milliamps_per_pixel", 1),
+            ledmap.get("budget_milliamps", 200),
+        )
+        self.frame = bytearray(3 * pixels)
+        self.led_dirty = True
+        self.led_ma = 0.0
+        # health
+        self.stopped = False
+        self.faults = 0
+        self.fault_total = 0
+
+    # ----------------------------------------------------------------- calibration / classes
+    def rebuild(self) -> None:
+        """Recompute centroids (and the baseline, if the dark reading changed) from the record."""
+        cfg = self.cfg
+        cents = calibration.centroids(self.cal, self.palette)
+        self.classifier = Classifier(
+            cents,
+            cfg["chroma_scale"],
+            cfg["bright_scale"],
+            cfg["reject_distance"],
+            cfg["ambiguity_ratio"],
+        )
+        dark = self.cal["dark"] or [0, 0, 0, 0]
+        if dark != self._dark:
+            self._dark = dark
+            self.base = [float(v) for v in dark]
+        white = self.cal["white"] or self.palette.get("white") or [0, 0, 0, 1024]
+        self.white_c = max(white[3] - dark[3], 1)
+
+    def single_pulse_us(self) -> int:
+        return int(self.cal.get("pulse_us") or self.cfg["single_pulse_us"])
+
+    # ----------------------------------------------------------------- output
+    def send(self, obj: dict[str, Any]) -> None:
+        self.outbox.append(codec.encode(obj))
+        if len(self.outbox) > OUTBOX_MAX:
+            self.outbox.pop(0)  # events survive in the ring; the host can replay them
+
+    def emit(self, kind: str, fields: dict[str, Any]) -> None:
+        """Record a sensed event: next sequence number, full count vector, into the ring."""
+        self.seq += 1
+        ev: dict[str, Any] = {"t": "ev", "seq": self.seq, "k": kind, "ms": self.up_ms}
+        ev["n"] = self.counts.vector()
+        for key in fields:
+            ev[key] = fields[key]
+        frame = codec.encode(ev)
+        self.ring.push(self.seq, frame)
+        self.outbox.append(frame)
+        if len(self.outbox) > OUTBOX_MAX:
+            self.outbox.pop(0)
+
+    def hello(self) -> dict[str, Any]:
+        return {
+            "t": "hello",
+            "proto": codec.PROTOCOL_VERSION,
+            "fw": VERSION,
+            "uid": self.uid,
+            "boot": self.boot_id,
+            "up_ms": self.up_ms,
+            "reset": self.reset_cause,
+            "cal": calibration.cal_hash(self.cal),
+            "seq": self.seq,
+            "unacked": len(self.ring),
+            "colours": self.colours,
+        }
+
+    def flush(self, limit: int = 8) -> None:
+        n = 0
+        while self.outbox and n < limit:
+            self.hal.write(self.outbox.pop(0))
+            n += 1
+
+    # ----------------------------------------------------------------- main loop
+    def boot(self) -> None:
+        hal = self.hal
+        try:
+            hal.sensor_start(int(self.cfg["sensor_gain"]))
+        except Exception as exc:  # the sensor may be missing: report, keep the link alive
+            self.sensor_ok = False
+            self.report_sensor("init: " + str(exc))
+        hal.wdt_start(int(self.cfg["watchdog_ms"]))
+        self.send(self.hello())
+        self.flush()
+
+    def run(self) -> None:
+        self.boot()
+        while not self.stopped:
+            self.step()
+        self.flush(len(self.outbox))
+
+    def step(self) -> None:
+        """One pass of the main loop."""
+        hal = self.hal
+        try:
+            now = hal.ticks_us()
+            self.tick_clock()
+            self.handle_edges()
+            if self.state == PULSE or self.state == TAIL:
+                self.sense(now)
+            else:
+                if self.state == STUCK:
+                    self.sense(now)
+                self.idle_work()
+                hal.sleep_ms(1)
+            self.faults = 0
+        except Exception as exc:  # a failing pass must not kill the link; the watchdog decides
+            self.faults += 1
+            self.fault_total += 1
+            try:
+                self.send({"t": "err", "id": None, "why": "loop: " + repr(exc)[:200]})
+            except Exception:  # encoding the error failed too; nothing more to do
+                pass
+            hal.sleep_ms(1)
+        if self.faults < MAX_FAULTS:
+            hal.wdt_feed()
+
+    def tick_clock(self) -> None:
+        ms = self.hal.ticks_ms()
+        self.up_ms += self.hal.ticks_diff(ms, self._last_ms)
+        self._last_ms = ms
+
+    # ----------------------------------------------------------------- sensing
+    def handle_edges(self) -> None:
+        hal = self.hal
+        beam = hal.beam
+        while True:
+            edge = beam.pop()
+            if edge is None:
+                break
+            t, level = edge
+            self.last_edge = t
+            if level:
+                if self.state == TAIL:
+                    self.finish()
+                if self.state == IDLE:
+                    self.t_entry = t
+                    self.burst.clear()
+                    self.burst_fault = None
+                    self.state = PULSE
+                    self.next_sample = t
+            else:
+                if self.state == PULSE:
+                    self.t_exit = t
+                    if hal.ticks_diff(t, self.t_entry) < self.cfg["min_pulse_us"]:
+                        self.glitches += 1
+                        self.state = IDLE
+                    else:
+                        self.state = TAIL
+                        self.tail_end = hal.ticks_add(t, int(self.cfg["tail_us"]))
+                elif self.state == STUCK:
+                    self.t_exit = t
+                    self.emit("unstuck", {})
+                    self.finish_stuck()
+        if self.state == PULSE:
+            held = hal.ticks_diff(hal.ticks_us(), self.t_entry)
+            if held > self.cfg["stuck_ms"] * 1000:
+                self.state = STUCK
+                self.emit("stuck", {"since_ms": held // 1000})
+
+    def read_sensor(self) -> bool:
+        try:
+            self.hal.sensor_read(self.sample)
+            return True
+        except Exception:  # OSError on a bus error; reported once the cube has passed
+            self.burst_fault = "i2c"
+            return False
+
+    def sense(self, now: int) -> None:
+        hal = self.hal
+        integ = int(self.cfg["integration_us"])
+        if hal.ticks_diff(now, self.next_sample) >= 0:
+            if self.read_sensor():
+                self.burst.add(hal.ticks_us(), self.sample)
+            period = integ if self.state != STUCK else 5 * integ
+            self.next_sample = hal.ticks_add(self.next_sample, period)
+            if hal.ticks_diff(self.next_sample, now) <= 0:
+                self.next_sample = hal.ticks_add(now, period)
+        if self.state == TAIL and hal.ticks_diff(hal.ticks_us(), self.tail_end) >= 0:
+            self.finish()
+            return
+        if self.state == STUCK:
+            return
+        wait = hal.ticks_diff(self.next_sample, hal.ticks_us())
+        if self.state == TAIL:
+            wait = min(wait, hal.ticks_diff(self.tail_end, hal.ticks_us()))
+        if wait > 0:
+            hal.sleep_us(wait)
+
+    def colour_of(self, mean: Any) -> tuple[Any, Any, float, Any]:
+        """(colour or None, nearest, distance, why-not) for a mean raw reading."""
+        f = features(mean, self.base, self.white_c)
+        if f is None or (mean[3] - self.base[3]) < self.cfg["min_signal_ratio"] * self.white_c:
+            return None, None, 0.0, "dark"
+        colour, best, d = self.classifier.classify(f)
+        return colour, best, d, (None if colour is not None else "colour")
+
+    def burst_problem(self) -> Any:
+        if self.burst_fault is not None:
+            return self.burst_fault
+        if self.burst.count == 0:
+            return "no samples"
+        peak = self.burst.max_clear()
+        if peak >= self.cfg["saturated_count"]:
+            return "saturated"
+        if peak <= self.cfg["dead_count"]:
+            return "dead"
+        return None
+
+    def finish(self) -> None:
+        """The cube (or cubes) left the sensor: classify and count."""
+        hal = self.hal
+        self.state = IDLE
+        cfg = self.cfg
+        pulse = hal.ticks_diff(self.t_exit, self.t_entry)
+        integ = int(cfg["integration_us"])
+        t_from = hal.ticks_add(self.t_entry, integ // 2)
+        t_to = hal.ticks_add(self.t_exit, integ)
+        mean, _ = self.burst.best(int(cfg["best_samples"]), t_from, t_to, hal.ticks_diff)
+        problem = self.burst_problem()
+        if problem is not None:
+            self.report_sensor(problem)
+            colour, best, d, why = None, None, 0.0, problem
+        else:
+            self.sensor_fault = None
+            colour, best, d, why = self.colour_of(mean)
+        if self.diag:
+            self.send_burst()
+        ratio = pulse / self.single_pulse_us()
+        if self.cal_colour is not None:
+            self.calibration_cube(mean, pulse, ratio, problem, why)
+            return
+        d = round(d, 2)
+        if ratio <= cfg["single_max_ratio"]:
+            if colour is not None:
+                self.counts.add(colour)
+                self.emit("drop", {"c": colour, "d": d, "pulse_us": pulse})
+            else:
+                self.counts.add(UNCERTAIN)
+                self.emit("uncertain", {"best": best, "d": d, "pulse_us": pulse, "why": why})
+        elif cfg["grande_min_ratio"] <= ratio <= cfg["grande_max_ratio"]:
+            if colour is not None:
+                self.counts.add("grande:" + colour)
+            else:
+                self.counts.add(UNCERTAIN)
+            c = colour if colour is not None else UNCERTAIN
+            self.emit("grande", {"c": c, "best": best, "d": d, "pulse_us": pulse})
+        elif ratio >= cfg["merged_min_ratio"]:
+            est = max(2, int(ratio + 0.5))
+            self.counts.add(UNCERTAIN, est)
+            self.emit("merged", {"pulse_us": pulse, "est": est, "best": best})
+        else:
+            self.counts.add(UNCERTAIN)
+            self.emit("uncertain", {"best": best, "d": d, "pulse_us": pulse, "why": "size"})
+
+    def finish_stuck(self) -> None:
+        """A stuck cube finally passed: its colour may be clear but its count is not."""
+        self.state = IDLE
+        pulse = self.hal.ticks_diff(self.t_exit, self.t_entry)
+        mean, _ = self.burst.best(int(self.cfg["best_samples"]), 0, 0, self.hal.ticks_diff)
+        best = None
+        if mean is not None and self.burst_problem() is None:
+            _, best, _, _ = self.colour_of(mean)
+        if self.cal_colour is not None:
+            return
+        self.counts.add(UNCERTAIN)
+        self.emit("uncertain", {"best": best, "d": 0, "pulse_us": pulse, "why": "stuck"})
+
+    def calibration_cube(self, mean: Any, pulse: int, ratio: float, problem: Any, why: Any) -> None:
+        colour = self.cal_colour
+        ok = problem is None and why != "dark" and ratio <= self.cfg["grande_min_ratio"]
+        fields: dict[str, Any] = {"colour": colour, "pulse_us": pulse, "ok": ok}
+        if ok:
+            raw = [round(v, 1) for v in mean]
+            fields["got"] = calibration.add_colour_sample(self.cal, colour, raw)
+            fields["raw"] = raw
+            self.cal_pulses.append(pulse)
+            ordered = sorted(self.cal_pulses)
+            self.cal["pulse_us"] = ordered[len(ordered) // 2]
+            self.rebuild()
+        else:
+            fields["why"] = problem or why or "size"
+        self.emit("cal", fields)
+
+    def report_sensor(self, why: str) -> None:
+        if why != self.sensor_fault:
+            self.sensor_fault = why
+            self.emit("sensor", {"why": why})
+
+    def send_burst(self) -> None:
+        b = self.burst
+        for i in range(b.count):
+            s = b.sample(i)
+            frame = {"t": "diag", "us": b.t[i], "r": s[0], "g": s[1], "b": s[2], "c": s[3]}
+            frame["beam"] = 1
+            self.send(frame)
+
+    # ----------------------------------------------------------------- idle work
+    def quiet(self) -> bool:
+        """No beam activity for a while: safe for LED writes and flash."""
+        if self.state != IDLE or self.hal.beam.level():
+            return False
+        return self.hal.ticks_diff(self.hal.ticks_us(), self.last_edge) > self.cfg["quiet_us"]
+
+    def idle_work(self) -> None:
+        self.read_input()
+        self.flush()
+        self.check_gate()
+        ms = self.up_ms
+        if self.state == IDLE and ms - self._base_ms >= self.cfg["baseline_period_ms"]:
+            self._base_ms = ms
+            self.baseline()
+        if self.diag and ms - self._diag_ms >= self.cfg["diag_period_ms"]:
+            self._diag_ms = ms
+            self.send(self.diag_frame())
+        due = ms - self._led_ms >= self.cfg["led_frame_ms"]
+        if due and (self.led_dirty or self.scene.animated()) and self.quiet():
+            self._led_ms = ms
+            self.show_leds()
+        if ms - self._hb_ms >= self.cfg["heartbeat_ms"]:
+            self._hb_ms = ms
+            self.hal.status_led((ms // 1000) & 1)
+            self.send({"t": "hb", "up_ms": ms, "seq": self.seq, "unacked": len(self.ring)})
+
+    def diag_frame(self) -> dict[str, Any]:
+        s = self.sample
+        return {
+            "t": "diag",
+            "us": self.hal.ticks_us(),
+            "r": s[0],
+            "g": s[1],
+            "b": s[2],
+            "c": s[3],
+            "beam": self.hal.beam.level(),
+        }
+
+    def baseline(self) -> None:
+        """Track the empty-chute reading (ambient light changes) and watch sensor health."""
+        if not self.quiet():
+            return
+        if not self.read_sensor():
+            self.burst_fault = None
+            self.report_sensor("i2c")
+            return
+        s = self.sample
+        if s[3] >= self.cfg["saturated_count"]:
+            self.report_sensor("saturated")
+            return
+        if s[3] <= self.cfg["dead_count"] and self.base[3] > self.cfg["dead_count"] + 2:
+            self.report_sensor("dead")
+            return
+        if self.sensor_fault is not None and self.sensor_fault != "init":
+            self.sensor_fault = None
+            self.emit("sensor", {"why": "ok"})
+        w = self.cfg["baseline_weight"]
+        for k in range(4):
+            self.base[k] += w * (s[k] - self.base[k])
+
+    def show_leds(self) -> None:
+        self.scene.render(self.up_ms, self.frame)
+        self.led_ma = self.limiter.limit(self.frame)
+        self.hal.led_write(self.frame)
+        self.led_dirty = False
+
+    def check_gate(self) -> None:
+        raw = bool(self.hal.gate_open())
+        if raw != self._gate_raw:
+            self._gate_raw = raw
+            self._gate_since = self.up_ms
+            return
+        if raw == self.gate_open or self.up_ms - self._gate_since < self.cfg["gate_debounce_ms"]:
+            return
+        self.gate_open = raw
+        self.emit("gate", {"open": raw})
+        if not raw:
+            self.counts.reset()
+            self.emit("reset", {"why": "gate"})
+
+    # ----------------------------------------------------------------- commands
+    def read_input(self) -> None:
+        rx = self._rx
+        hal = self.hal
+        for _ in range(256):
+            b = hal.read_byte()
+            if b < 0:
+                break
+            rx.append(b)
+        if rx:
+            for msg in self.decoder.feed(bytes(rx)):
+                self.command(msg)
+            self._rx = bytearray()
+
+    def command(self, msg: dict[str, Any]) -> None:
+        if msg.get("t") != "cmd":
+            return
+        cid = msg.get("id")
+        name = msg.get("c")
+        try:
+            handler = COMMANDS.get(name) if isinstance(name, str) else None
+            if handler is None:
+                self.send({"t": "err", "id": cid, "why": "unknown command " + repr(name)})
+                return
+            answer = handler(self, msg)
+        except Exception as exc:  # a bad argument must not break the loop
+            self.send({"t": "err", "id": cid, "why": repr(exc)})
+            return
+        if isinstance(answer, str):
+            self.send({"t": "err", "id": cid, "why": answer})
+        elif answer is not None:
+            answer["t"] = "ok"
+            answer["id"] = cid
+            self.send(answer)
+
+    def cmd_hello(self, msg: dict[str, Any]) -> Any:
+        self.send(self.hello())
+        return {}
+
+    def cmd_ping(self, msg: dict[str, Any]) -> Any:
+        return {"up_ms": self.up_ms}
+
+    def cmd_ack(self, msg: dict[str, Any]) -> Any:
+        self.ring.ack(int(msg["seq"]))
+        return {"unacked": len(self.ring)}
+
+    def cmd_snap(self, msg: dict[str, Any]) -> Any:
+        return {
+            "n": self.counts.vector(),
+            "seq": self.seq,
+            "gate": "open" if self.gate_open else "closed",
+            "unacked": len(self.ring),
+            "boot": self.boot_id,
+            "up_ms": self.up_ms,
+        }
+
+    def cmd_replay(self, msg: dict[str, Any]) -> Any:
+        frames = self.ring.after(int(msg.get("from", 0)))
+        for frame in frames:
+            self.outbox.append(frame)
+        return {"count": len(frames), "seq": self.seq}
+
+    def cmd_reset(self, msg: dict[str, Any]) -> Any:
+        self.counts.reset()
+        self.emit("reset", {"why": "host"})
+        return {"n": self.counts.vector()}
+
+    def cmd_scene(self, msg: dict[str, Any]) -> Any:
+        err = self.scene.set(msg.get("segs") or {}, msg.get("anim") or {}, msg.get("clear", True))
+        if err is not None:
+            return err
+        self.scene.render(self.up_ms, self.frame)
+        self.led_ma = self.limiter.limit(self.frame)
+        self.led_dirty = True
+        return {"ma": round(self.led_ma, 1)}
+
+    def cmd_diag(self, msg: dict[str, Any]) -> Any:
+        self.diag = bool(msg.get("on", True))
+        return {
+            "on": self.diag,
+            "bad_frames": self.decoder.bad_frames,
+            "glitches": self.glitches,
+            "edge_overflows": self.hal.beam.overflows,
+            "faults": self.fault_total,
+            "ring_dropped": self.ring.dropped,
+            "base": [round(v, 1) for v in self.base],
+            "sensor": self.sensor_fault or "ok",
+        }
+
+    def cmd_repl(self, msg: dict[str, Any]) -> Any:
+        self.stopped = True
+        return {}
+
+    def cmd_cal(self, msg: dict[str, Any]) -> Any:
+        step = msg.get("step")
+        if step == "dark" or step == "white":
+            if not self.quiet():
+                return "the chute is busy"
+            mean = self.average(int(msg.get("samples", 16)))
+            if mean is None:
+                return "sensor error"
+            if step == "white" and mean[3] - self.base[3] < 8 * self.cfg["dead_count"] + 16:
+                return "no white target in view"
+            self.cal[step] = mean
+            self.rebuild()
+            return {"step": step, "raw": mean}
+        if step == "sample":
+            colour = msg.get("colour")
+            if colour not in self.colours:
+                return "unknown colour " + repr(colour)
+            self.cal_colour = colour
+            self.cal_pulses = []
+            return {"step": step, "colour": colour}
+        if step == "end":
+            self.cal_colour = None
+            return {"step": step}
+        if step == "show":
+            return {"step": step, "cal": self.cal, "hash": calibration.cal_hash(self.cal)}
+        if step == "clear":
+            self.cal = calibration.empty()
+            self.cal_colour = None
+            self.rebuild()
+            return {"step": step, "hash": calibration.cal_hash(self.cal)}
+        if step == "save":
+            quiet_ms = self.cfg["cal_save_quiet_ms"]
+            if self.cal_colour is not None:
+                return "end colour sampling first"
+            since = self.hal.ticks_diff(self.hal.ticks_us(), self.last_edge)
+            if not self.quiet() or since < quiet_ms * 1000:
+                return "the chute is busy: not writing flash during a drop"
+            self.hal.save_text(CAL_FILE, calibration.canonical(self.cal))
+            self.cal_saved_hash = calibration.cal_hash(self.cal)
+            return {"step": step, "hash": self.cal_saved_hash}
+        return "unknown calibration step " + repr(step)
+
+    def average(self, n: int) -> Any:
+        acc = [0.0, 0.0, 0.0, 0.0]
+        integ = int(self.cfg["integration_us"])
+        for _ in range(n):
+            self.hal.sleep_us(integ)
+            if not self.read_sensor():
+                self.burst_fault = None
+                return None
+            for k in range(4):
+                acc[k] += self.sample[k]
+        return [round(v / n, 2) for v in acc]
+
+
+COMMANDS = {
+    "hello": Tower.cmd_hello,
+    "ping": Tower.cmd_ping,
+    "ack": Tower.cmd_ack,
+    "snap": Tower.cmd_snap,
+    "replay": Tower.cmd_replay,
+    "reset": Tower.cmd_reset,
+    "scene": Tower.cmd_scene,
+    "diag": Tower.cmd_diag,
+    "repl": Tower.cmd_repl,
+    "cal": Tower.cmd_cal,
+}

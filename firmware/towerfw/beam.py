@@ -1,0 +1,54 @@
+"""Break-beam edge timing. The pin interrupt stores (time, level) in preallocated arrays.
+
+The interrupt handler must not allocate (hard IRQ on the RP2040): ``ticks_us`` values are
+small ints (they wrap at 2**30) and the ring is an ``array`` written in place.
+"""
+
+try:
+    from typing import Any
+except ImportError:
+    pass
+
+from array import array
+
+_SIZE = 32  # edges buffered between two main-loop passes; a cube makes two
+
+
+class BeamEdges:
+    """Ring of beam edges filled by the interrupt handler, drained by the main loop."""
+
+    def __init__(self, ticks_us: Any, read_level: Any) -> None:
+        self._ticks_us = ticks_us
+        self._read_level = read_level
+        self._times = array("l", [0] * _SIZE)
+        self._levels = bytearray(_SIZE)
+        self._head = 0  # next slot the handler writes
+        self._tail = 0  # next slot the main loop reads
+        self.overflows = 0
+        self.handler = self._on_edge  # bound once: binding in the IRQ would allocate
+
+    def _on_edge(self, _pin: Any) -> None:
+        t = self._ticks_us()
+        nxt = (self._head + 1) % _SIZE
+        if nxt == self._tail:
+            self.overflows += 1
+            return
+        self._times[self._head] = t
+        self._levels[self._head] = 1 if self._read_level() else 0
+        self._head = nxt
+
+    def pending(self) -> bool:
+        return self._head != self._tail
+
+    def pop(self) -> Any:
+        """The oldest unread edge as (t_us, level), or None."""
+        if self._head == self._tail:
+            return None
+        i = self._tail
+        edge = (self._times[i], self._levels[i])
+        self._tail = (i + 1) % _SIZE
+        return edge
+
+    def level(self) -> int:
+        """The beam's level now (1 = interrupted)."""
+        return 1 if self._read_level() else 0

@@ -1,0 +1,207 @@
+"""Hardware backend for a Raspberry Pi Pico running MicroPython (>= 1.23).
+
+Pins come from the build pack's pinmap.json and the LED chain length from ledmap.json. The
+NeoPixels are driven by a PIO state machine so interrupts stay on during LED writes (the
+built-in ``neopixel`` disables them for ~30 us per LED, which would delay beam timestamps);
+``neopixel`` is the fallback when PIO is unavailable.
+"""
+
+try:
+    from typing import Any
+except ImportError:
+    pass
+
+import os
+import select
+import sys
+import time
+
+import machine
+
+from towerfw.beam import BeamEdges
+from towerfw.tcs34725 import TCS34725
+
+
+def _ws2812_program() -> Any:
+    """The WS2812 bit timing as a PIO program (T1=2, T2=5, T3=3 cycles at 8 MHz)."""
+    import rp2
+
+    @rp2.asm_pio(
+        sideset_init=rp2.PIO.OUT_LOW,
+        out_shiftdir=rp2.PIO.SHIFT_LEFT,
+        autopull=True,
+        pull_thresh=24,
+    )
+    def ws2812() -> None:
+        # fmt: off
+        label("bitloop")  # type: ignore  # noqa: F821 - PIO assembler names
+        out(x, 1).side(0)[2]  # type: ignore  # noqa: F821
+        jmp(not_x, "do_zero").side(1)[1]  # type: ignore  # noqa: F821
+        jmp("bitloop").side(1)[4]  # type: ignore  # noqa: F821
+        label("do_zero")  # type: ignore  # noqa: F821
+        nop().side(0)[4]  # type: ignore  # noqa: F821
+        # fmt: on
+
+    return ws2812
+
+
+class PioStrip:
+    """WS2812 chain on a PIO state machine; takes logical r, g, b frames."""
+
+    def __init__(self, pin: int, count: int) -> None:
+        from array import array
+
+        import rp2
+
+        prog = _ws2812_program()
+        self.sm = rp2.StateMachine(0, prog, freq=8_000_000, sideset_base=machine.Pin(pin))
+        self.sm.active(1)
+        self.words = array("I", [0] * count)
+
+    def write(self, frame: Any) -> None:
+        w = self.words
+        for i in range(len(w)):
+            j = 3 * i
+            w[i] = (frame[j + 1] << 24) | (frame[j] << 16) | (frame[j + 2] << 8)  # GRB
+        self.sm.put(w)
+
+
+class NeoStrip:
+    """Fallback: the built-in neopixel module (bit-banged, interrupts off while writing)."""
+
+    def __init__(self, pin: int, count: int) -> None:
+        import neopixel
+
+        self.np = neopixel.NeoPixel(machine.Pin(pin), count)
+        self.count = count
+
+    def write(self, frame: Any) -> None:
+        np = self.np
+        for i in range(self.count):
+            j = 3 * i
+            np[i] = (frame[j], frame[j + 1], frame[j + 2])
+        np.write()
+
+
+class PicoHal:
+    def __init__(self, pinmap: dict[str, Any], ledmap: dict[str, Any]) -> None:
+        i2c = pinmap["i2c"]
+        self.i2c = machine.I2C(
+            i2c["id"], sda=machine.Pin(i2c["sda"]), scl=machine.Pin(i2c["scl"]), freq=i2c["freq_hz"]
+        )
+        self.sensor = TCS34725(self.i2c, int(i2c["devices"]["tcs34725"], 16))
+        self.sensor_led = machine.Pin(pinmap["sensor_led"]["pin"], machine.Pin.OUT)
+        self.sensor_led.value(1 if pinmap["sensor_led"].get("active", "high") == "high" else 0)
+        bb = pinmap["break_beam"]
+        self._beam_pin = machine.Pin(bb["pin"], machine.Pin.IN, _pull(bb))
+        self._beam_high = bb.get("active", "high") == "high"
+        self.beam = BeamEdges(time.ticks_us, self._beam_level)
+        self._beam_pin.irq(
+            handler=self.beam.handler,
+            trigger=machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING,
+            hard=True,
+        )
+        gs = pinmap["gate_switch"]
+        self._gate = machine.Pin(gs["pin"], machine.Pin.IN, _pull(gs))
+        self._gate_high = gs.get("active", "high") == "high"
+        self._status = machine.Pin(pinmap["status_led"]["pin"], machine.Pin.OUT)
+        npx = pinmap["neopixel"]["pin"]
+        count = int(ledmap["total_pixels"])
+        try:
+            self.strip: Any = PioStrip(npx, count)
+        except Exception:  # no PIO (or no rp2 module): fall back to the bit-banged driver
+            self.strip = NeoStrip(npx, count)
+        self._wdt: Any = None
+        self._poll = select.poll()
+        self._poll.register(sys.stdin, select.POLLIN)
+        self._in: Any = getattr(sys.stdin, "buffer", sys.stdin)
+        self._out: Any = getattr(sys.stdout, "buffer", sys.stdout)
+        self.ticks_us = time.ticks_us
+        self.ticks_ms = time.ticks_ms
+        self.ticks_diff = time.ticks_diff
+        self.ticks_add = time.ticks_add
+        self.sleep_us = time.sleep_us
+        self.sleep_ms = time.sleep_ms
+
+    def _beam_level(self) -> int:
+        return 1 if bool(self._beam_pin.value()) == self._beam_high else 0
+
+    def sensor_start(self, gain: int) -> None:
+        self.sensor.start(gain)
+
+    def sensor_read(self, out: Any) -> None:
+        self.sensor.read_into(out)
+
+    def gate_open(self) -> bool:
+        return bool(self._gate.value()) == self._gate_high
+
+    def led_write(self, frame: Any) -> None:
+        self.strip.write(frame)
+
+    def status_led(self, on: int) -> None:
+        self._status.value(on)
+
+    def wdt_start(self, ms: int) -> None:
+        self._wdt = machine.WDT(timeout=min(ms, 8388))
+
+    def wdt_feed(self) -> None:
+        if self._wdt is not None:
+            self._wdt.feed()
+
+    def unique_id(self) -> str:
+        return "".join([hex(0x100 + b)[3:] for b in machine.unique_id()])
+
+    def reset_cause(self) -> str:
+        cause = machine.reset_cause()
+        if cause == machine.PWRON_RESET:
+            return "power"
+        if cause == machine.WDT_RESET:
+            return "watchdog"
+        return "soft"
+
+    def random32(self) -> int:
+        b = os.urandom(4)
+        return b[0] | (b[1] << 8) | (b[2] << 16) | (b[3] << 24)
+
+    def read_byte(self) -> int:
+        # after poll says readable only a 1-byte read is guaranteed not to block
+        if not self._poll.poll(0):
+            return -1
+        b = self._in.read(1)
+        if not b:
+            return -1
+        return b[0] if isinstance(b, bytes) else ord(b)
+
+    def write(self, data: bytes) -> None:
+        self._out.write(data)
+
+    def load_text(self, name: str) -> Any:
+        try:
+            with open(name) as f:
+                return f.read()
+        except OSError:
+            return None
+
+    def save_text(self, name: str, text: str) -> None:
+        tmp = name + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.rename(tmp, name)
+
+    def keep_watchdog_fed(self) -> None:
+        """After leaving the main loop on purpose (REPL): the watchdog cannot be stopped."""
+        if self._wdt is None:
+            return
+        wdt = self._wdt
+        self._timer = machine.Timer(
+            period=1000, mode=machine.Timer.PERIODIC, callback=lambda t: wdt.feed()
+        )
+
+
+def _pull(spec: dict[str, Any]) -> Any:
+    pull = spec.get("pull")
+    if pull == "up":
+        return machine.Pin.PULL_UP
+    if pull == "down":
+        return machine.Pin.PULL_DOWN
+    return None

@@ -1,0 +1,114 @@
+"""LED scenes from the host: per-segment colours, animations and the current limiter.
+
+A frame is a bytearray of r, g, b per pixel (logical order; the driver converts to GRB).
+The current estimate is ``idle_milliamps_per_pixel`` per pixel plus
+``milliamps_per_channel`` x value / 255 per channel; frames above the budget are scaled down.
+"""
+
+try:
+    from typing import Any
+except ImportError:
+    pass
+
+import math
+
+ANIMS = ("solid", "pulse", "blink", "sweep")
+PULSE_MS = 1600
+BLINK_MS = 1000
+SWEEP_MS = 1200
+
+
+class CurrentLimiter:
+    def __init__(
+        self, pixels: int, ma_per_channel: float, idle_ma: float, budget_ma: float
+    ) -> None:
+        self.pixels = pixels
+        self.ma_per_channel = ma_per_channel
+        self.idle_ma = idle_ma
+        self.budget_ma = budget_ma
+
+    def estimate(self, frame: Any) -> float:
+        total = 0
+        for v in frame:
+            total += v
+        return self.pixels * self.idle_ma + total * self.ma_per_channel / 255
+
+    def limit(self, frame: Any) -> float:
+        """Scale ``frame`` in place so the estimate fits the budget; returns the new estimate."""
+        est = self.estimate(frame)
+        if est <= self.budget_ma:
+            return est
+        idle = self.pixels * self.idle_ma
+        room = self.budget_ma - idle
+        if room <= 0:
+            for i in range(len(frame)):
+                frame[i] = 0
+            return idle
+        scale = room / (est - idle)
+        for i in range(len(frame)):
+            frame[i] = int(frame[i] * scale)
+        return self.estimate(frame)
+
+
+class Scene:
+    """Segment colours and animations; ``render(ms, frame)`` fills a frame for that time."""
+
+    def __init__(self, segments: dict[str, Any], pixels: int) -> None:
+        self.segments = segments  # name -> (start, count)
+        self.pixels = pixels
+        self.colours: dict[str, Any] = {}
+        self.anims: dict[str, str] = {}
+
+    def set(self, segs: dict[str, Any], anim: dict[str, str], clear: bool) -> Any:
+        """Apply a scene command. Returns an error text or None."""
+        for name in segs:
+            if name not in self.segments:
+                return "unknown segment " + str(name)
+            rgb = segs[name]
+            if not isinstance(rgb, list) or len(rgb) != 3:
+                return "bad colour for " + name
+            for v in rgb:
+                if not isinstance(v, int) or v < 0 or v > 255:
+                    return "bad colour for " + name
+        for name in anim:
+            if anim[name] not in ANIMS:
+                return "unknown animation " + str(anim[name])
+            if name not in self.segments:
+                return "unknown segment " + str(name)
+        if clear:
+            self.colours = {}
+            self.anims = {}
+        for name in segs:
+            self.colours[name] = segs[name]
+        for name in anim:
+            self.anims[name] = anim[name]
+        return None
+
+    def animated(self) -> bool:
+        return any(self.anims[n] != "solid" and n in self.colours for n in self.anims)
+
+    def render(self, ms: int, frame: Any) -> None:
+        for i in range(len(frame)):
+            frame[i] = 0
+        for name in self.colours:
+            start, count = self.segments[name]
+            r, g, b = self.colours[name]
+            kind = self.anims.get(name, "solid")
+            for i in range(count):
+                k = _level(kind, ms, i, count)
+                j = 3 * (start + i)
+                frame[j] = int(r * k)
+                frame[j + 1] = int(g * k)
+                frame[j + 2] = int(b * k)
+
+
+def _level(kind: str, ms: int, i: int, count: int) -> float:
+    if kind == "pulse":
+        return 0.55 + 0.45 * math.cos(2 * math.pi * (ms % PULSE_MS) / PULSE_MS)
+    if kind == "blink":
+        return 1.0 if (ms % BLINK_MS) < BLINK_MS // 2 else 0.0
+    if kind == "sweep":
+        head = (ms % SWEEP_MS) * count // SWEEP_MS
+        dist = (head - i) % count
+        return 1.0 if dist == 0 else (0.35 if dist == 1 else 0.0)
+    return 1.0

