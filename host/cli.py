@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 # Modules in host.commands that contribute subcommands, in help order.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = ("tower", "doctor")
 
 
 def build_parser() -> argparse.ArgumentParser:

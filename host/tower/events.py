@@ -75,6 +75,7 @@ class Uncertain(TowerEvent):
     best: str = field(default="", repr=False)
     distance: float = 0.0
     pulse_us: int = 0
+    why: str = ""
     kind = "uncertain"
 
 
@@ -93,6 +94,7 @@ class Grande(TowerEvent):
 
     colour: str = field(default="", repr=False)
     pulse_us: int = 0
+    best: str = field(default="", repr=False)
     kind = "grande"
 
 
@@ -138,6 +140,19 @@ class CountsReset(TowerEvent):
 
 
 @dataclass(frozen=True)
+class CalibrationSample(TowerEvent):
+    """A cube thrown while calibrating `colour` (not counted). `ok` False: rejected, see `why`;
+    `got` is how many samples that colour has now."""
+
+    colour: str = ""
+    ok: bool = False
+    got: int = 0
+    pulse_us: int = 0
+    why: str = ""
+    kind = "cal"
+
+
+@dataclass(frozen=True)
 class UnknownEvent(TowerEvent):
     """An event kind this host does not know (newer firmware); kept, counted, acked."""
 
@@ -167,7 +182,18 @@ class LinkStatus:
 
 EVENT_KINDS: dict[str, type[TowerEvent]] = {
     cls.kind: cls
-    for cls in (Drop, Uncertain, Merged, Grande, Stuck, Unstuck, SensorFault, Gate, CountsReset)
+    for cls in (
+        Drop,
+        Uncertain,
+        Merged,
+        Grande,
+        Stuck,
+        Unstuck,
+        SensorFault,
+        Gate,
+        CountsReset,
+        CalibrationSample,
+    )
 }
 
 
@@ -196,12 +222,20 @@ def event_from_frame(
     if kind == "uncertain":
         return Uncertain(
             **base, best=_str(frame, "best"), distance=_float(frame, "d"),
-            pulse_us=_int(frame, "pulse_us"),
+            pulse_us=_int(frame, "pulse_us"), why=_str(frame, "why"),
         )  # fmt: skip
     if kind == "merged":
         return Merged(**base, pulse_us=_int(frame, "pulse_us"), estimate=_int(frame, "est", 2))
     if kind == "grande":
-        return Grande(**base, colour=_str(frame, "c"), pulse_us=_int(frame, "pulse_us"))
+        return Grande(
+            **base, colour=_str(frame, "c"), pulse_us=_int(frame, "pulse_us"),
+            best=_str(frame, "best"),
+        )  # fmt: skip
+    if kind == "cal":
+        return CalibrationSample(
+            **base, colour=_str(frame, "colour"), ok=frame.get("ok") is True,
+            got=_int(frame, "got"), pulse_us=_int(frame, "pulse_us"), why=_str(frame, "why"),
+        )  # fmt: skip
     if kind == "stuck":
         return Stuck(**base, since_ms=_int(frame, "since_ms"))
     if kind == "unstuck":

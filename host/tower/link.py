@@ -22,7 +22,8 @@ LinkMessage = TowerEvent | LinkStatus
 Listener = Callable[[LinkMessage], None]
 
 ANIMATIONS = ("solid", "pulse", "blink", "sweep")
-CALIBRATION_STEPS = ("dark", "white", "sample", "save", "show", "clear")
+# `sample` arms a colour: the cubes thrown next come back as `cal` events until `end`.
+CALIBRATION_STEPS = ("dark", "white", "sample", "end", "save", "show", "clear")
 
 
 class TowerError(Exception):
@@ -58,6 +59,7 @@ class Hello:
     reset: str
     cal: str
     seq: int
+    colours: tuple[str, ...] = ()
 
     @classmethod
     def from_frame(cls, frame: Mapping[str, Any]) -> Hello:
@@ -69,6 +71,8 @@ class Hello:
             value = frame.get(key, 0)
             return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
+        raw_colours = frame.get("colours")
+        colours = raw_colours if isinstance(raw_colours, list) else []
         return cls(
             proto=number("proto"),
             fw=text("fw"),
@@ -78,6 +82,7 @@ class Hello:
             reset=text("reset"),
             cal=text("cal"),
             seq=number("seq"),
+            colours=tuple(c for c in colours if isinstance(c, str)),
         )
 
 

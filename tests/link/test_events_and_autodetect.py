@@ -8,6 +8,7 @@ from serial.tools.list_ports_common import ListPortInfo
 from host.tower import autodetect
 from host.tower.events import (
     EVENT_KINDS,
+    CalibrationSample,
     CountsReset,
     Drop,
     Gate,
@@ -38,6 +39,7 @@ def frame(kind: str, **extra: object) -> dict[str, object]:
         ("sensor", {"why": "i2c"}, SensorFault, ("why", "i2c")),
         ("gate", {"open": True}, Gate, ("is_open", True)),
         ("reset", {"why": "gate"}, CountsReset, ("why", "gate")),
+        ("cal", {"colour": "red", "ok": True, "got": 3}, CalibrationSample, ("got", 3)),
         ("sparkle", {"x": 1}, UnknownEvent, ("name", "sparkle")),
     ],
 )
@@ -54,7 +56,8 @@ def test_every_kind_becomes_its_dataclass(
 
 def test_every_protocol_kind_is_known() -> None:
     assert set(EVENT_KINDS) == {
-        "drop", "uncertain", "merged", "grande", "stuck", "unstuck", "sensor", "gate", "reset"
+        "drop", "uncertain", "merged", "grande", "stuck", "unstuck", "sensor", "gate", "reset",
+        "cal",
     }  # fmt: skip
 
 
