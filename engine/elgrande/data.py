@@ -14,6 +14,7 @@ checks the data. A user corrects a printed value or adds a card with an override
 
 from __future__ import annotations
 
+import functools
 import tomllib
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
@@ -192,7 +193,18 @@ def _merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def load(edition: str = "2023", overrides: Sequence[Path | str] = ()) -> GameData:
-    """Read the board and an edition's components, then apply override files in order."""
+    """Read the board and an edition's components, then apply override files in order.
+
+    Results are cached per edition and override files (by path and modification time)."""
+    stamps = tuple(
+        (str(p), Path(p).stat().st_mtime_ns if Path(p).exists() else 0) for p in overrides
+    )
+    return _load_cached(edition, stamps)
+
+
+@functools.lru_cache(maxsize=16)
+def _load_cached(edition: str, stamps: tuple[tuple[str, int], ...]) -> GameData:
+    overrides = [path for path, _ in stamps]
     if edition not in EDITIONS:
         raise GameDataError(f"unknown edition {edition!r}: choose one of {', '.join(EDITIONS)}")
     raw = _merge(

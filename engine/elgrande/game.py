@@ -44,6 +44,7 @@ CHANCE = -1
 SPECIAL = Action("special")
 SKIP = Action("skip")
 CHANCE_PHASES = ("setup_first", "setup_king", "setup_home", "reveal")
+_CARD_ACTIONS: dict[str, Action] = {}
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,19 @@ class Game:
     PORTUGAL = 11
     COURT = 12
 
+    # Shared, immutable action tables indexed by area (and colour): see _action_tables().
+    place_actions: list[Action]
+    to_actions: list[Action]
+    recall_actions: list[Action]
+    disc_actions: list[Action]
+    region_actions: list[Action]
+    king_actions: list[Action]
+    grande_actions: list[Action]
+    pick_actions: list[list[Action]]
+    return_actions: list[list[Action]]
+    take_actions: list[Action]
+    power_actions: list[Action]
+
     def __init__(self, options: Options, data: gamedata.GameData | None = None) -> None:
         self.options = options
         self.data = data or gamedata.load(options.edition, options.overrides)
@@ -135,7 +149,9 @@ class Game:
         self.tok = [r.ascii for r in self.regions] + ["castillo", "France", "Portugal", "court"]
         self._area_index = {gamedata.fold(t): i for i, t in enumerate(self.tok)}
         self.area_tokens = frozenset(self.tok)
+        self._exact_area = {t: i for i, t in enumerate(self.tok)}
         self._colour_index = {gamedata.fold(c): i for i, c in enumerate(self.colours)}
+        self._exact_colour = {c: i for i, c in enumerate(self.colours)}
         self._build_action_tables()
         self.adjacent = [list(r.neighbours) for r in self.regions]
         self.border_regions = {
@@ -187,6 +203,10 @@ class Game:
         self.history: list[tuple[int, Action]] = []
         self.checkpoint = 0
         self._legal: dict[int, list[Action]] = {}
+        self._actors: tuple[int, ...] | None = None
+        self._dealer = options.mode == "dealer"
+        # The dealer's generator; undo never crosses a chance step, so it is never rewound.
+        self._rng = random.Random(options.seed)
         self._auto_chance()
 
     # ------------------------------------------------------------------ set-up helpers
@@ -211,17 +231,11 @@ class Game:
                 raise ValueError(f"{alt!r} is not an alternative action card of this edition")
 
     def _build_action_tables(self) -> None:
-        areas = range(len(self.tok))
-        self.place_actions = [Action("place", self.tok[a]) for a in areas]
-        self.to_actions = [Action("to", self.tok[a]) for a in areas]
-        self.recall_actions = [Action("recall", self.tok[a]) for a in areas]
-        self.disc_actions = [Action("disc", self.tok[a]) for a in areas]
-        self.pick_actions = [[Action("pick", c, self.tok[a]) for a in areas] for c in self.colours]
-        self.return_actions = [
-            [Action("return", c, self.tok[a]) for a in areas] for c in self.colours
-        ]
-        self.take_actions = [Action("take", str(k)) for k in range(7)]
-        self.power_actions = [Action("power", str(v)) for v in range(14)]
+        key = (tuple(self.tok), self.colours)
+        tables = _ACTION_TABLES.get(key)
+        if tables is None:
+            tables = _ACTION_TABLES[key] = _action_tables(self.tok, self.colours)
+        self.__dict__.update(tables)
 
     # ------------------------------------------------------------------ small queries
     @property
@@ -229,6 +243,9 @@ class Game:
         return self.rounds[min(self.round_index, len(self.rounds) - 1)]
 
     def area(self, token: str) -> int:
+        index = self._exact_area.get(token)
+        if index is not None:
+            return index
         index = self._area_index.get(gamedata.fold(token))
         if index is None:
             index = self.data.region_index(token)
@@ -237,7 +254,8 @@ class Game:
         return index
 
     def colour(self, token: str) -> int:
-        return self._colour_index[gamedata.fold(token)]
+        index = self._exact_colour.get(token)
+        return self._colour_index[gamedata.fold(token)] if index is None else index
 
     def values_of(self, area: int) -> tuple[int, ...]:
         for tile_id, where in self.tiles.items():
@@ -283,6 +301,12 @@ class Game:
         return self.phase in CHANCE_PHASES
 
     def current_players(self) -> tuple[int, ...]:
+        actors = self._actors
+        if actors is None:
+            actors = self._actors = self._compute_actors()
+        return actors
+
+    def _compute_actors(self) -> tuple[int, ...]:
         if self.phase == "over":
             return ()
         if self.frame is not None:
@@ -348,51 +372,63 @@ class Game:
 
     def apply(self, action: Action | str, player: int | None = None) -> None:
         """Apply one action; an illegal one raises IllegalAction and changes nothing."""
-        if isinstance(action, str):
+        if action.__class__ is str:
             action = self.parse(action)
-        actors = self.current_players()
-        if not actors:
-            raise IllegalAction(str(action), "the game is over")
+        assert isinstance(action, Action)
+        actors = self._actors or self.current_players()
         if player is None:
-            if len(actors) > 1:
-                names = ", ".join(self.colours[p] for p in actors)
-                raise IllegalAction(str(action), f"several players choose now ({names}): say who")
+            if len(actors) != 1:
+                self._refuse_anonymous(action, actors)
             player = actors[0]
         elif player not in actors:
-            who = "chance" if actors == (CHANCE,) else ", ".join(self.colours[p] for p in actors)
-            name = "chance" if player == CHANCE else self.colours[player]
-            raise NotYourTurn(str(action), f"it is not {name}'s turn to act (now: {who})")
-        if action not in self.legal_actions(player):
+            self._refuse_out_of_turn(action, player, actors)
+        legal = self._legal.get(player)
+        if legal is None:
+            legal = self.legal_actions(player)
+        if action not in legal:
             from engine.elgrande.explain import explain
 
             raise IllegalAction(str(action), explain(self, player, action))
         self._apply_unchecked(player, action)
-        self._auto_chance()
+        if self._dealer and self.phase in CHANCE_PHASES:
+            self._auto_chance()
+
+    def _refuse_anonymous(self, action: Action, actors: tuple[int, ...]) -> None:
+        if not actors:
+            raise IllegalAction(str(action), "the game is over")
+        names = ", ".join(self.colours[p] for p in actors)
+        raise IllegalAction(str(action), f"several players choose now ({names}): say who")
+
+    def _refuse_out_of_turn(self, action: Action, player: int, actors: tuple[int, ...]) -> None:
+        if not actors:
+            raise IllegalAction(str(action), "the game is over")
+        who = "chance" if actors == (CHANCE,) else ", ".join(self.colours[p] for p in actors)
+        name = "chance" if player == CHANCE else self.colours[player]
+        raise NotYourTurn(str(action), f"it is not {name}'s turn to act (now: {who})")
 
     def _apply_unchecked(self, player: int, action: Action) -> None:
-        self._legal = {}
         before = self.current_players()
         self.history.append((player, action))
         self._do(player, action)
         self._legal = {}
+        self._actors = None
         after = self.current_players()
         hidden_revealed = player == CHANCE or action.kind in ("disc", "powerback")
         if hidden_revealed or before != after or self.phase == "over":
             self.checkpoint = len(self.history)
 
     def _auto_chance(self) -> None:
-        if self.options.mode != "dealer":
+        if not self._dealer:
             return
         while self.phase in CHANCE_PHASES and self.frame is None:
-            outcomes = self.chance_outcomes()
-            rng = random.Random(f"{self.options.seed}:{len(self.history)}")
-            pick = rng.random()
-            chosen = outcomes[-1][0]
-            for action, p in outcomes:
-                pick -= p
-                if pick < 0:
-                    chosen = action
-                    break
+            if self.phase == "reveal":
+                # A uniform draw among the copies left in the deck.
+                deck = self._reveal_deck()
+                card = self.decks[deck][self._rng.randrange(len(self.decks[deck]))]
+                chosen = Action("reveal", str(deck), card)
+            else:
+                options = self._chance_actions()
+                chosen = options[self._rng.randrange(len(options))]
             self._apply_unchecked(CHANCE, chosen)
 
     def can_undo(self, player: int) -> bool:
@@ -410,8 +446,10 @@ class Game:
                 "nothing to undo: hidden information was revealed or another player acted"
             )
         undone = self.history[-1][1]
+        rng = self._rng
         replayed = Game.replay(self.options, self.history[:-1], data=self.data)
         self.__dict__.update(replayed.__dict__)
+        self._rng = rng
         return undone
 
     @classmethod
@@ -426,8 +464,16 @@ class Game:
         game = cls(table, data)
         for player, action in history:
             game.apply(action, player)
-        game.options = options
+        game.resume_as(options)
         return game
+
+    def resume_as(self, options: Options) -> None:
+        """After a replay in table mode, continue with the original options (a dealer game
+        draws on from a generator seeded by the seed and the number of actions so far)."""
+        self.options = options
+        self._dealer = options.mode == "dealer"
+        self._rng = random.Random(f"{options.seed}:{len(self.history)}")
+        self._auto_chance()
 
     # ------------------------------------------------------------------ legal actions
     def _chance_actions(self) -> list[Action]:
@@ -440,6 +486,12 @@ class Game:
             return [Action("home", colour, self.tok[r]) for r in self.region_cards]
         deck = self._reveal_deck()
         return [Action("reveal", str(deck), cid) for cid in dict.fromkeys(self.decks[deck])]
+
+    def _card_action(self, card_id: str) -> Action:
+        action = _CARD_ACTIONS.get(card_id)
+        if action is None:
+            action = _CARD_ACTIONS[card_id] = Action("card", card_id)
+        return action
 
     def _compute_legal(self, player: int) -> list[Action]:
         if self.frame is not None:
@@ -455,7 +507,7 @@ class Game:
             most = min(turn.take, self.province[player] + self.board_supply(player))
             return self.take_actions[: most + 1]
         if self.phase == "card":
-            return [Action("card", c) for c in self.face_up if c]
+            return [self._card_action(c) for c in self.face_up if c]
         return self._main_actions(turn)
 
     def _main_actions(self, turn: Turn) -> list[Action]:
@@ -479,8 +531,7 @@ class Game:
                 self.frame = None
                 self._after_frame(frame)
             return
-        handler = getattr(self, "_do_" + self.phase)
-        handler(player, action)
+        _PHASE_HANDLERS[self.phase](self, player, action)
 
     def _do_setup_first(self, player: int, action: Action) -> None:
         self.first = self.colour(action.arg)
@@ -698,8 +749,10 @@ class Game:
             self._start_round()
 
     def _score(self, area: int, first_only: bool = False) -> AreaScore:
-        counts = {self.colours[p]: self.pieces[area][p] for p in range(self.n)}
-        grandes = [self.colours[p] for p in range(self.n) if self.grandes[p] == area]
+        row = self.pieces[area]
+        colours = self.colours
+        counts = {colours[p]: n for p, n in enumerate(row) if n}
+        grandes = [colours[p] for p, where in enumerate(self.grandes) if where == area]
         result = score_area(
             self.tok[area] if area == self.CASTILLO else self.regions[area].name,
             counts,
@@ -709,8 +762,11 @@ class Game:
             grandes_here=grandes,
             first_place_only=first_only,
         )
-        for p, colour in enumerate(self.colours):
-            self.scores[p] += result.total(colour)
+        index = self._exact_colour
+        for colour, points in result.points.items():
+            self.scores[index[colour]] += points
+        for colour, points in result.bonus.items():
+            self.scores[index[colour]] += points
         return result
 
     def _record_scoring(self, kind: str, results: list[AreaScore], **extra: Any) -> None:
@@ -840,7 +896,7 @@ class Game:
         card = self.turn.card if self.turn else ""
         if select == "chosen":
             areas = list(range(self.R)) + ([self.CASTILLO] if op.get("castillo_allowed") else [])
-            choices = [Action("region", self.tok[a]) for a in areas]
+            choices = [self.region_actions[a] for a in areas]
             self.frame = ChoiceFrame(actor=me, kind="region", choices=choices, purpose="score")
             return
         if select == "castillo":
@@ -873,7 +929,7 @@ class Game:
             self.frame = DiscFrame(options=options, purpose="return", payload=op["count"])
 
     def _op_coup(self, op: dict[str, Any], me: int) -> None:
-        choices = [Action("region", self.tok[r]) for r in self.movable_regions()]
+        choices = [self.region_actions[r] for r in self.movable_regions()]
         self.frame = ChoiceFrame(actor=me, kind="region", choices=choices, purpose="coup")
 
     def _op_rivalry(self, op: dict[str, Any], me: int) -> None:
@@ -893,7 +949,7 @@ class Game:
                 targets = list(self.adjacent[self.king])
         else:
             raise ValueError(f"King move {rule!r} needs the New Regency rules")
-        choices = [Action("king", self.tok[r]) for r in targets]
+        choices = [self.king_actions[r] for r in targets]
         if choices:
             self.frame = ChoiceFrame(actor=me, kind="king", choices=choices)
 
@@ -902,7 +958,7 @@ class Game:
         if here == self.king or here < 0:
             return  # a Grande in the King's region may not leave it
         targets = [r for r in range(self.R) if r not in (here, self.king)]
-        choices = [Action("grande", self.tok[r]) for r in targets]
+        choices = [self.grande_actions[r] for r in targets]
         self.frame = ChoiceFrame(actor=me, kind="grande", choices=choices)
 
     def _op_tile(self, op: dict[str, Any], me: int) -> None:
@@ -1009,6 +1065,39 @@ class Game:
 
     def history_text(self) -> list[tuple[int, str]]:
         return [(p, str(a)) for p, a in self.history]
+
+
+_ACTION_TABLES: dict[tuple[tuple[str, ...], tuple[str, ...]], dict[str, Any]] = {}
+
+
+def _action_tables(tok: Sequence[str], colours: Sequence[str]) -> dict[str, Any]:
+    """The actions that name an area or a colour, made once and shared (they are immutable)."""
+    areas = range(len(tok))
+    return {
+        "place_actions": [Action("place", tok[a]) for a in areas],
+        "to_actions": [Action("to", tok[a]) for a in areas],
+        "recall_actions": [Action("recall", tok[a]) for a in areas],
+        "disc_actions": [Action("disc", tok[a]) for a in areas],
+        "region_actions": [Action("region", tok[a]) for a in areas],
+        "king_actions": [Action("king", tok[a]) for a in areas],
+        "grande_actions": [Action("grande", tok[a]) for a in areas],
+        "pick_actions": [[Action("pick", c, tok[a]) for a in areas] for c in colours],
+        "return_actions": [[Action("return", c, tok[a]) for a in areas] for c in colours],
+        "take_actions": [Action("take", str(k)) for k in range(7)],
+        "power_actions": [Action("power", str(v)) for v in range(14)],
+    }
+
+
+_PHASE_HANDLERS = {
+    "setup_first": Game._do_setup_first,
+    "setup_king": Game._do_setup_king,
+    "setup_home": Game._do_setup_home,
+    "reveal": Game._do_reveal,
+    "power": Game._do_power,
+    "take": Game._do_take,
+    "card": Game._do_card,
+    "main": Game._do_main,
+}
 
 
 def new_game(players: Sequence[str], **kwargs: Any) -> Game:

@@ -45,7 +45,7 @@ def to_record(game: Game) -> dict[str, Any]:
 
 def options_of(record: dict[str, Any]) -> Options:
     if not isinstance(record, dict) or record.get("format") != FORMAT:
-        raise RecordError(f"not a game record (expected \"format\": \"{FORMAT}\")")
+        raise RecordError(f'not a game record (expected "format": "{FORMAT}")')
     if record.get("version") != VERSION:
         raise RecordError(f"unsupported record version {record.get('version')!r}")
     raw = dict(record.get("options") or {})
@@ -66,7 +66,7 @@ def from_record(record: dict[str, Any], upto: int | None = None) -> Game:
         raise RecordError(str(exc)) from None
     actions = record.get("actions", [])
     if not isinstance(actions, list):
-        raise RecordError("\"actions\" must be a list of [actor, action] pairs")
+        raise RecordError('"actions" must be a list of [actor, action] pairs')
     for index, entry in enumerate(actions[:upto]):
         try:
             actor, text = entry
@@ -74,7 +74,7 @@ def from_record(record: dict[str, Any], upto: int | None = None) -> Game:
             game.apply(game.parse(str(text)), player)
         except (EngineError, KeyError, ValueError, TypeError) as exc:
             raise RecordError(f"action #{index} {entry!r} does not replay: {exc}") from None
-    game.options = options
+    game.resume_as(options)
     return game
 
 

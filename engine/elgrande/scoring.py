@@ -18,13 +18,13 @@ The Navarra example of the rulebook (5/3/1): three players tied on 2 score 3 eac
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 KING_BONUS = 2
 GRANDE_BONUS = 2
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class AreaScore:
     """The breakdown of one area's scoring.
 
@@ -40,7 +40,7 @@ class AreaScore:
     points: Mapping[str, int]
     bonus: Mapping[str, int]
     tied: tuple[str, ...] = ()
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = ()
 
     def total(self, player: str) -> int:
         return self.points.get(player, 0) + self.bonus.get(player, 0)
