@@ -30,6 +30,10 @@ def add_counts(a: Counts, b: Counts) -> dict[str, int]:
     return total
 
 
+def _nonzero(counts: Counts) -> dict[str, int]:
+    return {key: value for key, value in counts.items() if value}
+
+
 @dataclass(frozen=True)
 class LedgerEntry:
     """One durable ledger change; it holds the full ledger state after the change.
@@ -205,7 +209,7 @@ class Ledger:
             if boot != self._boot or seq < self._seq:
                 return False
             fresh = parse_counts(dict(counts))
-            if seq == self._seq and fresh == self._device:
+            if seq == self._seq and _nonzero(fresh) == _nonzero(self._device):
                 return False
             if any(fresh.get(key, 0) < value for key, value in self._device.items()):
                 self._carried = {}  # a count went down: a lost `reset` event emptied the castillo
