@@ -194,7 +194,7 @@ class ChoiceFrame(Frame):
     payload: Any = None
 
     def legal(self, g: Game, player: int) -> list[Action]:
-        return self.choices
+        return list(self.choices)
 
     def apply(self, g: Game, player: int, action: Action) -> bool:
         g.resolve_choice(self, action)

@@ -21,7 +21,7 @@ import dataclasses
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from engine.elgrande import data as gamedata
 from engine.elgrande.actions import Action
@@ -44,6 +44,10 @@ CHANCE = -1
 SPECIAL = Action("special")
 SKIP = Action("skip")
 CHANCE_PHASES = ("setup_first", "setup_king", "setup_home", "reveal")
+_TURN_PHASES = frozenset({"take", "card", "main"})
+_UNDO_BARRIERS = frozenset({"disc", "powerback", "power"})
+# Per-(data, players, alternatives) tables shared by every game with those options.
+_STATIC: dict[tuple[int, tuple[str, ...], tuple[str, ...]], dict[str, Any]] = {}
 _CARD_ACTIONS: dict[str, Action] = {}
 
 
@@ -124,6 +128,25 @@ class Game:
     PORTUGAL = 11
     COURT = 12
 
+    # Set from the shared static tables (see _static_tables); read-only.
+    data: gamedata.GameData
+    n: int
+    colours: tuple[str, ...]
+    places: int
+    regions: tuple[gamedata.Region, ...]
+    R: int
+    tok: list[str]
+    area_tokens: frozenset[str]
+    _area_index: dict[str, int]
+    _exact_area: dict[str, int]
+    _colour_index: dict[str, int]
+    _exact_colour: dict[str, int]
+    adjacent: list[list[int]]
+    border_regions: dict[int, list[int]]
+    _initial_decks: dict[int, list[str]]
+    _movable: dict[int, list[int]]
+    _placement: dict[int, list[int]]
+    _place_actions_by_king: dict[int, list[Action]]
     # Shared, immutable action tables indexed by area (and colour): see _action_tables().
     place_actions: list[Action]
     to_actions: list[Action]
@@ -140,24 +163,12 @@ class Game:
     def __init__(self, options: Options, data: gamedata.GameData | None = None) -> None:
         self.options = options
         self.data = data or gamedata.load(options.edition, options.overrides)
-        self._check_options()
-        self.n = len(options.players)
-        self.colours = tuple(options.players)
-        self.places = 2 if self.n <= 3 else 3
-        self.regions = self.data.regions
-        self.R = len(self.regions)
-        self.tok = [r.ascii for r in self.regions] + ["castillo", "France", "Portugal", "court"]
-        self._area_index = {gamedata.fold(t): i for i, t in enumerate(self.tok)}
-        self.area_tokens = frozenset(self.tok)
-        self._exact_area = {t: i for i, t in enumerate(self.tok)}
-        self._colour_index = {gamedata.fold(c): i for i, c in enumerate(self.colours)}
-        self._exact_colour = {c: i for i, c in enumerate(self.colours)}
-        self._build_action_tables()
-        self.adjacent = [list(r.neighbours) for r in self.regions]
-        self.border_regions = {
-            self.FRANCE: [r.index for r in self.regions if gamedata.FRANCE in r.borders],
-            self.PORTUGAL: [r.index for r in self.regions if gamedata.PORTUGAL in r.borders],
-        }
+        key = (id(self.data), options.players, options.alternatives)
+        static = _STATIC.get(key)
+        if static is None or static["data"] is not self.data:
+            self._check_options()
+            static = _STATIC[key] = self._static_tables()
+        self.__dict__.update(static)
         # --- state ---
         self.pieces = [[0] * self.n for _ in range(self.R + 1)]  # regions + castillo
         per_colour = self.data.caballeros_per_colour
@@ -179,9 +190,7 @@ class Game:
         self.played: list[int] = [0] * self.n  # value played this round (0: none yet)
         self.power_order: list[int] = []
         self.power_pos = 0
-        self.decks: dict[int, list[str]] = {
-            d: self.data.deck_cards(d, alternatives=options.alternatives) for d in range(1, 6)
-        }
+        self.decks: dict[int, list[str]] = {d: list(c) for d, c in self._initial_decks.items()}
         self.king_card = next((c for c in self.decks[5]), "")
         self.decks[5] = []
         self.face_up: list[str] = [""] * 5
@@ -198,7 +207,7 @@ class Game:
         self.veto_queue: list[int] = []
         self.throws: list[Throw] = []
         self._throw_key: tuple[int, ...] = ()
-        self.scorings: list[dict[str, Any]] = []
+        self._scorings: list[dict[str, Any]] = []  # "areas" hold AreaScore objects
         self.score_history: list[dict[str, Any]] = []
         self.history: list[tuple[int, Action]] = []
         self.checkpoint = 0
@@ -230,12 +239,48 @@ class Game:
             if card is None or not card.alternative:
                 raise ValueError(f"{alt!r} is not an alternative action card of this edition")
 
-    def _build_action_tables(self) -> None:
-        key = (tuple(self.tok), self.colours)
+    def _static_tables(self) -> dict[str, Any]:
+        """What depends only on the data and the options: computed once, shared read-only."""
+        data = self.data
+        regions = data.regions
+        tok = [r.ascii for r in regions] + ["castillo", "France", "Portugal", "court"]
+        colours = tuple(data.colours[data.colour_index(p) or 0] for p in self.options.players)
+        static: dict[str, Any] = {
+            "data": data,
+            "n": len(colours),
+            "colours": colours,
+            "places": 2 if len(colours) <= 3 else 3,
+            "regions": regions,
+            "R": len(regions),
+            "tok": tok,
+            "area_tokens": frozenset(tok),
+            "_area_index": {gamedata.fold(t): i for i, t in enumerate(tok)},
+            "_exact_area": {t: i for i, t in enumerate(tok)},
+            "_colour_index": {gamedata.fold(c): i for i, c in enumerate(colours)},
+            "_exact_colour": {c: i for i, c in enumerate(colours)},
+            "adjacent": [list(r.neighbours) for r in regions],
+            "border_regions": {
+                self.FRANCE: [r.index for r in regions if gamedata.FRANCE in r.borders],
+                self.PORTUGAL: [r.index for r in regions if gamedata.PORTUGAL in r.borders],
+            },
+            "_movable": {k: [r for r in range(len(regions)) if r != k] for k in range(-1, 12)},
+            "_initial_decks": {
+                d: data.deck_cards(d, alternatives=self.options.alternatives) for d in range(1, 6)
+            },
+        }
+        key = (tuple(tok), colours)
         tables = _ACTION_TABLES.get(key)
         if tables is None:
-            tables = _ACTION_TABLES[key] = _action_tables(self.tok, self.colours)
-        self.__dict__.update(tables)
+            tables = _ACTION_TABLES[key] = _action_tables(tok, colours)
+        static.update(tables)
+        static["_placement"] = {}
+        self.__dict__.update(static)
+        static["_placement"] = {k: self._placement_for(k) for k in range(len(regions) + 3)}
+        static["_place_actions_by_king"] = {
+            k: [tables["place_actions"][a] for a in areas]
+            for k, areas in static["_placement"].items()
+        }
+        return static
 
     # ------------------------------------------------------------------ small queries
     @property
@@ -267,8 +312,8 @@ class Game:
         return region.values if self.places == 3 else region.values_2_3_players
 
     def movable_regions(self) -> list[int]:
-        """Regions pieces may leave or enter: every region but the King's."""
-        return [r for r in range(self.R) if r != self.king]
+        """Regions pieces may leave or enter: every region but the King's (do not mutate)."""
+        return self._movable[self.king]
 
     def free_regions(self) -> list[int]:
         return self.movable_regions()
@@ -280,13 +325,14 @@ class Game:
         return [a for a in range(self.R + 1) if a != source and a != self.king]
 
     def placement_targets(self) -> list[int]:
-        """Where the acting player may place from court: next to the King, or the castillo."""
-        if self.king == self.CASTILLO:
-            return [r for r in range(self.R)]
-        if self.king in self.border_regions:
-            near = self.border_regions[self.king]
-        else:
-            near = self.adjacent[self.king]
+        """Where the acting player may place from court: next to the King, or the castillo
+        (do not mutate)."""
+        return self._placement[self.king]
+
+    def _placement_for(self, king: int) -> list[int]:
+        if king == self.CASTILLO:
+            return list(range(self.R))
+        near = self.border_regions[king] if king in self.border_regions else self.adjacent[king]
         return [*near, self.CASTILLO]
 
     def board_supply(self, player: int) -> int:
@@ -307,10 +353,13 @@ class Game:
         return actors
 
     def _compute_actors(self) -> tuple[int, ...]:
-        if self.phase == "over":
-            return ()
         if self.frame is not None:
             return self.frame.actors(self)
+        turn = self.turn
+        if turn is not None and self.phase in _TURN_PHASES:
+            return (turn.player,)
+        if self.phase == "over":
+            return ()
         if self.phase in CHANCE_PHASES:
             return (CHANCE,)
         if self.phase == "power":
@@ -333,7 +382,8 @@ class Game:
             player = players[0]
         cached = self._legal.get(player)
         if cached is None:
-            cached = self._compute_legal(player) if player in self.current_players() else []
+            actors = self._actors or self.current_players()
+            cached = self._compute_legal(player) if player in actors else []
             self._legal[player] = cached
         return cached
 
@@ -374,7 +424,7 @@ class Game:
         """Apply one action; an illegal one raises IllegalAction and changes nothing."""
         if action.__class__ is str:
             action = self.parse(action)
-        assert isinstance(action, Action)
+        action = cast(Action, action)
         actors = self._actors or self.current_players()
         if player is None:
             if len(actors) != 1:
@@ -407,15 +457,16 @@ class Game:
         raise NotYourTurn(str(action), f"it is not {name}'s turn to act (now: {who})")
 
     def _apply_unchecked(self, player: int, action: Action) -> None:
-        before = self.current_players()
-        self.history.append((player, action))
+        before = self._actors or self.current_players()
+        history = self.history
+        history.append((player, action))
         self._do(player, action)
         self._legal = {}
-        self._actors = None
-        after = self.current_players()
-        hidden_revealed = player == CHANCE or action.kind in ("disc", "powerback")
-        if hidden_revealed or before != after or self.phase == "over":
-            self.checkpoint = len(self.history)
+        self._actors = after = self._compute_actors()
+        # Undo never crosses a chance step, a revealed secret, a public power card, or a change
+        # of who acts (BGA's policy).
+        if player < 0 or before != after or action.kind in _UNDO_BARRIERS or not after:
+            self.checkpoint = len(history)
 
     def _auto_chance(self) -> None:
         if not self._dealer:
@@ -495,7 +546,10 @@ class Game:
 
     def _compute_legal(self, player: int) -> list[Action]:
         if self.frame is not None:
-            return list(self.frame.legal(self, player))
+            return self.frame.legal(self, player)
+        if self.phase == "main":
+            assert self.turn is not None
+            return self._main_actions(self.turn)
         if self.phase in CHANCE_PHASES:
             return self._chance_actions()
         if self.phase == "power":
@@ -511,9 +565,10 @@ class Game:
         return self._main_actions(turn)
 
     def _main_actions(self, turn: Turn) -> list[Action]:
-        acts: list[Action] = []
         if not turn.placed and turn.place_left and self.court[turn.player]:
-            acts.extend(self.place_actions[a] for a in self.placement_targets())
+            acts = list(self._place_actions_by_king[self.king])
+        else:
+            acts = []
         if turn.placing:
             acts.append(DONE)
         elif turn.special == 0:
@@ -624,7 +679,7 @@ class Game:
         assert turn is not None
         kind = action.kind
         if kind == "place":
-            self.place_from_court(player, self.area(action.arg))
+            self.place_from_court(player, self._exact_area[action.arg])
             turn.placing = True
             turn.place_left -= 1
             if turn.place_left == 0 or not self.court[player]:
@@ -770,17 +825,25 @@ class Game:
         return result
 
     def _record_scoring(self, kind: str, results: list[AreaScore], **extra: Any) -> None:
-        self.scorings.append(
+        self._scorings.append(
             {
                 "kind": kind,
                 "round": self.rounds[self.round_index - 1]
                 if kind == "general"
                 else self.round_number,
-                "areas": [r.to_json() for r in results],
+                "areas": results,
                 "totals": dict(zip(self.colours, self.scores, strict=True)),
                 **extra,
             }
         )
+
+    @property
+    def scorings(self) -> list[dict[str, Any]]:
+        """Every scoring so far with its per-area breakdown, as JSON-ready data."""
+        return [
+            {**event, "areas": [area.to_json() for area in event["areas"]]}
+            for event in self._scorings
+        ]
 
     # ------------------------------------------------------------------ board mutations
     def place_from_court(self, player: int, area: int) -> None:

@@ -40,10 +40,37 @@ class AreaScore:
     points: Mapping[str, int]
     bonus: Mapping[str, int]
     tied: tuple[str, ...] = ()
-    notes: tuple[str, ...] = ()
+    king_here: bool = False
+    grandes_here: tuple[str, ...] = ()
 
     def total(self, player: str) -> int:
         return self.points.get(player, 0) + self.bonus.get(player, 0)
+
+    @property
+    def sole_first(self) -> str | None:
+        firsts = [p for p, rank in self.ranks.items() if rank == 1]
+        return firsts[0] if firsts else None
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """Why each bonus was won or lost, in words (made on demand: scoring is a hot path)."""
+        notes: list[str] = []
+        first = self.sole_first
+        if self.king_here:
+            if first is not None:
+                notes.append(f"{first} wins the King bonus (+{KING_BONUS}) as sole first")
+            elif self.counts:
+                notes.append("no King bonus: first place is tied")
+        for owner in self.grandes_here:
+            if owner == first:
+                notes.append(f"{owner} wins the Grande bonus (+{GRANDE_BONUS}) as sole first")
+            elif not self.counts.get(owner):
+                notes.append(f"{owner} scores no Grande bonus: no caballero here")
+            elif owner in self.tied and self.ranks.get(owner) == 2:
+                notes.append(f"{owner} loses the Grande bonus: first place is tied")
+            else:
+                notes.append(f"{owner} loses the Grande bonus: not first")
+        return tuple(notes)
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -56,6 +83,10 @@ class AreaScore:
             "tied": list(self.tied),
             "notes": list(self.notes),
         }
+
+
+def _by_count(item: tuple[str, int]) -> int:
+    return -item[1]
 
 
 def score_area(
@@ -75,57 +106,48 @@ def score_area(
     2–3 players). `king_here`: the King bonus applies. `grandes_here`: owners of the Grandes in
     the area. `first_place_only`: only a sole first place scores (a tie for first scores nothing).
     """
+    values = tuple(values)
+    grandes = tuple(grandes_here)
     limit = len(values) if places is None else min(places, len(values))
     if first_place_only:
         limit = min(limit, 1)
-    candidates = sorted(
-        ((player, n) for player, n in counts.items() if n > 0), key=lambda item: -item[1]
-    )
+    candidates = sorted([item for item in counts.items() if item[1] > 0], key=_by_count)
+    if not candidates:
+        return AreaScore(area, {}, values, {}, {}, {}, (), king_here, grandes)
     ranks: dict[str, int] = {}
     points: dict[str, int] = {}
     tied: list[str] = []
     place = 0
     i = 0
-    while i < len(candidates):
-        j = i
-        while j < len(candidates) and candidates[j][1] == candidates[i][1]:
+    size = len(candidates)
+    while i < size:
+        count = candidates[i][1]
+        j = i + 1
+        while j < size and candidates[j][1] == count:
             j += 1
-        group = [player for player, _ in candidates[i:j]]
-        awarded = place if len(group) == 1 else place + 1
-        if len(group) > 1:
-            tied.extend(group)
-        for player in group:
-            ranks[player] = awarded + 1
-            points[player] = values[awarded] if awarded < limit else 0
-        place += 1 if len(group) == 1 else 2
+        if j - i == 1:
+            player = candidates[i][0]
+            ranks[player] = place + 1
+            points[player] = values[place] if place < limit else 0
+            place += 1
+        else:
+            awarded = place + 1
+            value = values[awarded] if awarded < limit else 0
+            for player, _ in candidates[i:j]:
+                tied.append(player)
+                ranks[player] = awarded + 1
+                points[player] = value
+            place += 2
         i = j
     bonus: dict[str, int] = {}
-    notes: list[str] = []
-    sole_first = candidates[0][0] if candidates and ranks[candidates[0][0]] == 1 else None
-    grande_owners = list(grandes_here)
-    if king_here:
-        if sole_first is not None:
-            bonus[sole_first] = bonus.get(sole_first, 0) + KING_BONUS
-            notes.append(f"{sole_first} wins the King bonus (+{KING_BONUS}) as sole first")
-        elif candidates:
-            notes.append("no King bonus: first place is tied")
-    for owner in grande_owners:
-        if owner == sole_first:
-            bonus[owner] = bonus.get(owner, 0) + GRANDE_BONUS
-            notes.append(f"{owner} wins the Grande bonus (+{GRANDE_BONUS}) as sole first")
-        elif counts.get(owner, 0) > 0:
-            reason = "first place is tied" if ranks.get(owner) == 2 and owner in tied else ""
-            reason = reason or "not sole first"
-            notes.append(f"{owner} loses the Grande bonus: {reason}")
+    first = candidates[0][0]
+    if ranks[first] == 1:
+        if king_here:
+            bonus[first] = KING_BONUS
+        if first in grandes:
+            bonus[first] = bonus.get(first, 0) + GRANDE_BONUS
     return AreaScore(
-        area=area,
-        counts={p: n for p, n in counts.items() if n > 0},
-        values=tuple(values),
-        ranks=ranks,
-        points=points,
-        bonus=bonus,
-        tied=tuple(tied),
-        notes=tuple(notes),
+        area, dict(candidates), values, ranks, points, bonus, tuple(tied), king_here, grandes
     )
 
 
