@@ -1,0 +1,124 @@
+"""`castillo replay` and `castillo selfplay`: the rules engine from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from engine.elgrande.bots import random_game
+from engine.elgrande.data import EDITIONS, GameDataError, load
+from engine.elgrande.errors import RecordError
+from engine.elgrande.game import Options
+from engine.elgrande.record import from_record, load_record, summary, to_record
+
+
+def register(subparsers: Any) -> None:
+    replay = subparsers.add_parser(
+        "replay", help="replay a game record: final scores and every scoring's breakdown"
+    )
+    replay.add_argument("file", type=Path, help="a game record (JSON)")
+    replay.add_argument("--json", action="store_true", help="print JSON")
+    replay.set_defaults(handler=run_replay)
+
+    selfplay = subparsers.add_parser("selfplay", help="play random legal games (dealer mode)")
+    selfplay.add_argument("--players", type=int, default=4, choices=(4, 5))
+    selfplay.add_argument("--games", type=int, default=100)
+    selfplay.add_argument("--seed", type=int, default=0)
+    selfplay.add_argument("--edition", choices=EDITIONS, default="2023")
+    selfplay.add_argument("--short", action="store_true", help="the short game (6 rounds)")
+    selfplay.add_argument("--record", type=Path, metavar="DIR", help="write one record per game")
+    selfplay.add_argument("--json", action="store_true", help="print JSON")
+    selfplay.set_defaults(handler=run_selfplay)
+
+
+def _fail(message: str) -> int:
+    print(f"castillo: {message}", file=sys.stderr)
+    return 2
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    try:
+        game = from_record(load_record(args.file))
+    except (RecordError, GameDataError) as exc:
+        return _fail(str(exc))
+    result = summary(game)
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+        return 0
+    state = "final" if result["finished"] else f"after round {result['round']} (unfinished)"
+    print(f"El Grande ({result['edition']}), {state} scores:")
+    for colour, score in sorted(result["scores"].items(), key=lambda kv: -kv[1]):
+        print(f"  {result['standings'][colour]}. {colour:8s} {score:3d}")
+    for scoring in result["scorings"]:
+        label = "general scoring" if scoring["kind"] == "general" else f"card {scoring['kind']}"
+        print(f"round {scoring['round']}, {label}:")
+        for area in scoring["areas"]:
+            gained = {c: area["points"].get(c, 0) + area["bonus"].get(c, 0) for c in area["ranks"]}
+            shown = ", ".join(f"{c} +{n}" for c, n in gained.items() if n) or "nobody scores"
+            print(f"  {area['area']:10s} {shown}")
+    return 0
+
+
+class Progress:
+    """A one-line progress bar on a terminal; silent when output is redirected."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.enabled = sys.stderr.isatty()
+
+    def update(self, done: int) -> None:
+        if self.enabled and (done == self.total or done % max(1, self.total // 100) == 0):
+            width = 30
+            filled = width * done // self.total
+            bar = "#" * filled + "-" * (width - filled)
+            print(f"\r[{bar}] {done}/{self.total}", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.enabled:
+            print(file=sys.stderr)
+
+
+def run_selfplay(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        return _fail("--games must be at least 1")
+    colours = load(args.edition).colours[: args.players]
+    if args.record:
+        args.record.mkdir(parents=True, exist_ok=True)
+    progress = Progress(args.games)
+    wins = dict.fromkeys(colours, 0)
+    started = time.perf_counter()
+    for index in range(args.games):
+        options = Options(
+            players=colours,
+            edition=args.edition,
+            mode="dealer",
+            seed=args.seed + index,
+            short_game=args.short,
+        )
+        game = random_game(options)
+        best = max(game.scores)
+        for p, score in enumerate(game.scores):
+            wins[game.colours[p]] += score == best
+        if args.record:
+            path = args.record / f"game-{args.seed + index:06d}.json"
+            path.write_text(json.dumps(to_record(game), ensure_ascii=False), encoding="utf-8")
+        progress.update(index + 1)
+    progress.close()
+    elapsed = time.perf_counter() - started
+    result = {
+        "games": args.games,
+        "players": args.players,
+        "edition": args.edition,
+        "seconds": round(elapsed, 3),
+        "games_per_second": round(args.games / elapsed, 1),
+        "wins_or_shared": wins,
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"{args.games} games in {elapsed:.2f} s: {result['games_per_second']} games/s")
+    return 0
