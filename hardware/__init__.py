@@ -1,0 +1,1 @@
+"""The hardware build pack: data files (pin map, LED map, wiring, BOM) and their generators."""
