@@ -22,7 +22,7 @@ from typing import Any, TextIO
 from host.tower.autodetect import PORT_ENV, TowerNotFound, resolve_port
 from host.tower.events import CalibrationSample, LinkStatus, TowerEvent
 from host.tower.ledger import JsonLinesSink
-from host.tower.link import ANIMATIONS, TowerError
+from host.tower.link import ANIMATIONS, TowerError, calibrate_when_quiet
 from host.tower.serial_link import SerialTowerLink
 
 TRACE_COLUMNS = ("t_us", "r", "g", "b", "c", "beam", "label")
@@ -162,10 +162,10 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             print("castillo tower: the firmware reported no colours", file=sys.stderr)
             return 1
         ask("Empty the chute (no cube, lid closed), then press Enter: ")
-        dark = link.calibrate("dark")
+        dark = calibrate_when_quiet(link, "dark")
         print(f"  dark baseline {dark.get('raw')}", file=out)
         ask("Put the white calibration card in the chute, then press Enter: ")
-        white = link.calibrate("white")
+        white = calibrate_when_quiet(link, "white")
         print(f"  white reference {white.get('raw')}", file=out)
         ask("Take the white card out, then press Enter: ")
         for colour in colours:
@@ -176,7 +176,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
             if got < args.cubes:
                 print(f"castillo tower: only {got} {colour} cubes seen; not saved", file=sys.stderr)
                 return 1
-        saved = link.calibrate("save")
+        saved = calibrate_when_quiet(link, "save")
         print(f"Calibration saved on the tower (hash {saved.get('hash')}).", file=out)
     return 0
 

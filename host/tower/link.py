@@ -9,6 +9,7 @@ I/O thread. An asyncio app bridges with `host.tower.aio.async_events` (no pollin
 
 from __future__ import annotations
 
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -240,3 +241,18 @@ class TowerLink(ABC):
 def segment_names(ledmap: Mapping[str, Any]) -> Sequence[str]:
     """The LED segment names of a loaded hardware/ledmap.json."""
     return [str(segment["name"]) for segment in ledmap.get("segments", [])]
+
+
+def calibrate_when_quiet(
+    link: TowerLink, step: str, colour: str | None = None, wait_s: float = 3.0
+) -> dict[str, Any]:
+    """`link.calibrate`, retried while the firmware refuses because the chute is busy (it reads
+    baselines and writes flash only once no cube has passed for a moment)."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            return link.calibrate(step, colour)
+        except CommandFailed as exc:
+            if "busy" not in exc.why or time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
