@@ -176,13 +176,17 @@ module ring_spider() {
 
 module insert() {
     difference() {
-        union() {
-            shell();
-            hopper();
-            throat_walls();
-            beam_bosses();
-            sensor_bay_walls();
-            ring_spider();
+        // nothing may stick out of the insert's outer box (the bars' ends would)
+        intersection() {
+            translate([-ow / 2, -od / 2, 0]) cube([ow, od, ih]);
+            union() {
+                shell();
+                hopper();
+                throat_walls();
+                beam_bosses();
+                sensor_bay_walls();
+                ring_spider();
+            }
         }
         throat_void();
         beam_bores();
