@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
 import select
 import shutil
 import signal
@@ -130,8 +131,9 @@ class _Boot:
         os.close(slave)
         self.in_repl = False
         self.dead = False
-        self.ctl_lock = threading.Lock()
+        self.queue: queue.Queue[bytes | None] = queue.Queue()
         self.threads = [
+            threading.Thread(target=self._writer, daemon=True),
             threading.Thread(target=self._reports, daemon=True),
             threading.Thread(target=self._device_to_host, daemon=True),
         ]
@@ -140,10 +142,17 @@ class _Boot:
 
     # control records
     def send(self, records: Sequence[bytes]) -> None:
+        """Queue records for the fake hardware (a writer thread feeds the FIFO)."""
         data = b"".join(records)
         pad = (-len(data)) % BLOCK
         data += RECORD.pack(NOP, 0, 0, 0, 0, 0, 0, 0) * (pad // RECORD.size)
-        with self.ctl_lock:
+        self.queue.put(data)
+
+    def _writer(self) -> None:
+        while not self.dead:
+            data = self.queue.get()
+            if data is None:
+                return
             view = memoryview(data)
             while view and not self.dead:
                 try:
@@ -201,6 +210,7 @@ class _Boot:
 
     def kill(self) -> None:
         self.dead = True
+        self.queue.put(None)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -381,6 +391,11 @@ class SimTower:
             sid = self._scenarios
         self._send(records)
         return sid
+
+    def played(self, sid: int) -> bool:
+        """True once scenario ``sid`` has played to its end."""
+        with self._lock:
+            return sid in self._idle
 
     def wait_idle(self, sid: int, timeout: float = 60.0) -> int:
         """Wait until scenario ``sid`` has played; returns the virtual time it ended (us)."""
