@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator
 
@@ -232,3 +233,26 @@ def test_unreachable_port_reports_why() -> None:
     finally:
         link.close()
     assert link.state is LinkState.CLOSED
+
+
+def test_info_logs_never_show_counts_or_colours(
+    fake_tower: FakeTower, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="host.tower.link")
+    with SerialTowerLink(str(fake_tower.path), sink=RecordingSink()) as link:
+        link.wait_connected(3.0)
+        for colour in ("purple", "orange", "purple"):
+            fake_tower.drop(colour)
+        events(link, 3)
+        fake_tower.reboot()
+        statuses_until(link, LinkState.CONNECTED)
+    info = " ".join(r.getMessage() for r in caplog.records if r.levelno >= logging.INFO)
+    assert "tower event drop seq 3" in info  # events are logged ...
+    assert "purple" not in info and "orange" not in info  # ... but not what they were
+    caplog.clear()
+    caplog.set_level(logging.DEBUG, logger="host.tower.link")
+    with SerialTowerLink(str(fake_tower.path), sink=RecordingSink()) as link:
+        link.wait_connected(3.0)
+        fake_tower.drop("purple")
+        events(link, 1)
+    assert "purple" in caplog.text  # DEBUG shows everything, on purpose
