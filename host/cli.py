@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 # Modules in host.commands that contribute subcommands, in help order.
-COMMAND_MODULES: tuple[str, ...] = ("run", "game", "tower", "doctor", "score")
+COMMAND_MODULES: tuple[str, ...] = ("run", "game", "tower", "doctor", "score", "tower_sim")
 
 
 def build_parser() -> argparse.ArgumentParser:

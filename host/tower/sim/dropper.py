@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from host.tower.sim.sensor_model import INTEGRATION_US, CubeLook, SensorModel
 from host.tower.sim.trace import TraceRow
 
-SINGLE_PULSE_US = 11_000  # a 10 mm cube plus the 1 mm beam at about 1 m/s
-GRANDE_SIZE = 1.36  # a Grande's pulse relative to a caballero's
+SINGLE_PULSE_US = 11_400  # an 8 mm caballero at 0.7 m/s (hardware/README.md, chute design)
+GRANDE_SIZE = 1.75  # a 14 mm Grande's pulse relative to a caballero's at the same speed
 
 
 @dataclass
@@ -52,10 +52,12 @@ class Dropper:
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
 
-    def _length(self, size: float = 1.0) -> int:
-        speed = 1.0 + self.rng.gauss(0.0, self.speed_sigma)
+    def _speed(self) -> float:
+        return max(0.5, 1.0 + self.rng.gauss(0.0, self.speed_sigma))
+
+    def _length(self, size: float = 1.0, speed: float | None = None) -> int:
         tilt = 1.0 + abs(self.rng.gauss(0.0, self.tilt_sigma))
-        return int(self.single_pulse_us * size * tilt / max(speed, 0.5))
+        return int(self.single_pulse_us * size * tilt / (speed or self._speed()))
 
     def _colour(self, colour: str | None) -> str:
         return colour if colour is not None else self.rng.choice(list(self.colours))
@@ -80,8 +82,9 @@ class Dropper:
         self._add([f"grande:{c}"], [self._length(GRANDE_SIZE)], gap_us)
 
     def merged(self, colours: Sequence[str], gap_us: int = 200_000) -> None:
-        """Cubes touching each other: one long pulse."""
-        self._add(list(colours), [self._length() for _ in colours], gap_us)
+        """Cubes touching each other (so falling at one speed): one long pulse."""
+        speed = self._speed()
+        self._add(list(colours), [self._length(1.0, speed) for _ in colours], gap_us)
 
     def stuck(self, colour: str | None = None, hold_us: int = 1_500_000) -> None:
         """A cube that jams in front of the sensor for ``hold_us``, then falls."""
@@ -91,19 +94,21 @@ class Dropper:
         """``k`` cubes thrown together: short random gaps; some arrive touching (merged)."""
         cubes = [self._colour(None) for _ in range(k)]
         group: list[str] = [cubes[0]]
-        lengths = [self._length()]
+        speed = self._speed()
+        lengths = [self._length(1.0, speed)]
         first = True
         next_gap = gap_us
         for c in cubes[1:]:
             gap = int(self.rng.expovariate(1 / 22_000)) - 3_000
             if gap < 1_500:  # touching the previous cube: the beam never clears
                 group.append(c)
-                lengths.append(self._length())
+                lengths.append(self._length(1.0, speed))
                 continue
             self._add(group, lengths, gap_us if first else next_gap)
             first = False
             next_gap = gap
-            group, lengths = [c], [self._length()]
+            speed = self._speed()
+            group, lengths = [c], [self._length(1.0, speed)]
         self._add(group, lengths, gap_us if first else next_gap)
 
     def pause(self, us: int) -> None:
@@ -133,7 +138,7 @@ def render(
     for p in passages:
         looks.append(
             [
-                model.look(c.split(":")[-1], 1.36 if c.startswith("grande:") else 1.0)
+                model.look(c.split(":")[-1], GRANDE_SIZE if c.startswith("grande:") else 1.0)
                 for c in p.cubes
             ]
         )
