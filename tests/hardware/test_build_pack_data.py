@@ -187,3 +187,15 @@ def test_led_layout_places_every_segment_once(ledmap: dict[str, Any]) -> None:
 def test_data_files_are_valid_json() -> None:
     for path in HARDWARE_DIR.glob("*.json"):
         assert isinstance(json.loads(path.read_text()), dict), path.name
+
+
+def test_every_header_pin_of_the_pin_map_is_wired(wiring: Wiring, pinmap: dict[str, Any]) -> None:
+    signals = {end.signal for wire in wiring.wires for end in (wire.a, wire.b) if end.signal}
+    on_board = set(load_json("pico_pinout.json")["on_board"])
+    keys = ["i2c.sda", "i2c.scl"] + [
+        key for key, value in pinmap.items() if isinstance(value, dict) and "pin" in value
+    ]
+    for key in keys:
+        if f"GP{pinmap_gpio(pinmap, key)}" in on_board:
+            continue  # e.g. the status LED on the Pico itself
+        assert key in signals, f"pinmap.json {key} has no wire in wiring.json"

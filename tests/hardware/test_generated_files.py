@@ -50,3 +50,10 @@ def test_svgs_are_well_formed_xml() -> None:
     for name in ("wiring.svg", "led_layout.svg"):
         root = ElementTree.fromstring((HARDWARE_DIR / name).read_text())
         assert root.tag.endswith("svg"), name
+
+
+def test_the_wiring_diagram_draws_every_wire_once() -> None:
+    from hardware.tools.data import load_wiring
+
+    svg = (HARDWARE_DIR / "wiring.svg").read_text()
+    assert svg.count("<path ") == len(load_wiring().wires)
