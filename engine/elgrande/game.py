@@ -1,12 +1,13 @@
 """The El Grande rules engine: one `Game` is one game state that moves by actions.
 
 Shaped like an OpenSpiel game state: `current_players()` says who acts now (a seat, several seats
-at once for secret discs, `CHANCE` for a card to be revealed, or nobody when the game is over),
+at once for secret choices, `CHANCE` for a card to be revealed, or nobody when the game is over),
 `legal_actions()` lists what they may do, `apply()` does it. The history of actions is the game's
 serialisation: replaying it rebuilds the exact state.
 
 In **table mode** the players enter chance outcomes (which region and action cards were revealed)
 as actions; in **dealer mode** the engine draws them itself with a seeded random generator.
+Card effects live in `effects.py`, pending decisions in `frames.py`.
 
 >>> g = Game(Options(players=("purple", "green", "blue", "orange"), mode="dealer", seed=7))
 >>> g.phase, g.round_number
@@ -20,104 +21,48 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any, cast
 
 from engine.elgrande import data as gamedata
+from engine.elgrande import effects
 from engine.elgrande.actions import Action
 from engine.elgrande.errors import IllegalAction, NotationError, NotYourTurn, UndoError
 from engine.elgrande.frames import (
     DONE,
-    UNLIMITED,
     ChoiceFrame,
     DiscFrame,
     Frame,
-    MoveFrame,
-    PlaceFrame,
+    PassFrame,
     RecallFrame,
-    ReturnFrame,
     VetoFrame,
 )
+from engine.elgrande.options import Options, Throw, Turn, Veto
 from engine.elgrande.scoring import AreaScore, score_area
+
+__all__ = ["CHANCE", "Game", "Options", "Throw", "Turn", "Veto", "new_game"]
 
 CHANCE = -1
 SPECIAL = Action("special")
 SKIP = Action("skip")
-CHANCE_PHASES = ("setup_first", "setup_king", "setup_home", "reveal")
+GREY = Action("grey")
+CHANCE_PHASES = frozenset(
+    {
+        "setup_first",
+        "setup_remove",
+        "setup_king",
+        "setup_home",
+        "setup_deal",
+        "dummy_regions",
+        "reveal",
+        "dummy_power",
+    }
+)
 _TURN_PHASES = frozenset({"take", "card", "main"})
-_UNDO_BARRIERS = frozenset({"disc", "powerback", "power"})
-# Per-(data, players, alternatives) tables shared by every game with those options.
-_STATIC: dict[tuple[int, tuple[str, ...], tuple[str, ...]], dict[str, Any]] = {}
+_UNDO_BARRIERS = frozenset({"disc", "powerback", "power", "shift", "pass"})
 _CARD_ACTIONS: dict[str, Action] = {}
-
-
-@dataclass(frozen=True)
-class Options:
-    """Everything fixed at the start of a game."""
-
-    players: tuple[str, ...] = ("purple", "green", "blue", "orange")
-    edition: str = "2023"
-    mode: str = "table"  # "table": chance entered by players; "dealer": drawn by the engine
-    seed: int = 0
-    short_game: bool = False
-    open_castillo: bool = False  # table option: castillo contents are public
-    alternatives: tuple[str, ...] = ()  # alternative action cards shuffled in
-    overrides: tuple[str, ...] = ()  # data override files
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "players": list(self.players),
-            "edition": self.edition,
-            "mode": self.mode,
-            "seed": self.seed,
-            "short_game": self.short_game,
-            "open_castillo": self.open_castillo,
-            "alternatives": list(self.alternatives),
-            "overrides": list(self.overrides),
-        }
-
-    @classmethod
-    def from_json(cls, raw: dict[str, Any]) -> Options:
-        return cls(
-            players=tuple(raw["players"]),
-            edition=str(raw.get("edition", "2023")),
-            mode=str(raw.get("mode", "table")),
-            seed=int(raw.get("seed", 0)),
-            short_game=bool(raw.get("short_game", False)),
-            open_castillo=bool(raw.get("open_castillo", False)),
-            alternatives=tuple(raw.get("alternatives", ())),
-            overrides=tuple(raw.get("overrides", ())),
-        )
-
-
-@dataclass
-class Turn:
-    """The acting player's turn: what is done and what is left."""
-
-    player: int
-    take: int  # caballeros the power card allows to take
-    card: str = ""
-    place_left: int = 0
-    placing: bool = False  # placement started and not finished
-    placed: bool = False  # placement finished (possibly with none placed)
-    special: int = 0  # 0 not started, 1 in progress, 2 done or skipped
-
-
-@dataclass
-class Veto:
-    holder: int
-    card: str
-    expires_after_round: int
-
-
-@dataclass
-class Throw:
-    """A public announcement: `by` threw `count` caballeros of `colour` into the castillo."""
-
-    round: int
-    by: int
-    colour: int
-    count: int
+# Per-(data, options) tables shared by every game with those options.
+_STATIC: dict[tuple[Any, ...], dict[str, Any]] = {}
+_ACTION_TABLES: dict[tuple[tuple[str, ...], tuple[str, ...]], dict[str, Any]] = {}
 
 
 class Game:
@@ -130,7 +75,9 @@ class Game:
 
     # Set from the shared static tables (see _static_tables); read-only.
     data: gamedata.GameData
-    n: int
+    n: int  # colours on the board, the 2-player dummy included
+    seats: tuple[int, ...]  # the colours that are players, clockwise
+    dummy: int  # the dummy's colour index with 2 players, else -1
     colours: tuple[str, ...]
     places: int
     regions: tuple[gamedata.Region, ...]
@@ -143,7 +90,7 @@ class Game:
     _exact_colour: dict[str, int]
     adjacent: list[list[int]]
     border_regions: dict[int, list[int]]
-    _initial_decks: dict[int, list[str]]
+    slots: tuple[int, ...]  # the action-card decks revealed each round (2 holds 2+3 if merged)
     _movable: dict[int, list[int]]
     _placement: dict[int, list[int]]
     _place_actions_by_king: dict[int, list[Action]]
@@ -163,46 +110,65 @@ class Game:
     def __init__(self, options: Options, data: gamedata.GameData | None = None) -> None:
         self.options = options
         self.data = data or gamedata.load(options.edition, options.overrides)
-        key = (id(self.data), options.players, options.alternatives)
+        key = (
+            id(self.data),
+            options.players,
+            options.dummy,
+            options.alternatives,
+            options.merge_decks_2_3,
+            options.power_shift,
+            options.new_regency,
+        )
         static = _STATIC.get(key)
         if static is None or static["data"] is not self.data:
             self._check_options()
             static = _STATIC[key] = self._static_tables()
         self.__dict__.update(static)
-        # --- state ---
-        self.pieces = [[0] * self.n for _ in range(self.R + 1)]  # regions + castillo
-        per_colour = self.data.caballeros_per_colour
-        self.court = [0] * self.n
-        self.province = [per_colour] * self.n
+        data = self.data
+        n = self.n
+        self.pieces = [[0] * n for _ in range(self.R + 1)]  # regions + castillo
+        self.court = [0] * n
+        self.province = [data.caballeros_per_colour] * n
         self.king = -1
-        self.grandes = [-1] * self.n
+        self.grandes = [-1] * n
         self.tiles: dict[str, int] = {}  # tile id -> area
-        self.scores = [0] * self.n
+        self.scores = [0] * n
         self.rounds = (
-            list(self.data.short_game_rounds)
-            if options.short_game
-            else list(range(1, self.data.rounds + 1))
+            list(data.short_game_rounds) if options.short_game else list(range(1, data.rounds + 1))
         )
         self.round_index = 0
         self.first = -1
-        self.hands = [list(range(1, 14)) for _ in range(self.n)]
-        self.power_discards: list[list[int]] = [[] for _ in range(self.n)]
-        self.played: list[int] = [0] * self.n  # value played this round (0: none yet)
+        self.hands = [list(range(1, 14)) for _ in range(n)]  # the dummy's is its face-down deck
+        self.power_discards: list[list[int]] = [[] for _ in range(n)]
+        self.played = [0] * n  # power card played this round (0: none yet)
+        self.totals = [0] * n  # power card + modifier (Power Shift), which sets the turn order
+        self.played_grey = [""] * n
+        self.grey_hands: list[list[str]] = [[] for _ in range(n)]
+        self.grey_discards: list[list[str]] = [[] for _ in range(n)]
+        self.grey_deck = data.grey_deck() if options.power_shift else []
         self.power_order: list[int] = []
         self.power_pos = 0
-        self.decks: dict[int, list[str]] = {d: list(c) for d, c in self._initial_decks.items()}
-        self.king_card = next((c for c in self.decks[5]), "")
-        self.decks[5] = []
+        self.decks: dict[int, list[str]] = {
+            d: data.deck_cards(d, regency=options.new_regency) for d in range(1, 6)
+        }
+        self.king_card = "" if options.new_regency else next(iter(self.decks[5]), "")
+        if not options.new_regency:
+            self.decks[5] = []
+        self.pending_alternatives = list(options.alternatives)
         self.face_up: list[str] = [""] * 5
         self.used_cards: list[str] = []
         self.region_cards = list(range(self.R))
+        self.dummy_deck: list[int] = []
+        self.dummy_draws = 0
         self.phase = "setup_first"
         self.home_pos = 0
+        self.deal_pos = 0
         self.turn_order: list[int] = []
         self.turn_pos = 0
         self.turn: Turn | None = None
         self.frame: Frame | None = None
         self.ops: list[dict[str, Any]] = []
+        self.ops_context = ""  # "special" or "grey" while a card's steps run
         self.vetoes: list[Veto] = []
         self.veto_queue: list[int] = []
         self.throws: list[Throw] = []
@@ -220,36 +186,56 @@ class Game:
 
     # ------------------------------------------------------------------ set-up helpers
     def _check_options(self) -> None:
-        players = self.options.players
-        if not 4 <= len(players) <= 5:
-            raise ValueError(f"the base game is for 4 or 5 players, not {len(players)}")
-        known = {gamedata.fold(c): c for c in self.data.colours}
-        unknown = [p for p in players if gamedata.fold(p) not in known]
+        options = self.options
+        players = options.players
+        if not 2 <= len(players) <= 5:
+            raise ValueError(f"El Grande is for 2 to 5 players, not {len(players)}")
+        known = {gamedata.fold(c) for c in self.data.colours}
+        everyone = [*players, options.dummy] if options.dummy else list(players)
+        unknown = [p for p in everyone if gamedata.fold(p) not in known]
         if unknown:
             raise ValueError(
                 f"unknown colour(s) {', '.join(unknown)}; this edition has "
                 f"{', '.join(self.data.colours)}"
             )
-        if len({gamedata.fold(p) for p in players}) != len(players):
-            raise ValueError("each player needs a different colour")
-        if self.options.mode not in ("table", "dealer"):
-            raise ValueError(f"mode must be 'table' or 'dealer', not {self.options.mode!r}")
-        for alt in self.options.alternatives:
+        if len({gamedata.fold(p) for p in everyone}) != len(everyone):
+            raise ValueError("each player (and the dummy) needs a different colour")
+        if options.dummy and len(players) != 2:
+            raise ValueError("a dummy colour is only used with 2 players")
+        if options.mode not in ("table", "dealer"):
+            raise ValueError(f"mode must be 'table' or 'dealer', not {options.mode!r}")
+        for alt in options.alternatives:
             card = self.data.cards.get(alt)
             if card is None or not card.alternative:
                 raise ValueError(f"{alt!r} is not an alternative action card of this edition")
+        if len(set(options.alternatives)) != len(options.alternatives):
+            raise ValueError("each alternative action card can be added once")
+        if options.power_shift and len(self.data.grey_deck()) < 3 * len(players):
+            raise ValueError("Power Shift needs 3 modifier cards per player in the game data")
+        if options.new_regency and not self.data.deck_cards(5, regency=True):
+            raise ValueError("this edition's data has no New Regency King cards")
 
     def _static_tables(self) -> dict[str, Any]:
         """What depends only on the data and the options: computed once, shared read-only."""
         data = self.data
+        options = self.options
         regions = data.regions
         tok = [r.ascii for r in regions] + ["castillo", "France", "Portugal", "court"]
-        colours = tuple(data.colours[data.colour_index(p) or 0] for p in self.options.players)
+        players = [data.colours[data.colour_index(p) or 0] for p in options.players]
+        dummy = -1
+        if len(players) == 2:
+            name = options.dummy or next(c for c in data.colours if c not in players)
+            players.append(data.colours[data.colour_index(name) or 0])
+            dummy = 2
+        colours = tuple(players)
+        merged = options.merge_decks_2_3 or len(options.players) == 2
         static: dict[str, Any] = {
             "data": data,
             "n": len(colours),
+            "seats": tuple(p for p in range(len(colours)) if p != dummy),
+            "dummy": dummy,
             "colours": colours,
-            "places": 2 if len(colours) <= 3 else 3,
+            "places": 2 if len(options.players) <= 3 else 3,
             "regions": regions,
             "R": len(regions),
             "tok": tok,
@@ -263,22 +249,25 @@ class Game:
                 self.FRANCE: [r.index for r in regions if gamedata.FRANCE in r.borders],
                 self.PORTUGAL: [r.index for r in regions if gamedata.PORTUGAL in r.borders],
             },
+            "slots": (1, 2, 4) if merged else (1, 2, 3, 4),
             "_movable": {k: [r for r in range(len(regions)) if r != k] for k in range(-1, 12)},
-            "_initial_decks": {
-                d: data.deck_cards(d, alternatives=self.options.alternatives) for d in range(1, 6)
-            },
         }
         key = (tuple(tok), colours)
         tables = _ACTION_TABLES.get(key)
         if tables is None:
             tables = _ACTION_TABLES[key] = _action_tables(tok, colours)
         static.update(tables)
-        static["_placement"] = {}
-        self.__dict__.update(static)
-        static["_placement"] = {k: self._placement_for(k) for k in range(len(regions) + 3)}
+        placement = {}
+        for king in range(len(regions) + 3):
+            if king == self.CASTILLO:
+                placement[king] = list(range(len(regions)))
+            else:
+                border = static["border_regions"]
+                near = border[king] if king in border else static["adjacent"][king]
+                placement[king] = [*near, self.CASTILLO]
+        static["_placement"] = placement
         static["_place_actions_by_king"] = {
-            k: [tables["place_actions"][a] for a in areas]
-            for k, areas in static["_placement"].items()
+            k: [tables["place_actions"][a] for a in areas] for k, areas in placement.items()
         }
         return static
 
@@ -316,7 +305,7 @@ class Game:
         return self._movable[self.king]
 
     def free_regions(self) -> list[int]:
-        return self.movable_regions()
+        return self._movable[self.king]
 
     def can_enter(self, area: int) -> bool:
         return area != self.king and area < self.FRANCE
@@ -325,26 +314,35 @@ class Game:
         return [a for a in range(self.R + 1) if a != source and a != self.king]
 
     def placement_targets(self) -> list[int]:
-        """Where the acting player may place from court: next to the King, or the castillo
-        (do not mutate)."""
-        return self._placement[self.king]
-
-    def _placement_for(self, king: int) -> list[int]:
-        if king == self.CASTILLO:
-            return list(range(self.R))
-        near = self.border_regions[king] if king in self.border_regions else self.adjacent[king]
-        return [*near, self.CASTILLO]
+        """Where the acting player may place from court: next to the King, or the castillo;
+        with Infiltration also the King's region (do not mutate)."""
+        targets = self._placement[self.king]
+        if self.turn is not None and self.turn.infiltrate and self.king < self.R:
+            return [*targets, self.king]
+        return targets
 
     def board_supply(self, player: int) -> int:
         """Own caballeros a player could recall to court from regions (never the King's)."""
-        return sum(self.pieces[r][player] for r in self.movable_regions())
+        return sum(self.pieces[r][player] for r in self._movable[self.king])
+
+    def opponents_from_left(self, me: int, with_dummy: bool = False) -> list[int]:
+        """The other players clockwise from `me`'s left (the dummy last, when asked for)."""
+        seats = self.seats
+        i = seats.index(me)
+        out = [seats[(i + k) % len(seats)] for k in range(1, len(seats))]
+        if with_dummy and self.dummy >= 0:
+            out.append(self.dummy)
+        return out
+
+    def card_in_play(self) -> str:
+        return self.turn.card if self.turn is not None else ""
 
     # ------------------------------------------------------------------ the public API
     def is_terminal(self) -> bool:
         return self.phase == "over"
 
     def is_chance(self) -> bool:
-        return self.phase in CHANCE_PHASES
+        return self.phase in CHANCE_PHASES and self.frame is None
 
     def current_players(self) -> tuple[int, ...]:
         actors = self._actors
@@ -358,14 +356,11 @@ class Game:
         turn = self.turn
         if turn is not None and self.phase in _TURN_PHASES:
             return (turn.player,)
-        if self.phase == "over":
-            return ()
         if self.phase in CHANCE_PHASES:
             return (CHANCE,)
         if self.phase == "power":
             return (self.power_order[self.power_pos],)
-        assert self.turn is not None
-        return (self.turn.player,)
+        return ()  # game over
 
     def current_player(self) -> int:
         """The one seat to act (CHANCE for a chance step); several at once raise an error."""
@@ -388,11 +383,11 @@ class Game:
         return cached
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        """The chance actions with their probabilities (region and action cards are uniform)."""
+        """The chance actions with their probabilities (cards are drawn uniformly by copy)."""
         actions = self._chance_actions()
-        if self.phase == "reveal":
-            deck = self.decks[self._reveal_deck()]
-            return [(a, deck.count(a.arg2) / len(deck)) for a in actions]
+        pool = self._chance_pool()
+        if pool is not None:
+            return [(a, pool.count(a.arg2) / len(pool)) for a in actions]
         return [(a, 1 / len(actions)) for a in actions]
 
     def parse(self, text: str) -> Action:
@@ -402,18 +397,17 @@ class Game:
         return Action(action.kind, *args)
 
     def _canonical_arg(self, kind: str, position: int, arg: str) -> str:
-        colour_first = kind in ("pick", "return", "home") and position == 0
-        if kind in ("first",) or colour_first:
+        colour_first = kind in ("pick", "return", "home", "deal", "movegrande") and position == 0
+        if kind in ("first", "viceroy") or colour_first:
             index = self._colour_index.get(gamedata.fold(arg))
             if index is None:
-                raise NotationError(f"{arg!r} is not a player's colour in this game")
+                raise NotationError(f"{arg!r} is not a colour in this game")
             return self.colours[index]
-        area_verbs = ("kingcard", "home", "place", "to", "recall", "disc", "region", "king")
-        if (
-            kind in area_verbs
-            or (kind in ("pick", "return", "tile") and position == 1)
-            or (kind == "grande")
-        ):
+        area_verbs = (
+            "kingcard", "place", "to", "recall", "disc", "region", "king", "grande", "dummycard"
+        )  # fmt: skip
+        second_is_area = kind in ("pick", "return", "tile", "home", "movegrande")
+        if kind in area_verbs or (second_is_area and position == 1):
             try:
                 return self.tok[self.area(arg)]
             except KeyError:
@@ -472,11 +466,11 @@ class Game:
         if not self._dealer:
             return
         while self.phase in CHANCE_PHASES and self.frame is None:
-            if self.phase == "reveal":
-                # A uniform draw among the copies left in the deck.
-                deck = self._reveal_deck()
-                card = self.decks[deck][self._rng.randrange(len(self.decks[deck]))]
-                chosen = Action("reveal", str(deck), card)
+            pool = self._chance_pool()
+            if pool is not None:
+                # A uniform draw among the copies left.
+                card = pool[self._rng.randrange(len(pool))]
+                chosen = next(a for a in self._chance_actions() if a.arg2 == card)
             else:
                 options = self._chance_actions()
                 chosen = options[self._rng.randrange(len(options))]
@@ -511,8 +505,7 @@ class Game:
         data: gamedata.GameData | None = None,
     ) -> Game:
         """Rebuild a game from its history; chance steps come from the history, not the RNG."""
-        table = dataclasses.replace(options, mode="table")
-        game = cls(table, data)
+        game = cls(dataclasses.replace(options, mode="table"), data)
         for player, action in history:
             game.apply(action, player)
         game.resume_as(options)
@@ -526,17 +519,42 @@ class Game:
         self._rng = random.Random(f"{options.seed}:{len(self.history)}")
         self._auto_chance()
 
-    # ------------------------------------------------------------------ legal actions
+    # ------------------------------------------------------------------ chance steps
+    def _chance_pool(self) -> list[str] | None:
+        """For a card draw, the cards (one per copy) it is drawn from; None for other steps."""
+        if self.phase == "reveal":
+            return self.decks[self._reveal_slot()]
+        if self.phase == "setup_remove":
+            return self._removal_pool()
+        if self.phase == "setup_deal":
+            return self.grey_deck
+        return None
+
+    def _removal_pool(self) -> list[str]:
+        deck = self.data.cards[self.pending_alternatives[0]].deck
+        return self.decks[deck]
+
     def _chance_actions(self) -> list[Action]:
-        if self.phase == "setup_first":
-            return [Action("first", c) for c in self.colours]
-        if self.phase == "setup_king":
+        phase = self.phase
+        if phase == "setup_first":
+            return [Action("first", self.colours[p]) for p in self.seats]
+        if phase == "setup_remove":
+            deck = str(self.data.cards[self.pending_alternatives[0]].deck)
+            return [Action("remove", deck, c) for c in dict.fromkeys(self._removal_pool())]
+        if phase == "setup_king":
             return [Action("kingcard", self.tok[r]) for r in self.region_cards]
-        if self.phase == "setup_home":
+        if phase == "setup_home":
             colour = self.colours[self._home_seat()]
             return [Action("home", colour, self.tok[r]) for r in self.region_cards]
-        deck = self._reveal_deck()
-        return [Action("reveal", str(deck), cid) for cid in dict.fromkeys(self.decks[deck])]
+        if phase == "setup_deal":
+            colour = self.colours[self._deal_seat()]
+            return [Action("deal", colour, g) for g in dict.fromkeys(self.grey_deck)]
+        if phase == "dummy_regions":
+            return [Action("dummycard", self.tok[r]) for r in self.dummy_deck]
+        if phase == "dummy_power":
+            return [Action("dummypower", str(v)) for v in self.hands[self.dummy]]
+        slot = self._reveal_slot()
+        return [Action("reveal", str(slot), c) for c in dict.fromkeys(self.decks[slot])]
 
     def _card_action(self, card_id: str) -> Action:
         action = _CARD_ACTIONS.get(card_id)
@@ -547,26 +565,40 @@ class Game:
     def _compute_legal(self, player: int) -> list[Action]:
         if self.frame is not None:
             return self.frame.legal(self, player)
-        if self.phase == "main":
+        phase = self.phase
+        if phase == "main":
             assert self.turn is not None
             return self._main_actions(self.turn)
-        if self.phase in CHANCE_PHASES:
+        if phase in CHANCE_PHASES:
             return self._chance_actions()
-        if self.phase == "power":
-            taken = set(self.played)
-            return [self.power_actions[v] for v in self.hands[player] if v not in taken]
+        if phase == "power":
+            return self._power_actions(player)
         turn = self.turn
         assert turn is not None
-        if self.phase == "take":
+        if phase == "take":
             most = min(turn.take, self.province[player] + self.board_supply(player))
             return self.take_actions[: most + 1]
-        if self.phase == "card":
-            return [self._card_action(c) for c in self.face_up if c]
-        return self._main_actions(turn)
+        return [self._card_action(c) for c in self.face_up if c]  # phase "card"
+
+    def _power_actions(self, player: int) -> list[Action]:
+        taken = {self.totals[p] for p in range(self.n) if self.played[p]}
+        plain = [self.power_actions[v] for v in self.hands[player] if v not in taken]
+        if not self.grey_hands[player]:
+            return plain
+        cards = self.data.grey_cards
+        return plain + [
+            Action("shift", str(v), grey)
+            for v in self.hands[player]
+            for grey in dict.fromkeys(self.grey_hands[player])
+            if v + cards[grey].value not in taken
+        ]
 
     def _main_actions(self, turn: Turn) -> list[Action]:
         if not turn.placed and turn.place_left and self.court[turn.player]:
-            acts = list(self._place_actions_by_king[self.king])
+            if turn.infiltrate:
+                acts = [self.place_actions[a] for a in self.placement_targets()]
+            else:
+                acts = list(self._place_actions_by_king[self.king])
         else:
             acts = []
         if turn.placing:
@@ -580,17 +612,52 @@ class Game:
 
     # ------------------------------------------------------------------ applying
     def _do(self, player: int, action: Action) -> None:
-        if self.frame is not None:
-            frame = self.frame
+        frame = self.frame
+        if frame is not None:
             if frame.apply(self, player, action) and self.frame is frame:
                 self.frame = None
                 self._after_frame(frame)
             return
         _PHASE_HANDLERS[self.phase](self, player, action)
 
+    def _after_frame(self, frame: Frame) -> None:
+        if isinstance(frame, VetoFrame):
+            if self.turn is not None and self.turn.special == 1 and not self.ops_context:
+                self._ask_veto_or_run()
+                return
+        elif isinstance(frame, PassFrame):
+            self._finish_pass(frame.chosen)
+            return
+        elif isinstance(frame, DiscFrame):
+            if frame.purpose == "general":
+                self._finish_general_scoring(frame.chosen)
+                return
+            effects.resolve_discs(self, frame)
+        elif isinstance(frame, RecallFrame) and not self.ops_context:
+            self._after_take()
+            return
+        self._run_ops()
+
+    # --- set-up
     def _do_setup_first(self, player: int, action: Action) -> None:
         self.first = self.colour(action.arg)
-        self.phase = "setup_king"
+        self.phase = "setup_remove" if self.pending_alternatives else "setup_king"
+        if not self.pending_alternatives:
+            self._merge_decks()
+
+    def _do_setup_remove(self, player: int, action: Action) -> None:
+        alternative = self.pending_alternatives.pop(0)
+        deck = self.decks[int(action.arg)]
+        deck.remove(action.arg2)
+        deck.append(alternative)
+        if not self.pending_alternatives:
+            self._merge_decks()
+            self.phase = "setup_king"
+
+    def _merge_decks(self) -> None:
+        if 3 not in self.slots:
+            self.decks[2] += self.decks[3]
+            self.decks[3] = []
 
     def _do_setup_king(self, player: int, action: Action) -> None:
         self.king = self.area(action.arg)
@@ -598,7 +665,8 @@ class Game:
         self.phase = "setup_home"
 
     def _home_seat(self) -> int:
-        return (self.first + self.home_pos) % self.n
+        seats = self.seats
+        return seats[(seats.index(self.first) + self.home_pos) % len(seats)]
 
     def _do_setup_home(self, player: int, action: Action) -> None:
         seat = self._home_seat()
@@ -609,50 +677,137 @@ class Game:
         self.court[seat] += self.data.court_at_start
         self.province[seat] -= self.data.start_caballeros + self.data.court_at_start
         self.home_pos += 1
-        if self.home_pos == self.n:
-            self.region_cards = list(range(self.R))  # the region cards go back in the box
+        if self.home_pos < len(self.seats):
+            return
+        self.region_cards = list(range(self.R))  # back in the box, or the dummy's deck
+        if self.dummy >= 0:
+            self.dummy_deck = list(range(self.R))
+        if self.options.power_shift:
+            self.phase = "setup_deal"
+        else:
             self._start_round()
 
+    def _deal_seat(self) -> int:
+        return self.seats[self.deal_pos // 3]
+
+    def _do_setup_deal(self, player: int, action: Action) -> None:
+        seat = self._deal_seat()
+        self.grey_deck.remove(action.arg2)
+        self.grey_hands[seat].append(action.arg2)
+        self.deal_pos += 1
+        if self.deal_pos == 3 * len(self.seats):
+            options = {
+                p: [Action("pass", g) for g in dict.fromkeys(self.grey_hands[p])]
+                for p in self.seats
+            }
+            self.phase = "setup_pass"
+            self.frame = PassFrame(options=options)
+
+    def _finish_pass(self, chosen: dict[int, str]) -> None:
+        for p, grey in chosen.items():
+            self.grey_hands[p].remove(grey)
+        for p, grey in chosen.items():
+            left = self.opponents_from_left(p)[0]
+            self.grey_hands[left].append(grey)
+        self._start_round()
+
+    # --- rounds
     def _start_round(self) -> None:
         self.face_up[4] = self.king_card
         self.played = [0] * self.n
-        self.power_order = [(self.first + i) % self.n for i in range(self.n)]
+        self.totals = [0] * self.n
+        self.played_grey = [""] * self.n
+        seats = self.seats
+        start = seats.index(self.first)
+        self.power_order = [seats[(start + i) % len(seats)] for i in range(len(seats))]
         self.power_pos = 0
+        if self.dummy >= 0 and self.province[self.dummy] and self.dummy_deck:
+            self.dummy_draws = 2
+            self.phase = "dummy_regions"
+        else:
+            self._begin_reveals()
+
+    def _do_dummy_regions(self, player: int, action: Action) -> None:
+        region = self.area(action.arg)
+        self.dummy_deck.remove(region)
+        if region != self.king:
+            count = min(2, self.province[self.dummy])
+            self.province[self.dummy] -= count
+            self.pieces[region][self.dummy] += count
+        self.dummy_draws -= 1
+        if not self.dummy_draws or not self.province[self.dummy] or not self.dummy_deck:
+            self._begin_reveals()
+
+    def _begin_reveals(self) -> None:
         self.phase = "reveal"
         self._next_reveal()
 
-    def _reveal_deck(self) -> int:
-        for deck in range(1, 5):
-            if not self.face_up[deck - 1] and self.decks[deck]:
-                return deck
+    def _reveal_slot(self) -> int:
+        for slot in self._pending_slots():
+            return slot
         raise AssertionError("no deck to reveal")
 
+    def _pending_slots(self) -> list[int]:
+        slots = [*self.slots, 5] if self.options.new_regency else list(self.slots)
+        return [s for s in slots if not self.face_up[s - 1] and self.decks[s]]
+
     def _next_reveal(self) -> None:
-        pending = any(not self.face_up[d - 1] and self.decks[d] for d in range(1, 5))
-        if not pending:
-            self.phase = "power"
+        if self._pending_slots():
+            return
+        self.phase = "dummy_power" if self.dummy >= 0 else "power"
 
     def _do_reveal(self, player: int, action: Action) -> None:
-        deck = int(action.arg)
-        self.decks[deck].remove(action.arg2)
-        self.face_up[deck - 1] = action.arg2
+        slot = int(action.arg)
+        self.decks[slot].remove(action.arg2)
+        self.face_up[slot - 1] = action.arg2
         self._next_reveal()
+
+    def _do_dummy_power(self, player: int, action: Action) -> None:
+        value = int(action.arg)
+        self.hands[self.dummy].remove(value)
+        self.played[self.dummy] = self.totals[self.dummy] = value
+        self.phase = "power"
 
     def _do_power(self, player: int, action: Action) -> None:
         value = int(action.arg)
         self.hands[player].remove(value)
-        self.played[player] = value
+        self.played[player] = self.totals[player] = value
+        if action.kind == "shift":
+            grey = action.arg2
+            self.grey_hands[player].remove(grey)
+            self.played_grey[player] = grey
+            self.totals[player] = value + self.data.grey_cards[grey].value
         self.power_pos += 1
-        if self.power_pos == self.n:
-            self.turn_order = sorted(range(self.n), key=lambda p: -self.played[p])
+        if self.power_pos == len(self.power_order):
+            players = [p for p in range(self.n) if self.played[p]]
+            self.turn_order = sorted(players, key=lambda p: -self.totals[p])
             self.turn_pos = 0
             self._start_turn()
 
     def _start_turn(self) -> None:
-        player = self.turn_order[self.turn_pos]
-        take = self.data.power_caballeros[self.played[player] - 1]
-        self.turn = Turn(player=player, take=take)
-        self.phase = "take"
+        while self.turn_pos < len(self.turn_order):
+            player = self.turn_order[self.turn_pos]
+            if player != self.dummy:
+                take = self.data.power_caballeros[self.played[player] - 1]
+                self.turn = Turn(player=player, take=take)
+                self.phase = "take"
+                return
+            self._dummy_turn()
+            self.turn_pos += 1
+        self.turn = None
+        self._end_round()
+
+    def _dummy_turn(self) -> None:
+        """The dummy takes the face-up card that places the most caballeros and discards it."""
+        cards = self.data.cards
+        slots = [s for s in range(5) if self.face_up[s]]
+        if not slots:
+            return
+        slot = max(slots, key=lambda s: (cards[self.face_up[s]].place, s))
+        card = self.face_up[slot]
+        self.face_up[slot] = ""
+        if card != self.king_card:
+            self.used_cards.append(card)
 
     def _do_take(self, player: int, action: Action) -> None:
         count = int(action.arg)
@@ -662,6 +817,20 @@ class Game:
         self.phase = "card"
         if count > from_province:
             self.frame = RecallFrame(actor=player, left=count - from_province)
+        else:
+            self._after_take()
+
+    def _after_take(self) -> None:
+        """Power Shift: a played modifier's special effect comes before the action card."""
+        turn = self.turn
+        assert turn is not None
+        grey = self.played_grey[turn.player]
+        effect = self.data.grey_cards[grey].effect if grey else ()
+        if effect:
+            self.ops_context = "grey"
+            self.frame = ChoiceFrame(
+                actor=turn.player, choices=[GREY, SKIP], kind="grey", payload=effect
+            )
 
     def _do_card(self, player: int, action: Action) -> None:
         turn = self.turn
@@ -679,7 +848,7 @@ class Game:
         assert turn is not None
         kind = action.kind
         if kind == "place":
-            self.place_from_court(player, self._exact_area[action.arg])
+            self.place_piece(player, self._exact_area[action.arg], "court")
             turn.placing = True
             turn.place_left -= 1
             if turn.place_left == 0 or not self.court[player]:
@@ -705,6 +874,7 @@ class Game:
             self.frame = VetoFrame(actor=self.veto_queue.pop(0), against=turn.player)
             return
         self.ops = [dict(op) for op in self.data.cards[turn.card].effect]
+        self.ops_context = "special"
         self._run_ops()
 
     def resolve_veto(self, frame: VetoFrame, vetoed: bool) -> None:
@@ -718,18 +888,22 @@ class Game:
         assert self.turn is not None
         self.turn.special = 2
 
-    def _after_frame(self, frame: Frame) -> None:
-        if isinstance(frame, RecallFrame) and self.turn is not None and self.turn.special != 1:
-            return  # the take step's recall is over; the card choice follows
-        if isinstance(frame, VetoFrame) and self.turn is not None and self.turn.special == 1:
-            self._ask_veto_or_run()
+    def resolve_choice(self, frame: ChoiceFrame, action: Action) -> None:
+        effects.resolve_choice(self, frame, action)
+
+    def _run_ops(self) -> None:
+        turn = self.turn
+        assert turn is not None
+        while self.frame is None and self.ops:
+            effects.start(self, self.ops.pop(0), turn.player)
+        if self.frame is not None:
             return
-        if isinstance(frame, DiscFrame):
-            if frame.purpose == "general":
-                self._finish_general_scoring(frame.chosen)
-                return
-            self.resolve_discs(frame)
-        self._run_ops()
+        context, self.ops_context = self.ops_context, ""
+        if context == "special":
+            turn.special = 2
+            self._maybe_end_turn()
+        elif turn.special == 2:  # a vetoed special action
+            self._maybe_end_turn()
 
     def _maybe_end_turn(self) -> None:
         turn = self.turn
@@ -738,33 +912,28 @@ class Game:
         if turn.special == 2 and not turn.placing and not turn.placed and nothing_to_place:
             turn.placed = True
         if turn.placed and turn.special == 2:
-            self._end_turn()
-
-    def _end_turn(self) -> None:
-        self.turn_pos += 1
-        if self.turn_pos < self.n:
+            self.turn_pos += 1
             self._start_turn()
-        else:
-            self.turn = None
-            self._end_round()
 
     def _end_round(self) -> None:
-        for slot in range(4):
-            if self.face_up[slot]:
-                self.used_cards.append(self.face_up[slot])
-                self.face_up[slot] = ""
-        self.face_up[4] = ""
-        lowest = min(range(self.n), key=lambda p: self.played[p])
-        self.first = lowest
+        for slot in range(5):
+            card = self.face_up[slot]
+            if card and card != self.king_card:
+                self.used_cards.append(card)
+            self.face_up[slot] = ""
+        seats = self.seats
+        self.first = min(seats, key=lambda p: (self.totals[p], seats.index(p)))
         for p in range(self.n):
             value = self.played[p]
-            if value not in self.hands[p]:  # not taken back by Power of attorney
+            if value and value not in self.hands[p]:  # not taken back by Power of attorney
                 self.power_discards[p].append(value)
-        number = self.round_number
-        expired = [v for v in self.vetoes if v.expires_after_round <= self.round_index]
-        for veto in expired:
+            grey = self.played_grey[p]
+            if grey and grey not in self.grey_hands[p]:
+                self.grey_discards[p].append(grey)
+        for veto in [v for v in self.vetoes if v.expires_after_round <= self.round_index]:
             self.vetoes.remove(veto)
             self.used_cards.append(veto.card)
+        number = self.round_number
         self.score_history.append({"round": number, "scores": list(self.scores)})
         self.round_index += 1
         if number in self.data.scoring_after:
@@ -775,35 +944,45 @@ class Game:
     # ------------------------------------------------------------------ general scoring
     def _start_general_scoring(self) -> None:
         self.phase = "scoring"
-        options = {p: [self.disc_actions[r] for r in range(self.R)] for p in range(self.n)}
+        if self.king == self.CASTILLO:
+            self._finish_general_scoring({})  # Revolt: the castillo keeps its pieces
+            return
+        options = {p: [self.disc_actions[r] for r in range(self.R)] for p in self.seats}
         self.frame = DiscFrame(options=options, purpose="general")
 
     def _finish_general_scoring(self, discs: dict[int, int]) -> None:
-        results = [self._score(self.CASTILLO)]
+        results = [self.score(self.CASTILLO)]
         moved: dict[str, str] = {}
+        castillo = self.pieces[self.CASTILLO]
         for p in range(self.n):
-            count = self.pieces[self.CASTILLO][p]
-            self.pieces[self.CASTILLO][p] = 0
+            if p not in discs:
+                continue
+            count, castillo[p] = castillo[p], 0
             target = discs[p]
-            if target == self.king:
+            to_court = target == self.king
+            if to_court:
                 self.court[p] += count
-                moved[self.colours[p]] = "court"
             else:
                 self.pieces[target][p] += count
-                moved[self.colours[p]] = self.tok[target]
-        results += [self._score(r) for r in range(self.R)]
-        self._record_scoring(
-            "general",
-            results,
-            discs={self.colours[p]: self.tok[discs[p]] for p in range(self.n)},
-            moved=moved,
-        )
+                if self.grandes[p] == self.CASTILLO:  # Tournament: it leaves with its owner's
+                    self.grandes[p] = target
+            moved[self.colours[p]] = "court" if to_court else self.tok[target]
+        if self.dummy >= 0 and discs:
+            # The dummy sets no disc: its castillo caballeros go back to its supply.
+            self.province[self.dummy] += castillo[self.dummy]
+            castillo[self.dummy] = 0
+        results += [self.score(r) for r in range(self.R)]
+        revealed = {self.colours[p]: self.tok[r] for p, r in discs.items()}
+        self.record_scoring("general", results, discs=revealed, moved=moved)
+        if self.dummy >= 0:
+            self.dummy_deck = list(range(self.R))  # reshuffled after each general scoring
         if self.round_index >= len(self.rounds):
             self.phase = "over"
         else:
             self._start_round()
 
-    def _score(self, area: int, first_only: bool = False) -> AreaScore:
+    def score(self, area: int, first_only: bool = False) -> AreaScore:
+        """Score one area by the majority rules and add the points (the dummy scores nothing)."""
         row = self.pieces[area]
         colours = self.colours
         counts = {colours[p]: n for p, n in enumerate(row) if n}
@@ -817,14 +996,20 @@ class Game:
             grandes_here=grandes,
             first_place_only=first_only,
         )
+        if self.dummy >= 0 and colours[self.dummy] in result.ranks:
+            dummy = colours[self.dummy]
+            result.points = {c: v for c, v in result.points.items() if c != dummy}
+            result.bonus = {c: v for c, v in result.bonus.items() if c != dummy}
         index = self._exact_colour
         for colour, points in result.points.items():
             self.scores[index[colour]] += points
         for colour, points in result.bonus.items():
             self.scores[index[colour]] += points
+        if area == self.CASTILLO:
+            self.checkpoint = len(self.history)  # its contents are public now: no undo past
         return result
 
-    def _record_scoring(self, kind: str, results: list[AreaScore], **extra: Any) -> None:
+    def record_scoring(self, kind: str, results: list[AreaScore], **extra: Any) -> None:
         self._scorings.append(
             {
                 "kind": kind,
@@ -832,7 +1017,7 @@ class Game:
                 if kind == "general"
                 else self.round_number,
                 "areas": results,
-                "totals": dict(zip(self.colours, self.scores, strict=True)),
+                "totals": {self.colours[p]: self.scores[p] for p in self.seats},
                 **extra,
             }
         )
@@ -846,11 +1031,17 @@ class Game:
         ]
 
     # ------------------------------------------------------------------ board mutations
-    def place_from_court(self, player: int, area: int) -> None:
-        self.court[player] -= 1
+    def place_piece(self, player: int, area: int, source: str = "court") -> None:
+        if source == "province":
+            self.province[player] -= 1
+        else:
+            self.court[player] -= 1
         self.pieces[area][player] += 1
         if area == self.CASTILLO:
             self._announce_throw(player, player)
+
+    def place_from_court(self, player: int, area: int) -> None:
+        self.place_piece(player, area, "court")
 
     def move_piece(self, colour: int, source: int, target: int, actor: int) -> None:
         self.pieces[source][colour] -= 1
@@ -865,6 +1056,19 @@ class Game:
             self.pieces[source][colour] -= 1
         self.province[colour] += 1
 
+    def take_back(self, player: int, card: str) -> None:
+        """Power of attorney: a power card (or a Power Shift modifier) back into the hand."""
+        if card in self.data.grey_cards:
+            if card in self.grey_discards[player]:
+                self.grey_discards[player].remove(card)
+            self.grey_hands[player].append(card)
+            return
+        value = int(card)
+        if value in self.power_discards[player]:
+            self.power_discards[player].remove(value)
+        self.hands[player].append(value)
+        self.hands[player].sort()
+
     def _announce_throw(self, by: int, colour: int) -> None:
         # Throws of one colour by one player within one part of a turn (the placement, or the
         # special action) form one announcement.
@@ -875,243 +1079,6 @@ class Game:
         else:
             self.throws.append(Throw(round=self.round_number, by=by, colour=colour, count=1))
         self._throw_key = key
-
-    # ------------------------------------------------------------------ special actions
-    def _run_ops(self) -> None:
-        turn = self.turn
-        assert turn is not None
-        while self.frame is None and self.ops:
-            self._start_op(self.ops.pop(0), turn.player)
-        if self.frame is None:
-            turn.special = 2
-            self._maybe_end_turn()
-
-    def _start_op(self, op: dict[str, Any], me: int) -> None:
-        name = op["op"]
-        getattr(self, "_op_" + name)(op, me)
-
-    def _limit(self, value: Any) -> int:
-        return UNLIMITED if value == "any" else int(value or 0)
-
-    def _op_move(self, op: dict[str, Any], me: int) -> None:
-        frame = MoveFrame(
-            actor=me,
-            own=self._limit(op.get("own")),
-            foreign=self._limit(op.get("foreign")),
-            any=self._limit(op.get("any")),
-            from_one=op.get("from") == "one",
-        )
-        if any(a.kind == "pick" for a in frame.legal(self, me)):
-            self.frame = frame
-
-    def _op_place(self, op: dict[str, Any], me: int) -> None:
-        if self.court[me]:
-            self.frame = PlaceFrame(
-                actor=me, left=int(op["count"]), to=str(op.get("to", "regions"))
-            )
-
-    def _opponents_from_left(self, me: int) -> list[int]:
-        return [(me + i) % self.n for i in range(1, self.n)]
-
-    def _op_return(self, op: dict[str, Any], me: int) -> None:
-        for target in reversed(self._opponents_from_left(me)):
-            self.ops.insert(0, {**op, "op": "_return_one", "target": target})
-
-    def _op__return_one(self, op: dict[str, Any], me: int) -> None:
-        target = int(op["target"])
-        sources = op.get("from", ["regions", "court"])
-        from_court = "court" in sources
-        from_regions = "regions" in sources
-        court = self.court[target] if from_court else 0
-        board = self.board_supply(target) if from_regions else 0
-        wanted = court + board if op["count"] == "all" else min(int(op["count"]), court + board)
-        if wanted == 0:
-            return
-        chooser = me if op.get("chooser") == "self" else target
-        if not from_regions or wanted == court + board:
-            # No choice to make: take everything (or only from the court).
-            take = min(wanted, court)
-            self.court[target] -= take
-            self.province[target] += take
-            if from_regions:
-                for region in self.movable_regions():
-                    self.province[target] += self.pieces[region][target]
-                    self.pieces[region][target] = 0
-            return
-        self.frame = ReturnFrame(
-            actor=chooser,
-            target=target,
-            left=wanted,
-            from_court=from_court,
-            from_regions=from_regions,
-        )
-
-    def _op_court(self, op: dict[str, Any], me: int) -> None:
-        count = min(int(op["count"]), self.province[me] + self.board_supply(me))
-        from_province = min(count, self.province[me])
-        self.province[me] -= from_province
-        self.court[me] += from_province
-        if count > from_province:
-            self.frame = RecallFrame(actor=me, left=count - from_province)
-
-    def _op_score(self, op: dict[str, Any], me: int) -> None:
-        select = op["select"]
-        card = self.turn.card if self.turn else ""
-        if select == "chosen":
-            areas = list(range(self.R)) + ([self.CASTILLO] if op.get("castillo_allowed") else [])
-            choices = [self.region_actions[a] for a in areas]
-            self.frame = ChoiceFrame(actor=me, kind="region", choices=choices, purpose="score")
-            return
-        if select == "castillo":
-            chosen = [self.CASTILLO]
-        elif select == "value":
-            wanted = set(op["values"])
-            chosen = [r for r in range(self.R) if self.values_of(r)[0] in wanted]
-        elif select == "all":
-            chosen = list(range(self.R))
-        else:
-            totals = [sum(self.pieces[r]) for r in range(self.R)]
-            occupied = [t for t in totals if t > 0]
-            if not occupied:
-                chosen = []
-            else:
-                target = min(occupied) if select == "fewest" else max(occupied)
-                chosen = [r for r in range(self.R) if totals[r] == target]
-        first_only = bool(op.get("first_only", False))
-        self._record_scoring(card, [self._score(a, first_only) for a in chosen])
-
-    def _op_disc_return(self, op: dict[str, Any], me: int) -> None:
-        players = range(self.n) if op["who"] == "all" else self._opponents_from_left(me)
-        minimum = int(op["min_own"])
-        options: dict[int, list[Action]] = {}
-        for p in players:
-            allowed = [r for r in self.movable_regions() if self.pieces[r][p] >= minimum]
-            if allowed:
-                options[p] = [self.disc_actions[r] for r in allowed]
-        if options:
-            self.frame = DiscFrame(options=options, purpose="return", payload=op["count"])
-
-    def _op_coup(self, op: dict[str, Any], me: int) -> None:
-        choices = [self.region_actions[r] for r in self.movable_regions()]
-        self.frame = ChoiceFrame(actor=me, kind="region", choices=choices, purpose="coup")
-
-    def _op_rivalry(self, op: dict[str, Any], me: int) -> None:
-        options = {p: [self.disc_actions[r] for r in range(self.R)] for p in range(self.n)}
-        self.frame = DiscFrame(options=options, purpose="rivalry")
-
-    def _op_king(self, op: dict[str, Any], me: int) -> None:
-        rule = op["to"]
-        if rule == "any":
-            targets = [r for r in range(self.R) if r != self.king]
-        elif rule == "adjacent":
-            if self.king in self.border_regions:
-                targets = list(self.border_regions[self.king])
-            elif self.king == self.CASTILLO:
-                targets = list(range(self.R))
-            else:
-                targets = list(self.adjacent[self.king])
-        else:
-            raise ValueError(f"King move {rule!r} needs the New Regency rules")
-        choices = [self.king_actions[r] for r in targets]
-        if choices:
-            self.frame = ChoiceFrame(actor=me, kind="king", choices=choices)
-
-    def _op_grande(self, op: dict[str, Any], me: int) -> None:
-        here = self.grandes[me]
-        if here == self.king or here < 0:
-            return  # a Grande in the King's region may not leave it
-        targets = [r for r in range(self.R) if r not in (here, self.king)]
-        choices = [self.grande_actions[r] for r in targets]
-        self.frame = ChoiceFrame(actor=me, kind="grande", choices=choices)
-
-    def _op_tile(self, op: dict[str, Any], me: int) -> None:
-        occupied = set(self.tiles.values())
-        free = [a for a in [*range(self.R), self.CASTILLO] if a != self.king and a not in occupied]
-        choices: list[Action] = []
-        for tile in self.data.tiles:
-            where = self.tiles.get(tile.id)
-            if where == self.king and where is not None:
-                continue  # never taken out of the King's region
-            choices.extend(Action("tile", tile.id, self.tok[a]) for a in free)
-        if choices:
-            self.frame = ChoiceFrame(actor=me, kind="tile", choices=choices)
-
-    def _op_power_back(self, op: dict[str, Any], me: int) -> None:
-        values = set(self.power_discards[me])
-        if self.played[me] and self.played[me] not in self.hands[me]:
-            values.add(self.played[me])
-        choices = [Action("powerback", str(v)) for v in sorted(values)]
-        if choices:
-            self.frame = ChoiceFrame(actor=me, kind="powerback", choices=choices)
-
-    def _op_either(self, op: dict[str, Any], me: int) -> None:
-        choices = [Action("option", str(i + 1)) for i in range(len(op["options"]))]
-        self.frame = ChoiceFrame(actor=me, kind="option", choices=choices, payload=op["options"])
-
-    def _op_veto(self, op: dict[str, Any], me: int) -> None:
-        assert self.turn is not None
-        if self.turn.card in self.used_cards:
-            self.used_cards.remove(self.turn.card)
-        self.vetoes.append(
-            Veto(holder=me, card=self.turn.card, expires_after_round=self.round_index + 1)
-        )
-
-    def resolve_choice(self, frame: ChoiceFrame, action: Action) -> None:
-        me = frame.actor
-        kind = frame.kind
-        if kind == "king":
-            self.king = self.area(action.arg)
-        elif kind == "grande":
-            self.grandes[me] = self.area(action.arg)
-        elif kind == "tile":
-            self.tiles[action.arg] = self.area(action.arg2)
-        elif kind == "powerback":
-            value = int(action.arg)
-            if value in self.power_discards[me]:
-                self.power_discards[me].remove(value)
-            self.hands[me].append(value)
-            self.hands[me].sort()
-        elif kind == "option":
-            self.ops[:0] = list(frame.payload[int(action.arg) - 1])
-        elif kind == "region" and frame.purpose == "score":
-            card = self.turn.card if self.turn else ""
-            self._record_scoring(card, [self._score(self.area(action.arg))])
-        elif kind == "region" and frame.purpose == "coup":
-            self._start_coup(me, self.area(action.arg))
-
-    def _start_coup(self, me: int, region: int) -> None:
-        others = [r for r in self.movable_regions() if r != region]
-        options = {
-            p: [self.disc_actions[r] for r in others]
-            for p in self._opponents_from_left(me)
-            if self.pieces[region][p]
-        }
-        if options:
-            self.frame = DiscFrame(options=options, purpose="coup", payload=region)
-
-    def resolve_discs(self, frame: DiscFrame) -> None:
-        """Reveal the discs of a card's secret step and apply the rest of its effect."""
-        chosen = frame.chosen
-        if frame.purpose == "return":
-            for p, region in chosen.items():
-                count = self.pieces[region][p] if frame.payload == "all" else int(frame.payload)
-                count = min(count, self.pieces[region][p])
-                self.pieces[region][p] -= count
-                self.province[p] += count
-        elif frame.purpose == "coup":
-            source = int(frame.payload)
-            for p, region in chosen.items():
-                self.pieces[region][p] += self.pieces[source][p]
-                self.pieces[source][p] = 0
-        elif frame.purpose == "rivalry":
-            votes = [0] * self.R
-            for region in chosen.values():
-                votes[region] += 1
-            card = self.turn.card if self.turn else ""
-            results = [self._score(r) for r in range(self.R) if votes[r] == 1]
-            self._record_scoring(
-                card, results, discs={self.colours[p]: self.tok[r] for p, r in chosen.items()}
-            )
 
     # ------------------------------------------------------------------ outputs
     def snapshot(self) -> dict[str, Any]:
@@ -1128,9 +1095,6 @@ class Game:
 
     def history_text(self) -> list[tuple[int, str]]:
         return [(p, str(a)) for p, a in self.history]
-
-
-_ACTION_TABLES: dict[tuple[tuple[str, ...], tuple[str, ...]], dict[str, Any]] = {}
 
 
 def _action_tables(tok: Sequence[str], colours: Sequence[str]) -> dict[str, Any]:
@@ -1153,9 +1117,13 @@ def _action_tables(tok: Sequence[str], colours: Sequence[str]) -> dict[str, Any]
 
 _PHASE_HANDLERS = {
     "setup_first": Game._do_setup_first,
+    "setup_remove": Game._do_setup_remove,
     "setup_king": Game._do_setup_king,
     "setup_home": Game._do_setup_home,
+    "setup_deal": Game._do_setup_deal,
+    "dummy_regions": Game._do_dummy_regions,
     "reveal": Game._do_reveal,
+    "dummy_power": Game._do_dummy_power,
     "power": Game._do_power,
     "take": Game._do_take,
     "card": Game._do_card,
