@@ -79,7 +79,8 @@ class Tower:
         self.t_exit = 0
         self.tail_end = 0
         self.next_sample = 0
-        self.last_edge = hal.ticks_us()
+        # as if the last edge were long ago: the chute starts quiet
+        self.last_edge = hal.ticks_add(hal.ticks_us(), -1000 * int(config["cal_save_quiet_ms"]) - 1)
         self.sensor_ok = True
         self.sensor_fault: Any = None  # why of the last reported sensor fault
         self.burst_fault: Any = None
@@ -399,7 +400,8 @@ class Tower:
         """No beam activity for a while: safe for LED writes and flash."""
         if self.state != IDLE or self.hal.beam.level():
             return False
-        return self.hal.ticks_diff(self.hal.ticks_us(), self.last_edge) > self.cfg["quiet_us"]
+        since = self.hal.ticks_diff(self.hal.ticks_us(), self.last_edge)
+        return bool(since > self.cfg["quiet_us"])
 
     def idle_work(self) -> None:
         self.read_input()

@@ -71,7 +71,7 @@ def add_colour_sample(cal: dict[str, Any], colour: str, raw: Any) -> int:
     entry = cal["colours"].get(colour)
     if entry is None:
         entry = {"raw": [0.0, 0.0, 0.0, 0.0], "n": 0}
-    n = entry["n"]
+    n = int(entry["n"])
     old = entry["raw"]
     new = [round((old[k] * n + raw[k]) / (n + 1), 2) for k in range(4)]
     cal["colours"][colour] = {"raw": new, "n": n + 1}

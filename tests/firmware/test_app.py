@@ -1,0 +1,142 @@
+"""The firmware's main loop under CPython on fake hardware: counting, events, commands."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.firmware.conftest import Rig
+
+
+def cube_events(rig: Rig) -> list[dict[str, Any]]:
+    return [e for e in rig.events() if e["k"] in ("drop", "uncertain", "merged", "grande")]
+
+
+def test_boot_sends_hello_with_identity(rig: Rig) -> None:
+    hello = rig.read()[0]
+    assert hello["t"] == "hello" and hello["proto"] == 1
+    assert hello["uid"] == "e6614104033b4f2b" and hello["reset"] == "power"
+    assert len(hello["boot"]) == 8 and len(hello["cal"]) == 8
+    assert hello["colours"] == ["purple", "green", "blue", "orange", "red"]
+
+
+def test_singles_are_counted_by_colour_with_full_vectors(rig: Rig) -> None:
+    colours = ["purple", "green", "blue", "orange", "red"] * 4
+    rig.drop(lambda d: d.singles(len(colours), 5.0, colours))
+    evs = cube_events(rig)
+    assert [e["c"] for e in evs] == colours
+    assert [e["seq"] for e in evs] == list(range(1, 21))
+    assert evs[-1]["n"] == {c: 4 for c in colours[:5]} | {"uncertain": 0}
+
+
+def test_unknown_colour_is_uncertain_not_guessed(rig: Rig) -> None:
+    rig.drop(lambda d: d.single("yellow"))
+    (ev,) = cube_events(rig)
+    assert ev["k"] == "uncertain" and ev["why"] == "colour"
+    assert ev["n"]["uncertain"] == 1
+
+
+def test_grande_merged_and_stuck(rig: Rig) -> None:
+    def build(d: object) -> None:
+        from host.tower.sim.dropper import Dropper
+
+        assert isinstance(d, Dropper)
+        d.grande("green")
+        d.merged(["red", "blue"])
+        d.stuck("orange")
+
+    rig.drop(build)
+    kinds = [e["k"] for e in rig.events()]
+    assert kinds == ["grande", "merged", "stuck", "unstuck", "uncertain"]
+    last = rig.events()[-1]
+    assert last["why"] == "stuck" and last["best"] == "orange"
+    assert last["n"]["grande:green"] == 1 and last["n"]["uncertain"] == 3
+
+
+def test_no_serial_or_led_writes_while_the_beam_is_interrupted(rig: Rig) -> None:
+    writes: list[tuple[str, int]] = []
+    hal = rig.hal
+    orig_write, orig_led = hal.write, hal.led_write
+
+    def write(data: bytes) -> None:
+        writes.append(("usb", hal.beam_level))
+        orig_write(data)
+
+    def led(frame: object) -> None:
+        writes.append(("led", hal.beam_level))
+        orig_led(frame)
+
+    hal.write = write  # type: ignore[method-assign]
+    hal.led_write = led  # type: ignore[method-assign]
+    rig.cmd("scene", segs={"castillo": [255, 0, 0]}, anim={"castillo": "pulse"})
+    rig.drop(lambda d: d.singles(10, 8.0))
+    assert ("led", 0) in writes and ("usb", 0) in writes
+    assert all(level == 0 for _, level in writes)
+
+
+def test_ack_and_replay(rig: Rig) -> None:
+    rig.drop(lambda d: d.singles(5, 5.0, ["purple"]))
+    assert rig.cmd("ack", seq=3)["unacked"] == 2
+    rig.out.clear()
+    answer = rig.cmd("replay", **{"from": 0})
+    assert answer["count"] == 2
+    assert [e["seq"] for e in rig.events()] == [4, 5]
+
+
+def test_ring_overflow_drops_oldest(rig: Rig) -> None:
+    rig.drop(lambda d: d.singles(70, 8.0, ["blue"]))
+    snap = rig.cmd("snap")
+    assert snap["seq"] == 70 and snap["unacked"] == 64
+    assert snap["n"]["blue"] == 70
+
+
+def test_reset_by_command_and_by_gate(rig: Rig) -> None:
+    rig.drop(lambda d: d.singles(3, 5.0, ["red"]))
+    assert rig.cmd("reset")["n"]["red"] == 0
+    rig.drop(lambda d: d.singles(2, 5.0, ["red"]))
+    rig.hal.gate = True
+    rig.run_us(200_000)
+    rig.hal.gate = False
+    rig.run_us(200_000)
+    evs = rig.events()
+    assert [e["k"] for e in evs[-3:]] == ["gate", "gate", "reset"]
+    assert evs[-1]["why"] == "gate" and evs[-1]["n"]["red"] == 0
+    assert evs[-2]["n"]["red"] == 2
+
+
+def test_sensor_failure_is_an_event(rig: Rig) -> None:
+    rig.hal.i2c_fail = True
+    rig.drop(lambda d: d.single("purple"))
+    evs = rig.events()
+    assert [e["k"] for e in evs] == ["sensor", "uncertain"]
+    assert evs[0]["why"] == "i2c"
+
+
+def test_bad_commands_get_errors_not_crashes(rig: Rig) -> None:
+    assert rig.cmd("nonsense")["t"] == "err"
+    assert rig.cmd("scene", segs={"Atlantis": [1, 2, 3]})["t"] == "err"
+    assert rig.cmd("ack")["t"] == "err"
+    rig.hal.rx.extend(b"AT\r\nATI\r\n\xff\xfe garbage\n")
+    rig.run_us(10_000)
+    assert rig.cmd("diag", on=False)["bad_frames"] == 3
+    assert rig.tower.fault_total == 0
+
+
+def test_watchdog_fed_only_by_a_healthy_loop(rig: Rig) -> None:
+    rig.run_us(100_000)
+    assert rig.hal.wdt_ms > 0 and not rig.hal.wdt_bit
+
+    def broken() -> None:
+        raise RuntimeError("stuck bus")
+
+    rig.tower.handle_edges = broken  # type: ignore[method-assign]
+    rig.run_us(int(rig.hal.wdt_ms * 1000) + 100_000)
+    assert rig.hal.wdt_bit
+
+
+def test_scene_current_is_limited(rig: Rig) -> None:
+    segs = {s["name"]: [255, 255, 255] for s in rig.ledmap["segments"]}
+    answer = rig.cmd("scene", segs=segs)
+    assert answer["ma"] <= rig.ledmap["budget_milliamps"]
+    rig.run_us(100_000)
+    frame = rig.hal.frames[-1]
+    assert 0 < max(frame) < 255

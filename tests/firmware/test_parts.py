@@ -1,0 +1,123 @@
+"""Firmware building blocks under CPython: classifier, burst picking, counts, ring, LEDs."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given
+from hypothesis import strategies as st
+from towerfw.classifier import Classifier, features
+from towerfw.counter import Counts, EventRing
+from towerfw.leds import CurrentLimiter, Scene
+from towerfw.sampler import Burst
+
+CENTROIDS = {
+    "red": (0.6, 0.2, 0.2, math.log(0.4)),
+    "orange": (0.55, 0.3, 0.15, math.log(0.6)),
+    "blue": (0.18, 0.32, 0.5, math.log(0.3)),
+}
+
+
+def make() -> Classifier:
+    return Classifier(dict(CENTROIDS), 0.03, 0.35, 4.0, 0.55)
+
+
+def diff(a: int, b: int) -> int:
+    return a - b
+
+
+def test_features_subtract_the_base_and_normalise() -> None:
+    f = features((70, 30, 30, 110), (10, 10, 10, 10), 250.0)
+    assert f is not None
+    assert f[:3] == (0.6, 0.2, 0.2)
+    assert math.isclose(f[3], math.log(100 / 250))
+    assert features((5, 5, 5, 8), (10, 10, 10, 10), 250.0) is None
+
+
+def test_clear_colour_is_classified() -> None:
+    assert make().classify((0.59, 0.21, 0.2, math.log(0.42)))[0] == "red"
+
+
+def test_halfway_between_two_colours_is_rejected() -> None:
+    mid = tuple((a + b) / 2 for a, b in zip(CENTROIDS["red"], CENTROIDS["orange"], strict=True))
+    colour, best, _ = make().classify(mid)
+    assert colour is None and best in ("red", "orange")
+
+
+def test_far_from_every_colour_is_rejected() -> None:
+    colour, _, d = make().classify((0.33, 0.33, 0.33, 0.0))
+    assert colour is None and d > 4.0
+
+
+@given(st.tuples(*[st.floats(0, 1)] * 3), st.floats(-3, 1))
+def test_a_guess_is_never_ambiguous(chroma: tuple[float, float, float], lb: float) -> None:
+    c = make()
+    f = (*chroma, lb)
+    colour, _, d1 = c.classify(f)
+    if colour is not None:
+        others = [c.distance(f, v) for k, v in CENTROIDS.items() if k != colour]
+        assert d1 <= 4.0 and all(d1 <= 0.55 * d for d in others)
+
+
+def test_burst_picks_brightest_samples_inside_the_window() -> None:
+    b = Burst(capacity=8)
+    for t, c in ((0, 900), (1000, 100), (2000, 300), (3000, 280), (9000, 50)):
+        b.add(t, (c // 3, c // 3, c // 3, c))
+    mean, used = b.best(2, 500, 5000, diff)
+    assert used == 2 and mean[3] == 290.0  # 900 is outside the window
+    mean, used = b.best(2, 100_000, 200_000, diff)  # empty window: all samples count
+    assert used == 2 and mean[3] == 600.0
+
+
+def test_burst_keeps_the_newest_when_full() -> None:
+    b = Burst(capacity=4)
+    for t in range(10):
+        b.add(t, (t, t, t, t))
+    assert b.count == 4 and b.total == 10
+    assert sorted(b.sample(i)[3] for i in range(4)) == [6, 7, 8, 9]
+
+
+def test_counts_vector_is_complete_and_resets() -> None:
+    n = Counts(["a", "b"])
+    n.add("a")
+    n.add("grande:b")
+    n.add("uncertain", 2)
+    assert n.vector() == {"a": 1, "b": 0, "uncertain": 2, "grande:b": 1}
+    assert n.total() == 4
+    n.reset()
+    assert n.vector() == {"a": 0, "b": 0, "uncertain": 0}
+
+
+def test_ring_acks_replays_and_overflows() -> None:
+    ring = EventRing(3)
+    for s in range(1, 6):
+        ring.push(s, b"%d" % s)
+    assert ring.dropped == 2 and ring.after(0) == [b"3", b"4", b"5"]
+    ring.ack(4)
+    assert len(ring) == 1 and ring.oldest() == 5
+    assert ring.after(5) == []
+
+
+@given(st.lists(st.integers(0, 255), min_size=30, max_size=30), st.integers(10, 300))
+def test_limiter_never_exceeds_the_budget(values: list[int], budget: int) -> None:
+    lim = CurrentLimiter(10, 20, 1, budget)
+    frame = bytearray(values)
+    before = lim.estimate(frame)
+    after = lim.limit(frame)
+    assert after <= max(budget, 10) + 1e-9
+    assert after == lim.estimate(frame)
+    if before <= budget:
+        assert list(frame) == values
+
+
+def test_scene_renders_segments_and_animations() -> None:
+    scene = Scene({"a": (0, 2), "b": (2, 3)}, 5)
+    assert scene.set({"a": [255, 0, 0], "b": [0, 0, 200]}, {"b": "blink"}, True) is None
+    frame = bytearray(15)
+    scene.render(0, frame)
+    assert frame[0:3] == b"\xff\x00\x00" and frame[6:9] == b"\x00\x00\xc8"
+    scene.render(600, frame)  # blink is off in the second half second
+    assert frame[6:9] == b"\x00\x00\x00" and frame[3:6] == b"\xff\x00\x00"
+    assert scene.animated()
+    assert scene.set({"a": [1, 2]}, {}, True) is not None
+    assert scene.set({}, {"a": "disco"}, True) is not None
