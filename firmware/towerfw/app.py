@@ -180,6 +180,7 @@ class Tower:
             self.sensor_ok = False
             self.report_sensor("init: " + str(exc))
         hal.wdt_start(int(self.cfg["watchdog_ms"]))
+        self.outbox.append(b"\n")  # ends any partial line the host saw before this boot
         self.send(self.hello())
         self.flush()
 

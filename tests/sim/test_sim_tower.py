@@ -1,0 +1,77 @@
+"""The real firmware in the real MicroPython unix port (-X heapsize=128k), over a pty."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from host.tower.sim.client import SimClient
+from host.tower.sim.dropper import Dropper, render
+from host.tower.sim.launcher import SimTower
+from host.tower.sim.runner import play_rows
+from host.tower.sim.sensor_model import SensorModel
+
+
+def drop(tower: SimTower, client: SimClient, build: Callable[[Dropper], None], seed: int = 3):  # type: ignore[no-untyped-def]
+    d = Dropper(seed=seed)
+    build(d)
+    return play_rows(tower, client, render(d.passages, SensorModel(seed=seed)))
+
+
+def test_hello_on_start(client: SimClient) -> None:
+    hello = client.wait_hello()
+    assert hello["proto"] == 1 and hello["reset"] == "power"
+    assert hello["uid"] == "e6614104033b4f2b" and hello["seq"] == 0
+
+
+def test_singles_counted(tower: SimTower, client: SimClient) -> None:
+    colours = ["purple", "green", "blue", "orange", "red"] * 2
+    evs = drop(tower, client, lambda d: d.singles(10, 5.0, colours))
+    assert [e["c"] for e in evs] == colours
+    assert evs[-1]["n"] == dict.fromkeys(colours[:5], 2) | {"uncertain": 0}
+    assert client.cmd("snap")["unacked"] == 0  # the client acked every event
+
+
+def test_uncertain_merged_stuck_grande(tower: SimTower, client: SimClient) -> None:
+    def build(d: Dropper) -> None:
+        d.single("yellow")  # not a player colour
+        d.merged(["red", "blue"])
+        d.grande("purple")
+        d.stuck("green")
+
+    kinds = [e["k"] for e in drop(tower, client, build)]
+    assert kinds == ["uncertain", "merged", "grande", "stuck", "unstuck", "uncertain"]
+    n = client.events[-1]["n"]
+    assert n["grande:purple"] == 1 and n["uncertain"] == 4
+
+
+def test_led_scene_reaches_the_neopixels(tower: SimTower, client: SimClient) -> None:
+    answer = client.cmd("scene", segs={"Toledo": [0, 200, 0]}, anim={})
+    assert answer["ma"] > 72
+    frame = tower.wait_frame(lambda f: f.pixel(54)[1] > 100)
+    assert frame.pixel(54)[0] == frame.pixel(54)[2] == 0 and frame.pixel(54)[1] <= 200
+    assert frame.pixel(0) == (0, 0, 0) and frame.pixel(60) == (0, 0, 0)
+
+
+def test_garbage_and_modem_probes_are_ignored(tower: SimTower, client: SimClient) -> None:
+    client.serial.write(b"AT\r\nATE0\r\n+++\x00\xff\xfe{not a frame}*12345678\n")
+    assert client.cmd("ping")["up_ms"] > 0
+    assert client.cmd("diag", on=False)["bad_frames"] == 3
+
+
+def test_ctrl_c_drops_to_the_repl_and_reset_restarts(tower: SimTower, client: SimClient) -> None:
+    boot = client.wait_hello()["boot"]
+    client.serial.write(b"\r\x03")
+    deadline = time.monotonic() + 5
+    while not tower.in_repl and time.monotonic() < deadline:
+        client.poll(0.05)
+    assert tower.in_repl
+    client.serial.write(b"print(6 * 7)\r\n")
+    deadline = time.monotonic() + 5
+    while b"42" not in tower.console() and time.monotonic() < deadline:
+        client.poll(0.05)
+    assert b"42" in tower.console()
+    client.hello = None
+    tower.reset_device()
+    hello = client.wait_hello()
+    assert hello["reset"] == "soft" and hello["boot"] != boot
