@@ -34,7 +34,7 @@ from engine.elgrande.scoring import AreaScore, score_area
 FIELDS = (
     "edition",
     "players",
-    "neutral",
+    "dummy",
     "king",
     "grandes",
     "regions",
@@ -62,9 +62,9 @@ class Position:
 
     data: gamedata.GameData
     players: tuple[str, ...]  # the scoring players' colours
-    neutral: str | None  # the 2-player game's neutral colour: takes places, never scores
-    king: int
-    grandes: Mapping[str, int]
+    dummy: str | None  # the 2-player game's dummy colour: takes places, never scores
+    king: int  # a region, the castillo (Revolt), France or Portugal (Exile)
+    grandes: Mapping[str, int]  # a region, or the castillo (Tournament)
     board: tuple[Mapping[str, int], ...]  # caballeros per region (board order)
     castillo: Mapping[str, int]
     tiles: Mapping[int, str]  # area -> scoring tile id
@@ -72,8 +72,8 @@ class Position:
 
     @property
     def colours(self) -> tuple[str, ...]:
-        """Every colour on the board: the players, then the neutral colour if any."""
-        return self.players + ((self.neutral,) if self.neutral else ())
+        """Every colour on the board: the players, then the dummy colour if any."""
+        return self.players + ((self.dummy,) if self.dummy else ())
 
     @property
     def places(self) -> int:
@@ -85,7 +85,9 @@ class Position:
         return len(self.data.regions)
 
     def area_name(self, area: int) -> str:
-        return gamedata.CASTILLO if area == self.castillo_area else self.data.regions[area].name
+        if area < self.castillo_area:
+            return self.data.regions[area].name
+        return (gamedata.CASTILLO, *gamedata.BORDERS)[area - self.castillo_area]
 
     def values(self, area: int) -> tuple[int, ...]:
         """The values an area scores with: a tile's if one lies there, else the printed ones."""
@@ -152,6 +154,14 @@ class _Colours:
         return colour
 
 
+def _king(data: gamedata.GameData, raw: Any) -> int:
+    """The King's area: a region, or with New Regency the castillo, France or Portugal."""
+    for offset, name in enumerate(gamedata.BORDERS, start=1):
+        if isinstance(raw, str) and gamedata.fold(raw) == gamedata.fold(name):
+            return len(data.regions) + offset
+    return _area(data, raw, "king", castillo=True)
+
+
 def _edition_colour(data: gamedata.GameData, raw: Any, field: str) -> str:
     index = data.colour_index(raw) if isinstance(raw, str) else None
     if index is None:
@@ -173,14 +183,14 @@ def _players(data: gamedata.GameData, raw: Any) -> tuple[str, ...]:
     return players
 
 
-def _neutral(data: gamedata.GameData, raw: Any, players: tuple[str, ...]) -> str | None:
+def _dummy(data: gamedata.GameData, raw: Any, players: tuple[str, ...]) -> str | None:
     if raw is None:
         return None
-    colour = _edition_colour(data, raw, "neutral")
+    colour = _edition_colour(data, raw, "dummy")
     if len(players) != 2:
-        raise PositionError("neutral", "only the 2-player game has a neutral colour")
+        raise PositionError("dummy", "only the 2-player game has a dummy colour")
     if colour in players:
-        raise PositionError("neutral", f"{colour} is a player's colour")
+        raise PositionError("dummy", f"{colour} is a player's colour")
     return colour
 
 
@@ -260,21 +270,21 @@ def read_position(
         if required not in raw:
             raise PositionError(required, "required field is missing")
     players = _players(data, raw["players"])
-    neutral = _neutral(data, raw.get("neutral"), players)
-    colours = _Colours(players + ((neutral,) if neutral else ()))
-    king = _area(data, raw["king"], "king")
+    dummy = _dummy(data, raw.get("dummy"), players)
+    colours = _Colours(players + ((dummy,) if dummy else ()))
+    king = _king(data, raw["king"])
     grandes: dict[str, int] = {}
     owners = _Colours(players)
     for key, value in _mapping(raw.get("grandes", {}), "grandes").items():
         colour = owners.get(key, f"grandes.{key}")
-        grandes[colour] = _area(data, value, f"grandes.{key}")
+        grandes[colour] = _area(data, value, f"grandes.{key}", castillo=True)
     board: list[dict[str, int]] = [{} for _ in data.regions]
     for area, (key, value) in _keyed_by_area(data, raw.get("regions", {}), "regions").items():
         board[area] = _counts(value, f"regions.{key}", colours)
     position = Position(
         data=data,
         players=players,
-        neutral=neutral,
+        dummy=dummy,
         king=king,
         grandes=grandes,
         board=tuple(board),
@@ -385,27 +395,32 @@ def regions_for_score_op(
 
 
 def _score_one(
-    position: Position, area: int, counts: Mapping[str, int], first_only: bool = False
+    position: Position,
+    area: int,
+    counts: Mapping[str, int],
+    first_only: bool = False,
+    grandes: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
+    grandes = position.grandes if grandes is None else grandes
     result: AreaScore = score_area(
         position.area_name(area),
         {c: counts.get(c, 0) for c in position.colours},
         position.values(area),
         places=position.places,
         king_here=area == position.king,
-        grandes_here=[c for c, where in position.grandes.items() if where == area],
+        grandes_here=[c for c, where in grandes.items() if where == area],
         first_place_only=first_only,
     )
     out: dict[str, Any] = result.to_json()
     notes = list(result.notes)
     out["tile"] = position.tiles.get(area)
-    neutral = position.neutral
-    if neutral is not None:
-        out["points"] = {c: n for c, n in result.points.items() if c != neutral}
-        out["bonus"] = {c: n for c, n in result.bonus.items() if c != neutral}
-        notes = [n for n in notes if not n.startswith(f"{neutral} ")]
-        if neutral in result.ranks:
-            notes.append(f"{neutral} is neutral: it takes its place but scores nothing")
+    dummy = position.dummy
+    if dummy is not None:
+        out["points"] = {c: n for c, n in result.points.items() if c != dummy}
+        out["bonus"] = {c: n for c, n in result.bonus.items() if c != dummy}
+        notes = [n for n in notes if not n.startswith(f"{dummy} ")]
+        if dummy in result.ranks:
+            notes.append(f"{dummy} is dummy: it takes its place but scores nothing")
     if area == position.king and area in position.tiles:
         notes.append("the tile lay here before the King came: it stays and replaces the values")
     out["notes"] = notes
@@ -413,24 +428,38 @@ def _score_one(
 
 
 def _general(position: Position) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Castillo, then the discs, then every region. Returns the areas and where the castillo's
+    caballeros (and Grandes, after a Tournament) went."""
     castillo = position.castillo_area
     areas = [_score_one(position, castillo, position.castillo)]
     board = [dict(row) for row in position.board]
+    grandes = dict(position.grandes)
     moves: dict[str, Any] = {}
     for colour in position.colours:
         count = position.castillo.get(colour, 0)
-        if not count:
+        grande = grandes.get(colour) == castillo
+        if not count and not grande:
             continue
+        move: dict[str, Any] = {"count": count}
         disc = position.discs.get(colour, None)
-        if disc is None:
+        if position.king == castillo:
+            move.update(to=gamedata.CASTILLO, why="the King is at the castillo: back inside")
+        elif disc is None:
             why = "no disc" if colour not in position.discs else "disc set ambiguously"
-            moves[colour] = {"count": count, "to": COURT, "why": why}
+            move.update(to=COURT, why=why)
         elif disc == position.king:
-            moves[colour] = {"count": count, "to": COURT, "why": "disc shows the King's region"}
+            move.update(to=COURT, why="disc shows the King's region")
         else:
             board[disc][colour] = board[disc].get(colour, 0) + count
-            moves[colour] = {"count": count, "to": position.area_name(disc)}
-    areas += [_score_one(position, r, board[r]) for r in range(len(board))]
+            move["to"] = position.area_name(disc)
+            if grande:
+                grandes[colour] = disc
+        if grande:
+            # The rules move a Grande with its owner's caballeros; they do not say where it
+            # goes when those go back to court, so it then stays in the castillo.
+            move["grande"] = position.area_name(grandes[colour])
+        moves[colour] = move
+    areas += [_score_one(position, r, board[r], grandes=grandes) for r in range(len(board))]
     return areas, moves
 
 
@@ -467,8 +496,8 @@ def score(position: Position, scoring: Scoring) -> dict[str, Any]:
         "players": list(position.players),
         "places": position.places,
     }
-    if position.neutral:
-        out["neutral"] = position.neutral
+    if position.dummy:
+        out["dummy"] = position.dummy
     if scoring.kind == "general":
         out["scoring"] = "general"
         out["areas"], out["castillo_moves"] = _general(position)

@@ -43,6 +43,7 @@ def table_game(
     game = Game(Options(players=colours, mode="table", **options))  # type: ignore[arg-type]
     start = first or colours[0]
     game.apply(f"first {start}", CHANCE)
+    _setup_steps(game, "setup_king")
     game.apply(f"kingcard {king}", CHANCE)
     chosen = dict(homes or {})
     taken = {game.area(r) for r in chosen.values()} | {game.king}
@@ -55,12 +56,21 @@ def table_game(
     for i in range(len(colours)):
         colour = colours[(seat + i) % len(colours)]
         game.apply(f"home {colour} {chosen[colour]}", CHANCE)
+    _setup_steps(game, "reveal")
     wanted = {game.data.cards[card].deck: card for card in reveal}
     while game.phase == "reveal":
         deck = int(game.legal_actions(CHANCE)[0].arg)
         card = wanted.get(deck) or game.decks[deck][0]
         game.apply(f"reveal {deck} {card}", CHANCE)
     return game
+
+
+def _setup_steps(game: Game, until: str) -> None:
+    """Set-up steps of optional rules (cards set aside for alternative cards, Power Shift cards
+    dealt and passed): every actor takes the first action listed."""
+    while game.phase not in (until, "power"):
+        for seat in game.current_players():
+            game.apply(game.legal_actions(seat)[0], seat)
 
 
 def play_powers(game: Game, values: Mapping[str, int]) -> None:
@@ -116,6 +126,13 @@ def set_position(
         if used > per_colour:
             raise ValueError(f"{colour} would need {used} caballeros; a colour owns {per_colour}")
         game.province[p] = per_colour - used
+    _invalidate(game)
+
+
+def set_grey_hands(game: Game, hands: Mapping[str, Iterable[str]]) -> None:
+    """Power Shift: give players these modifier cards in hand (instead of the ones dealt)."""
+    for colour, cards in hands.items():
+        game.grey_hands[game.colour(colour)] = list(cards)
     _invalidate(game)
 
 

@@ -202,6 +202,68 @@ def test_a_tile_may_lie_in_the_kings_region(
     assert any("tile" in note for note in galicia["notes"])
 
 
+def test_two_player_game_with_a_dummy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    position = {
+        "players": ["purple", "green"],
+        "dummy": "blue",
+        "king": "Toledo",
+        "regions": {"Castilla": {"blue": 4, "purple": 2, "green": 1}},
+        "scoring": {"regions": ["Castilla"]},
+    }
+    code, result, _ = run(position, tmp_path, capsys)
+    assert code == 0 and result["dummy"] == "blue" and result["places"] == 2
+    castilla = result["areas"][0]
+    # The dummy takes first place (and its 6 points vanish); purple scores second place.
+    assert castilla["ranks"] == {"blue": 1, "purple": 2, "green": 3}
+    assert castilla["points"] == {"purple": 4, "green": 0}
+    assert result["totals"] == {"purple": 4, "green": 0}
+
+
+def test_new_regency_king_at_the_castillo(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Revolt: the castillo is the King's region; its caballeros go back inside, not to regions.
+    code, result, _ = run({**BRIEF_EXAMPLE, "king": "castillo"}, tmp_path, capsys)
+    assert code == 0
+    castillo = by_area(result)["castillo"]
+    assert castillo["points"] == {"purple": 5, "blue": 3, "orange": 1}
+    assert castillo["bonus"] == {"purple": 2}
+    assert {m["to"] for m in result["castillo_moves"].values()} == {"castillo"}
+    assert by_area(result)["Sevilla"]["counts"] == {}
+    assert all(not a["bonus"] for a in result["areas"][1:])
+
+
+def test_new_regency_king_in_france_gives_no_king_bonus(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, result, _ = run({**BRIEF_EXAMPLE, "king": "France"}, tmp_path, capsys)
+    assert code == 0
+    assert result["castillo_moves"]["purple"] == {"count": 3, "to": "Granada"}
+    granada = by_area(result)["Granada"]
+    assert granada["points"] == {"purple": 6} and granada["bonus"] == {"purple": 2}  # Grande only
+
+
+def test_new_regency_grande_thrown_into_the_castillo(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Tournament: a Grande in the castillo can win its bonus there, then leaves with its
+    # owner's caballeros by the disc.
+    position = {
+        **BRIEF_EXAMPLE,
+        "king": "Toledo",
+        "tiles": {},
+        "grandes": {"purple": "castillo", "blue": "castillo"},
+        "discs": {"purple": "Granada", "blue": "Toledo", "orange": "Castilla"},
+    }
+    code, result, _ = run(position, tmp_path, capsys)
+    assert code == 0
+    areas = by_area(result)
+    assert areas["castillo"]["bonus"] == {"purple": 2}
+    assert result["castillo_moves"]["purple"] == {"count": 3, "to": "Granada", "grande": "Granada"}
+    assert result["castillo_moves"]["blue"]["grande"] == "castillo"  # disc on the King: court
+    assert areas["Granada"]["bonus"] == {"purple": 2}
+
+
 def _with(**changes: Any) -> dict[str, Any]:
     position = copy.deepcopy(BRIEF_EXAMPLE)
     for key, value in changes.items():
@@ -234,7 +296,8 @@ BAD_INPUT: dict[str, tuple[Any, str]] = {
         _with(regions={"Aragon": {"blue": 1}, "Aragón": {"blue": 1}}),
         "regions.Aragón: the same area as 'Aragon'",
     ),
-    "king-castillo": (_with(king="castillo"), "king: the castillo is not a region"),
+    "king-unknown": (_with(king="Madrid"), "king: unknown region 'Madrid'"),
+    "disc-france": (_with(discs={"blue": "France"}), "discs.blue: unknown region 'France'"),
     "disc-castillo": (_with(discs={"blue": "castillo"}), "discs.blue: the castillo is not"),
     "grande-unknown": (_with(grandes={"blue": "Madrid"}), "grandes.blue: unknown region"),
     "unknown-field": (_with(grande={"blue": "Toledo"}), "grande: unknown field"),
@@ -243,7 +306,11 @@ BAD_INPUT: dict[str, tuple[Any, str]] = {
     "same-colour": (_with(players=["purple", "Purple"]), "players: each player needs"),
     "edition": (_with(edition="2000"), "edition: must be one of 2023, 1995"),
     "1995-colour": (_with(edition="1995"), "players[0]: unknown colour 'purple'"),
-    "neutral-with-4": (_with(neutral="red"), "neutral: only the 2-player game"),
+    "dummy-with-4": (_with(dummy="red"), "dummy: only the 2-player game"),
+    "dummy-a-player": (
+        _with(players=["purple", "green"], dummy="green", regions={}, castillo={}, discs={}),
+        "dummy: green is a player's colour",
+    ),
     "choice-card": (_with(scoring="fair"), 'describe it as {"regions": ["<region>"]}'),
     "not-scoring-card": (_with(scoring="coup"), "card 'coup' (Coup) does not score anything"),
     "other-edition-card": (_with(scoring="95-most"), 'set "edition": "1995"'),
