@@ -25,8 +25,15 @@ ARITY: dict[str, int] = {
     "kingcard": 1,  # kingcard <region>: the region card that places the King
     "home": 2,  # home <colour> <region>: a player's region card
     "reveal": 2,  # reveal <deck> <card-id>: an action card turned face up
+    "remove": 2,  # remove <deck> <card-id>: a card set aside for an alternative card
+    "deal": 2,  # deal <colour> <grey-id>: a Power Shift card dealt to a player (secret)
+    "dummycard": 1,  # dummycard <region>: 2 players, a region card drawn for the dummy
+    "dummypower": 1,  # dummypower <value>: 2 players, the dummy's power card turned up
     # decisions
     "power": 1,  # power <value>
+    "shift": 2,  # shift <value> <grey-id>: a power card with a Power Shift modifier
+    "pass": 1,  # pass <grey-id>: the modifier passed face down to the left (secret)
+    "grey": 0,  # use the played modifier card's special effect
     "take": 1,  # take <n>: caballeros from the province to the court
     "recall": 1,  # recall <region>: one own caballero from a region to the court
     "card": 1,  # card <card-id>
@@ -41,8 +48,10 @@ ARITY: dict[str, int] = {
     "region": 1,  # region <area>: a region chosen for a card effect
     "king": 1,  # king <area>: move the King
     "grande": 1,  # grande <region>: move your Grande
+    "movegrande": 2,  # movegrande <colour> <region>: move any Grande (Power Shift)
+    "viceroy": 1,  # viceroy <colour>: swap the King with that colour's Grande
     "tile": 2,  # tile <tile-id> <area>: place or move a scoring tile
-    "powerback": 1,  # powerback <value>: take a power card back into your hand
+    "powerback": 1,  # powerback <value|grey-id>: take a power (or modifier) card back
     "option": 1,  # option <n>: choose one branch of an either/or card
     "veto": 0,  # cancel the announced special action
     "allow": 0,  # let the announced special action happen

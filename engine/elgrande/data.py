@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import tomllib
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ BORDERS = (FRANCE, PORTUGAL)
 # The effect vocabulary (docs/game-data.md): op name -> the keys it may carry.
 EFFECT_OPS: dict[str, frozenset[str]] = {
     "move": frozenset({"own", "foreign", "any", "from"}),
-    "place": frozenset({"count", "to"}),
+    "place": frozenset({"count", "to", "from"}),
     "return": frozenset({"count", "from", "chooser"}),
     "court": frozenset({"count"}),
     "score": frozenset({"select", "values", "first_only", "castillo_allowed"}),
@@ -40,12 +40,27 @@ EFFECT_OPS: dict[str, frozenset[str]] = {
     "coup": frozenset(),
     "rivalry": frozenset(),
     "king": frozenset({"to"}),
-    "grande": frozenset(),
+    "grande": frozenset({"any"}),
     "tile": frozenset(),
     "power_back": frozenset(),
     "either": frozenset({"options"}),
     "veto": frozenset(),
 }
+
+
+KING_MOVES = frozenset(
+    {
+        "any",
+        "adjacent",
+        "border",
+        "escort",
+        "castillo",
+        "fewest",
+        "tournament",
+        "swap_grande",
+        "infiltrate",
+    }
+)
 
 
 class GameDataError(ValueError):
@@ -88,7 +103,24 @@ class Card:
     effect: tuple[Mapping[str, Any], ...]
     alternative: bool = False
     king_card: bool = False
+    regency: bool = False  # a New Regency King card (deck 5 of that mini-expansion)
     source: str = ""
+    unverified: tuple[str, ...] = ()
+
+    def name(self, language: str = "en") -> str:
+        return self.names.get(language) or self.names.get("en") or self.id
+
+
+@dataclass(frozen=True)
+class GreyCard:
+    """A Power Shift modifier card: adds `value` to a power card; may carry a special effect."""
+
+    id: str
+    value: int
+    copies: int
+    names: Mapping[str, str]
+    text: str
+    effect: tuple[Mapping[str, Any], ...]
     unverified: tuple[str, ...] = ()
 
     def name(self, language: str = "en") -> str:
@@ -114,6 +146,7 @@ class GameData:
     tiles: tuple[Tile, ...]
     power_caballeros: tuple[int, ...]
     cards: Mapping[str, Card]
+    grey_cards: Mapping[str, GreyCard] = field(default_factory=dict)
     unverified: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     _aliases: Mapping[str, int] = field(default_factory=dict, repr=False)
 
@@ -140,15 +173,19 @@ class GameData:
                 return tile
         raise KeyError(f"unknown scoring tile {tile_id!r}")
 
-    def deck_cards(self, deck: int, *, alternatives: Iterable[str] = ()) -> list[str]:
-        """The card ids (one entry per copy) in a deck at setup, base cards plus the chosen
-        alternative cards."""
-        chosen = set(alternatives)
+    def deck_cards(self, deck: int, *, regency: bool = False) -> list[str]:
+        """The base card ids (one entry per copy) of a deck at setup. Deck 5 is the King card,
+        or with `regency` the New Regency King cards. Alternative cards are never included."""
         ids: list[str] = []
         for card in self.cards.values():
-            if card.deck == deck and (not card.alternative or card.id in chosen):
-                ids.extend([card.id] * card.copies)
+            if card.deck != deck or card.alternative or (deck == 5 and card.regency != regency):
+                continue
+            ids.extend([card.id] * card.copies)
         return ids
+
+    def grey_deck(self) -> list[str]:
+        """The Power Shift modifier cards, one entry per copy."""
+        return [g.id for g in self.grey_cards.values() for _ in range(g.copies)]
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -185,6 +222,8 @@ def _merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
             merged["card"] = _merge_records(merged.get("card", []), value, "id")
         elif section == "tile":
             merged["tile"] = _merge_records(merged.get("tile", []), value, "id")
+        elif section == "grey":
+            merged["grey"] = _merge_records(merged.get("grey", []), value, "id")
         elif isinstance(value, Mapping) and isinstance(merged.get(section), Mapping):
             merged[section] = {**merged[section], **value}
         else:
@@ -279,6 +318,7 @@ def _build_checked(raw: Mapping[str, Any]) -> GameData:
                 )
     edition = raw["edition"]
     cards = {card.id: card for card in (_card(c) for c in raw.get("card", []))}
+    grey = {g.id: g for g in (_grey(r) for r in raw.get("grey", []))}
     power = raw["power"]
     if _ints(power["values"], "power.values") != tuple(range(1, 14)):
         raise GameDataError("power.values must be 1..13")
@@ -301,6 +341,7 @@ def _build_checked(raw: Mapping[str, Any]) -> GameData:
         tiles=tuple(Tile(str(t["id"]), _ints(t["values"], f"tile {t['id']}")) for t in raw["tile"]),
         power_caballeros=_ints(power["caballeros"], "power.caballeros"),
         cards=cards,
+        grey_cards=grey,
         unverified={
             "board": tuple(raw["board"].get("unverified", ())),
             "edition": tuple(edition.get("unverified", ())),
@@ -321,6 +362,10 @@ def _check_effect(effect: Any, where: str) -> tuple[Mapping[str, Any], ...]:
         if step["op"] == "either":
             for option in step["options"]:
                 _check_effect(option, where)
+        if step["op"] == "king" and step.get("to") not in KING_MOVES:
+            raise GameDataError(
+                f"{where}: King move {step.get('to')!r} is not one of {sorted(KING_MOVES)}"
+            )
     return tuple(effect)
 
 
@@ -339,6 +384,20 @@ def _card(record: Mapping[str, Any]) -> Card:
         effect=_check_effect(record.get("effect", []), where),
         alternative=bool(record.get("alternative", False)),
         king_card=bool(record.get("king_card", False)),
+        regency=bool(record.get("regency", False)),
         source=str(record.get("source", "")),
+        unverified=tuple(record.get("unverified", ())),
+    )
+
+
+def _grey(record: Mapping[str, Any]) -> GreyCard:
+    where = f"grey card {record.get('id', '?')}"
+    return GreyCard(
+        id=str(record["id"]),
+        value=int(record["value"]),
+        copies=int(record.get("copies", 1)),
+        names=dict(record.get("names", {"en": record["id"]})),
+        text=str(record.get("text", "")),
+        effect=_check_effect(record.get("effect", []), where),
         unverified=tuple(record.get("unverified", ())),
     )

@@ -27,6 +27,11 @@ PHASE_WORDS = {
     "setup_first": "the first player is to be set",
     "setup_king": "the King's region card is to be revealed",
     "setup_home": "a player's home region card is to be revealed",
+    "setup_remove": "a card is set aside for each alternative action card",
+    "setup_deal": "the Power Shift modifier cards are being dealt",
+    "setup_pass": "every player passes one modifier card face down to the left",
+    "dummy_regions": "region cards are drawn for the dummy's caballeros",
+    "dummy_power": "the dummy's power card is to be turned up",
     "reveal": "the action cards are being revealed",
     "power": "power cards are being played",
     "take": "the player takes caballeros to the court",
@@ -168,14 +173,20 @@ def _step_reason(g: Game, player: int, action: Action) -> str:
 
 # ---------------------------------------------------------------- chance steps (table mode)
 def _chance_reason(g: Game, action: Action) -> str:
-    expected = {"setup_first": "first", "setup_king": "kingcard", "setup_home": "home"}.get(
-        g.phase, "reveal"
-    )
+    expected = {
+        "setup_first": "first",
+        "setup_king": "kingcard",
+        "setup_home": "home",
+        "setup_remove": "remove",
+        "setup_deal": "deal",
+        "dummy_regions": "dummycard",
+        "dummy_power": "dummypower",
+    }.get(g.phase, "reveal")
     if action.kind != expected:
         return f"now {PHASE_WORDS[g.phase]}: enter it with '{expected} …'"
     if action.kind in ("kingcard", "home"):
         if action.kind == "home":
-            seat = (g.first + g.home_pos) % g.n
+            seat = g._home_seat()
             if g._colour_index.get(action.arg.casefold()) != seat:
                 return f"it is {g.colours[seat]}'s home region card now"
         region = _area(g, action[1 if action.kind == "kingcard" else 2])

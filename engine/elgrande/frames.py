@@ -43,15 +43,20 @@ class Frame(ABC):
 
 @dataclass(eq=False)
 class PlaceFrame(Frame):
-    """Place caballeros from the court (a card's extra placement: Militia, Delegation)."""
+    """Place caballeros from the court (Militia, Delegation) or, for some Power Shift cards,
+    from the province."""
 
     actor: int
     left: int
     to: str  # "regions" (any region but the King's) or "anywhere" (also the castillo)
+    source: str = "court"
     kind = "place"
 
+    def _supply(self, g: Game) -> int:
+        return g.province[self.actor] if self.source == "province" else g.court[self.actor]
+
     def legal(self, g: Game, player: int) -> list[Action]:
-        if g.court[self.actor] == 0 or self.left == 0:
+        if not self._supply(g) or self.left == 0:
             return [DONE]
         areas = g.free_regions() + ([g.CASTILLO] if self.to == "anywhere" else [])
         return [g.place_actions[a] for a in areas if g.can_enter(a)] + [DONE]
@@ -59,12 +64,39 @@ class PlaceFrame(Frame):
     def apply(self, g: Game, player: int, action: Action) -> bool:
         if action.kind == "done":
             return True
-        g.place_from_court(self.actor, g.area(action.arg))
+        g.place_piece(self.actor, g.area(action.arg), self.source)
         self.left -= 1
-        return self.left == 0 or g.court[self.actor] == 0
+        return self.left == 0 or not self._supply(g)
 
     def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
-        return {**super().describe(g, viewer), "left": self.left, "to": self.to}
+        out = {**super().describe(g, viewer), "left": self.left, "to": self.to}
+        return {**out, "from": self.source}
+
+
+@dataclass(eq=False)
+class EscortFrame(Frame):
+    """Escort: caballeros of any colours go with the King from its old region to the new one."""
+
+    actor: int
+    source: int
+    target: int
+    left: int
+    kind = "escort"
+
+    def legal(self, g: Game, player: int) -> list[Action]:
+        row = g.pieces[self.source]
+        return [g.pick_actions[c][self.source] for c in range(g.n) if row[c]]
+
+    def apply(self, g: Game, player: int, action: Action) -> bool:
+        colour = g.colour(action.arg)
+        g.pieces[self.source][colour] -= 1
+        g.pieces[self.target][colour] += 1
+        self.left -= 1
+        return self.left == 0 or not self.legal(g, player)
+
+    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+        out = super().describe(g, viewer)
+        return {**out, "from": g.tok[self.source], "to": g.tok[self.target], "left": self.left}
 
 
 @dataclass(eq=False)
@@ -258,3 +290,32 @@ class VetoFrame(Frame):
 
     def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
         return {**super().describe(g, viewer), "against": g.colours[self.against]}
+
+
+@dataclass(eq=False)
+class PassFrame(Frame):
+    """Power Shift: every player passes one modifier card face down to the left, all at once."""
+
+    options: dict[int, list[Action]]
+    chosen: dict[int, str] = field(default_factory=dict)  # player -> grey card id (hidden)
+    kind = "pass"
+
+    def actors(self, g: Game) -> tuple[int, ...]:
+        return tuple(p for p in sorted(self.options) if p not in self.chosen)
+
+    def legal(self, g: Game, player: int) -> list[Action]:
+        return [] if player in self.chosen else list(self.options.get(player, []))
+
+    def apply(self, g: Game, player: int, action: Action) -> bool:
+        self.chosen[player] = action.arg
+        return len(self.chosen) == len(self.options)
+
+    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "step": self.kind,
+            "waiting_for": [g.colours[p] for p in self.actors(g)],
+            "set": [g.colours[p] for p in sorted(self.chosen)],
+        }
+        if viewer is not None and viewer in self.chosen:
+            out["my_pass"] = self.chosen[viewer]
+        return out

@@ -200,6 +200,8 @@ class Game:
             )
         if len({gamedata.fold(p) for p in everyone}) != len(everyone):
             raise ValueError("each player (and the dummy) needs a different colour")
+        if options.merge_decks_2_3 and len(players) > 3:
+            raise ValueError("decks 2 and 3 are merged only in games of 2 or 3 players")
         if options.dummy and len(players) != 2:
             raise ValueError("a dummy colour is only used with 2 players")
         if options.mode not in ("table", "dealer"):
@@ -401,7 +403,7 @@ class Game:
         if kind in ("first", "viceroy") or colour_first:
             index = self._colour_index.get(gamedata.fold(arg))
             if index is None:
-                raise NotationError(f"{arg!r} is not a colour in this game")
+                raise NotationError(f"{arg!r} is not a player's colour in this game")
             return self.colours[index]
         area_verbs = (
             "kingcard", "place", "to", "recall", "disc", "region", "king", "grande", "dummycard"

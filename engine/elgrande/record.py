@@ -35,7 +35,7 @@ def to_record(game: Game) -> dict[str, Any]:
         "version": VERSION,
         "game": "el-grande",
         "edition": game.data.edition,
-        "players": list(game.colours),
+        "players": [game.colours[p] for p in game.seats],
         "options": game.options.to_json(),
         "actions": [
             ["chance" if p == CHANCE else game.colours[p], str(a)] for p, a in game.history
@@ -97,7 +97,7 @@ def summary(game: Game) -> dict[str, Any]:
     scores = dict(zip(game.colours, game.scores, strict=True))
     return {
         "edition": game.data.edition,
-        "players": list(game.colours),
+        "players": [game.colours[p] for p in game.seats],
         "finished": game.is_terminal(),
         "round": game.round_number,
         "scores": scores,

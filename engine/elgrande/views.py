@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.elgrande.frames import DiscFrame
+from engine.elgrande.frames import DiscFrame, PassFrame
 
 if TYPE_CHECKING:
     from engine.elgrande.game import Game
@@ -55,7 +55,9 @@ def public_state(g: Game) -> dict[str, Any]:
     players = g.current_players()
     out: dict[str, Any] = {
         "edition": g.data.edition,
-        "players": list(g.colours),
+        "players": [g.colours[p] for p in g.seats],
+        "dummy": g.colours[g.dummy] if g.dummy >= 0 else None,
+        "options": {k: v for k, v in g.options.to_json().items() if k not in ("seed", "overrides")},
         "phase": g.phase,
         "round": g.round_number,
         "rounds": list(g.rounds),
@@ -77,11 +79,14 @@ def public_state(g: Game) -> dict[str, Any]:
         ],
         "court": dict(zip(g.colours, g.court, strict=True)),
         "province": dict(zip(g.colours, g.province, strict=True)),
-        "scores": dict(zip(g.colours, g.scores, strict=True)),
+        "scores": {g.colours[p]: g.scores[p] for p in g.seats},
         "hand_sizes": {g.colours[p]: len(g.hands[p]) for p in range(g.n)},
         "played": {g.colours[p]: v for p, v in enumerate(g.played) if v},
+        "power_totals": {g.colours[p]: g.totals[p] for p in range(g.n) if g.played[p]},
+        "modifiers_played": {g.colours[p]: m for p, m in enumerate(g.played_grey) if m},
+        "modifier_hand_sizes": {g.colours[p]: len(g.grey_hands[p]) for p in g.seats},
         "face_up": [c for c in g.face_up if c],
-        "deck_sizes": {str(d): len(g.decks[d]) for d in range(1, 5)},
+        "deck_sizes": {str(d): len(g.decks[d]) for d in range(1, 6) if g.decks[d]},
         "vetoes": [{"holder": g.colours[v.holder], "card": v.card} for v in g.vetoes],
         "turn": _turn(g),
         "scorings": g.scorings,
@@ -100,9 +105,12 @@ def player_view(g: Game, viewer: int | None) -> dict[str, Any]:
     out["viewer"] = None if viewer is None else g.colours[viewer]
     out["step"] = g.frame.describe(g, viewer) if g.frame is not None else None
     out["highlight"] = _highlight(g, viewer)
+    out["log"] = public_log(g)
     if viewer is not None:
         out["hand"] = list(g.hands[viewer])
         out["power_discards"] = list(g.power_discards[viewer])
+        out["modifier_hand"] = list(g.grey_hands[viewer])
+        out["modifier_discards"] = list(g.grey_discards[viewer])
         out["legal"] = [str(a) for a in g.legal_actions(viewer)]
         out["can_undo"] = g.can_undo(viewer)
     return out
@@ -113,6 +121,10 @@ def full_snapshot(g: Game) -> dict[str, Any]:
     out = public_state(g)
     out["castillo"]["contents"] = {g.colours[p]: g.pieces[g.CASTILLO][p] for p in range(g.n)}
     out["hands"] = {g.colours[p]: list(g.hands[p]) for p in range(g.n)}
+    out["modifier_hands"] = {g.colours[p]: list(g.grey_hands[p]) for p in range(g.n)}
+    out["modifier_discards"] = {g.colours[p]: list(g.grey_discards[p]) for p in range(g.n)}
+    out["modifier_deck"] = sorted(g.grey_deck)
+    out["dummy_regions_left"] = [g.tok[r] for r in g.dummy_deck]
     out["power_discards"] = {g.colours[p]: list(g.power_discards[p]) for p in range(g.n)}
     out["decks"] = {str(d): sorted(g.decks[d]) for d in range(1, 5)}
     out["used_cards"] = list(g.used_cards)
@@ -120,6 +132,28 @@ def full_snapshot(g: Game) -> dict[str, Any]:
     out["step"] = frame.describe(g, None) if frame is not None else None
     if isinstance(frame, DiscFrame):
         out["step"]["discs"] = {g.colours[p]: g.tok[r] for p, r in sorted(frame.chosen.items())}
+    if isinstance(frame, PassFrame):
+        out["step"]["passes"] = {g.colours[p]: c for p, c in sorted(frame.chosen.items())}
     out["ops"] = [dict(op) for op in g.ops]
     out["history"] = [[p, str(a)] for p, a in g.history]
     return out
+
+
+# Steps whose argument is a secret: the public log shows that they happened, not what they were.
+SECRET_STEPS = frozenset({"deal", "pass", "disc", "powerback"})
+
+
+def public_log(g: Game) -> list[list[str]]:
+    """The history as [actor, action] lines with secret arguments masked ("?").
+
+    Disc choices become public when revealed: the scorings carry them.
+    """
+    lines: list[list[str]] = []
+    for player, action in g.history:
+        actor = "chance" if player < 0 else g.colours[player]
+        if action.kind in SECRET_STEPS:
+            shown = f"{action.kind} {action.arg} ?" if action.kind == "deal" else f"{action.kind} ?"
+        else:
+            shown = str(action)
+        lines.append([actor, shown])
+    return lines

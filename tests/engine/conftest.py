@@ -48,6 +48,9 @@ def table_game(
     game = Game(Options(players=colours, edition=edition, mode="table", **options))
     start = first or colours[0]
     game.apply(f"first {start}", CHANCE)
+    keep = set(reveals or ())
+    while game.phase == "setup_remove":  # alternative cards: set aside a card not to be revealed
+        game.apply(next(a for a in game.legal_actions(CHANCE) if a.arg2 not in keep), CHANCE)
     game.apply(f"kingcard {king}", CHANCE)
     seat = colours.index(start)
     for i in range(len(colours)):

@@ -1,0 +1,85 @@
+"""Game options (fixed at the start) and the small records a game state is made of."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Options:
+    """Everything fixed at the start of a game.
+
+    `players`: the colours of the seats, clockwise (2–5). With 2 players a third colour, `dummy`
+    (default: the first colour of the edition nobody plays), is the dummy player of the rulebook.
+    """
+
+    players: tuple[str, ...] = ("purple", "green", "blue", "orange")
+    edition: str = "2023"
+    mode: str = "table"  # "table": chance entered by players; "dealer": drawn by the engine
+    seed: int = 0
+    short_game: bool = False  # 6 rounds: the round track starts at 2 and skips 4 and 7
+    open_castillo: bool = False  # table option: castillo contents are public
+    alternatives: tuple[str, ...] = ()  # alternative action cards, each replacing a random card
+    merge_decks_2_3: bool = False  # decks 2 and 3 shuffled into one (always with 2 players)
+    new_regency: bool = False  # the 10 New Regency King cards replace Your Majesty
+    power_shift: bool = False  # the 16 grey power modifier cards
+    dummy: str = ""  # the dummy's colour with 2 players
+    overrides: tuple[str, ...] = ()  # data override files
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Options:
+        known = {f.name: f for f in fields(cls)}
+        unknown = sorted(set(raw) - set(known))
+        if unknown:
+            raise ValueError(f"unknown option(s): {', '.join(unknown)}")
+        values: dict[str, Any] = {}
+        for name, value in raw.items():
+            default = known[name].default
+            if isinstance(default, tuple):
+                values[name] = tuple(value)
+            elif isinstance(default, bool):
+                values[name] = bool(value)
+            elif isinstance(default, int):
+                values[name] = int(value)
+            else:
+                values[name] = str(value)
+        return cls(**values)
+
+
+@dataclass
+class Turn:
+    """The acting player's turn: what is done and what is left."""
+
+    player: int
+    take: int  # caballeros the power card allows to take
+    card: str = ""
+    place_left: int = 0
+    placing: bool = False  # placement started and not finished
+    placed: bool = False  # placement finished (possibly with none placed)
+    special: int = 0  # 0 not started, 1 in progress, 2 done or skipped
+    infiltrate: bool = False  # Infiltration: may also place into the King's region
+
+
+@dataclass
+class Veto:
+    holder: int
+    card: str
+    expires_after_round: int
+
+
+@dataclass
+class Throw:
+    """A public announcement: `by` threw `count` caballeros of `colour` into the castillo."""
+
+    round: int
+    by: int
+    colour: int
+    count: int
