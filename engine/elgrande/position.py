@@ -46,6 +46,7 @@ FIELDS = (
 # Disc values that mean "set ambiguously": the caballeros go back to court.
 UNCLEAR_DISC = ("", "?", "unclear", "ambiguous")
 COURT = "court"
+PROVINCE = "province"
 
 
 class PositionError(ValueError):
@@ -231,9 +232,13 @@ def _tiles(data: gamedata.GameData, raw: Any) -> dict[int, str]:
     return tiles
 
 
-def _discs(data: gamedata.GameData, raw: Any, colours: _Colours) -> dict[str, int | None]:
+def _discs(
+    data: gamedata.GameData, raw: Any, colours: _Colours, dummy: str | None
+) -> dict[str, int | None]:
     discs: dict[str, int | None] = {}
     for key, value in _mapping(raw, "discs").items():
+        if dummy is not None and isinstance(key, str) and gamedata.fold(key) == dummy:
+            raise PositionError(f"discs.{key}", "the dummy sets no disc")
         colour = colours.get(key, f"discs.{key}")
         if value is None or (isinstance(value, str) and value.strip().lower() in UNCLEAR_DISC):
             discs[colour] = None
@@ -290,7 +295,7 @@ def read_position(
         board=tuple(board),
         castillo=_counts(raw.get("castillo", {}), "castillo", colours),
         tiles=_tiles(data, raw.get("tiles", {})),
-        discs=_discs(data, raw.get("discs", {}), colours),
+        discs=_discs(data, raw.get("discs", {}), _Colours(players), dummy),
     )
     _check_supply(data, position)
     return position, read_scoring(data, raw["scoring"])
@@ -444,6 +449,8 @@ def _general(position: Position) -> tuple[list[dict[str, Any]], dict[str, Any]]:
         disc = position.discs.get(colour, None)
         if position.king == castillo:
             move.update(to=gamedata.CASTILLO, why="the King is at the castillo: back inside")
+        elif colour == position.dummy:
+            move.update(to=PROVINCE, why="the dummy sets no disc: back to its supply")
         elif disc is None:
             why = "no disc" if colour not in position.discs else "disc set ambiguously"
             move.update(to=COURT, why=why)

@@ -217,6 +217,12 @@ def test_two_player_game_with_a_dummy(tmp_path: Path, capsys: pytest.CaptureFixt
     assert castilla["ranks"] == {"blue": 1, "purple": 2, "green": 3}
     assert castilla["points"] == {"purple": 4, "green": 0}
     assert result["totals"] == {"purple": 4, "green": 0}
+    general = {**position, "castillo": {"blue": 2, "purple": 1}, "discs": {"purple": "Galicia"}}
+    general["scoring"] = "general"
+    code, result, _ = run(general, tmp_path, capsys)
+    assert code == 0
+    assert result["castillo_moves"]["blue"]["to"] == "province"  # the dummy sets no disc
+    assert result["areas"][0]["points"] == {"purple": 3}  # blue first, purple second (3)
 
 
 def test_new_regency_king_at_the_castillo(
@@ -307,6 +313,10 @@ BAD_INPUT: dict[str, tuple[Any, str]] = {
     "edition": (_with(edition="2000"), "edition: must be one of 2023, 1995"),
     "1995-colour": (_with(edition="1995"), "players[0]: unknown colour 'purple'"),
     "dummy-with-4": (_with(dummy="red"), "dummy: only the 2-player game"),
+    "dummy-disc": (
+        _with(players=["purple", "green"], dummy="blue", regions={}, castillo={}),
+        "discs.blue: the dummy sets no disc",
+    ),
     "dummy-a-player": (
         _with(players=["purple", "green"], dummy="green", regions={}, castillo={}, discs={}),
         "dummy: green is a player's colour",
