@@ -13,10 +13,12 @@ import pytest
 
 from host import cli
 from host.commands import tower as tower_cmd
+from host.commands.doctor import run_checks
 from host.tower.autodetect import PORT_ENV
 from host.tower.sim.dropper import Dropper, render
 from host.tower.sim.launcher import SimTower
 from host.tower.sim.sensor_model import SensorModel
+from host.tower.sim_link import SimTowerLink
 
 EMPTY = (12, 14, 11, 38)
 WHITE = (300, 330, 290, 900)
@@ -165,3 +167,32 @@ def test_doctor_catches_an_open_gate(sim: SimTower, capsys: pytest.CaptureFixtur
     code = cli.main(["doctor", "--port", sim.port, "--no-interactive", "--json"])
     checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)}
     assert code == 1 and checks["gate at rest"]["status"] == "FAIL"
+
+
+def test_doctor_interactive_checks_beam_gate_and_leds(sim: SimTower) -> None:
+    lit_in_order: list[bool] = []
+
+    def person(prompt: str) -> str:
+        if prompt.startswith("Drop one cube"):
+            play_later(sim, ["blue"], delay=0.0).join()
+        elif prompt.startswith("Open the castillo gate"):
+            sim.set_gate(True)
+            time.sleep(0.2)
+            sim.set_gate(False)
+        elif prompt.startswith("Did the"):
+            firsts = [0, 12, 18, 21, 27, 33, 36, 42, 48, 54, 60, 66]  # each segment's first pixel
+            frames = sim.frames()
+            order = [
+                next(i for i, f in enumerate(frames) if f.pixel(p) != (0, 0, 0)) for p in firsts
+            ]
+            lit_in_order.append(order == sorted(order))
+            return "y" if lit_in_order[-1] else "n"
+        return ""
+
+    with SimTowerLink(sim) as link:
+        link.wait_connected(10.0)
+        checks = {c.name: c.status for c in run_checks(link, person)}
+    assert lit_in_order == [True]
+    assert checks["break-beam edge"] == "PASS"
+    assert checks["gate switch"] == "PASS"
+    assert checks["LED chain"] == "PASS"

@@ -256,3 +256,16 @@ def test_info_logs_never_show_counts_or_colours(
         fake_tower.drop("purple")
         events(link, 1)
     assert "purple" in caplog.text  # DEBUG shows everything, on purpose
+
+
+def test_any_pyserial_url_is_accepted_as_port() -> None:
+    # loop:// echoes our own `hello` command back: a frame, but never a HELLO
+    link = SerialTowerLink("loop://")
+    link.start()
+    try:
+        with pytest.raises(LinkTimeout):
+            link.wait_connected(0.5)
+        assert link.port == "loop://"
+        assert link.state in (LinkState.CONNECTING, LinkState.RECONNECTING)
+    finally:
+        link.close()
