@@ -10,16 +10,15 @@ nothing here imports a hardware module. The loop has two modes:
 The watchdog is fed at the end of each healthy loop pass only.
 """
 
-try:
-    from typing import Any
-except ImportError:
-    pass
-
 from towerfw import VERSION, calibration, codec
 from towerfw.classifier import Classifier, features
 from towerfw.counter import UNCERTAIN, Counts, EventRing
 from towerfw.leds import CurrentLimiter, Scene
 from towerfw.sampler import Burst
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
+    from typing import Any
 
 IDLE = 0
 PULSE = 1  # beam interrupted
@@ -34,11 +33,11 @@ CAL_FILE = "cal.json"
 class Tower:
     def __init__(
         self,
-        hal: Any,
-        config: dict[str, Any],
-        palette: dict[str, Any],
-        ledmap: dict[str, Any],
-        cal_text: Any = None,
+        hal: "Any",
+        config: "dict[str, Any]",
+        palette: "dict[str, Any]",
+        ledmap: "dict[str, Any]",
+        cal_text: "Any" = None,
     ) -> None:
         self.hal = hal
         self.cfg = config
@@ -132,12 +131,12 @@ class Tower:
         return int(self.cal.get("pulse_us") or self.cfg["single_pulse_us"])
 
     # ----------------------------------------------------------------- output
-    def send(self, obj: dict[str, Any]) -> None:
+    def send(self, obj: "dict[str, Any]") -> None:
         self.outbox.append(codec.encode(obj))
         if len(self.outbox) > OUTBOX_MAX:
             self.outbox.pop(0)  # events survive in the ring; the host can replay them
 
-    def emit(self, kind: str, fields: dict[str, Any]) -> None:
+    def emit(self, kind: str, fields: "dict[str, Any]") -> None:
         """Record a sensed event: next sequence number, full count vector, into the ring."""
         self.seq += 1
         ev: dict[str, Any] = {"t": "ev", "seq": self.seq, "k": kind, "ms": self.up_ms}
@@ -150,7 +149,7 @@ class Tower:
         if len(self.outbox) > OUTBOX_MAX:
             self.outbox.pop(0)
 
-    def hello(self) -> dict[str, Any]:
+    def hello(self) -> "dict[str, Any]":
         return {
             "t": "hello",
             "proto": codec.PROTOCOL_VERSION,
@@ -288,7 +287,7 @@ class Tower:
         if wait > 0:
             hal.sleep_us(wait)
 
-    def colour_of(self, mean: Any) -> tuple[Any, Any, float, Any]:
+    def colour_of(self, mean: "Any") -> "tuple[Any, Any, float, Any]":
         """(colour or None, nearest, distance, why-not) for a mean raw reading."""
         f = features(mean, self.base, self.white_c)
         if f is None or (mean[3] - self.base[3]) < self.cfg["min_signal_ratio"] * self.white_c:
@@ -296,7 +295,7 @@ class Tower:
         colour, best, d = self.classifier.classify(f)
         return colour, best, d, (None if colour is not None else "colour")
 
-    def burst_problem(self) -> Any:
+    def burst_problem(self) -> "Any":
         if self.burst_fault is not None:
             return self.burst_fault
         if self.burst.count == 0:
@@ -367,7 +366,9 @@ class Tower:
         self.counts.add(UNCERTAIN)
         self.emit("uncertain", {"best": best, "d": 0, "pulse_us": pulse, "why": "stuck"})
 
-    def calibration_cube(self, mean: Any, pulse: int, ratio: float, problem: Any, why: Any) -> None:
+    def calibration_cube(
+        self, mean: "Any", pulse: int, ratio: float, problem: "Any", why: "Any"
+    ) -> None:
         colour = self.cal_colour
         ok = problem is None and why != "dark" and ratio <= self.cfg["grande_min_ratio"]
         fields: dict[str, Any] = {"colour": colour, "pulse_us": pulse, "ok": ok}
@@ -424,7 +425,7 @@ class Tower:
             self.hal.status_led((ms // 1000) & 1)
             self.send({"t": "hb", "up_ms": ms, "seq": self.seq, "unacked": len(self.ring)})
 
-    def diag_frame(self) -> dict[str, Any]:
+    def diag_frame(self) -> "dict[str, Any]":
         s = self.sample
         return {
             "t": "diag",
@@ -492,7 +493,7 @@ class Tower:
                 self.command(msg)
             self._rx = bytearray()
 
-    def command(self, msg: dict[str, Any]) -> None:
+    def command(self, msg: "dict[str, Any]") -> None:
         if msg.get("t") != "cmd":
             return
         cid = msg.get("id")
@@ -513,18 +514,18 @@ class Tower:
             answer["id"] = cid
             self.send(answer)
 
-    def cmd_hello(self, msg: dict[str, Any]) -> Any:
+    def cmd_hello(self, msg: "dict[str, Any]") -> "Any":
         self.send(self.hello())
         return {}
 
-    def cmd_ping(self, msg: dict[str, Any]) -> Any:
+    def cmd_ping(self, msg: "dict[str, Any]") -> "Any":
         return {"up_ms": self.up_ms}
 
-    def cmd_ack(self, msg: dict[str, Any]) -> Any:
+    def cmd_ack(self, msg: "dict[str, Any]") -> "Any":
         self.ring.ack(int(msg["seq"]))
         return {"unacked": len(self.ring)}
 
-    def cmd_snap(self, msg: dict[str, Any]) -> Any:
+    def cmd_snap(self, msg: "dict[str, Any]") -> "Any":
         return {
             "n": self.counts.vector(),
             "seq": self.seq,
@@ -534,18 +535,18 @@ class Tower:
             "up_ms": self.up_ms,
         }
 
-    def cmd_replay(self, msg: dict[str, Any]) -> Any:
+    def cmd_replay(self, msg: "dict[str, Any]") -> "Any":
         frames = self.ring.after(int(msg.get("from", 0)))
         for frame in frames:
             self.outbox.append(frame)
         return {"count": len(frames), "seq": self.seq}
 
-    def cmd_reset(self, msg: dict[str, Any]) -> Any:
+    def cmd_reset(self, msg: "dict[str, Any]") -> "Any":
         self.counts.reset()
         self.emit("reset", {"why": "host"})
         return {"n": self.counts.vector()}
 
-    def cmd_scene(self, msg: dict[str, Any]) -> Any:
+    def cmd_scene(self, msg: "dict[str, Any]") -> "Any":
         err = self.scene.set(msg.get("segs") or {}, msg.get("anim") or {}, msg.get("clear", True))
         if err is not None:
             return err
@@ -554,7 +555,7 @@ class Tower:
         self.led_dirty = True
         return {"ma": round(self.led_ma, 1)}
 
-    def cmd_diag(self, msg: dict[str, Any]) -> Any:
+    def cmd_diag(self, msg: "dict[str, Any]") -> "Any":
         self.diag = bool(msg.get("on", True))
         return {
             "on": self.diag,
@@ -567,11 +568,11 @@ class Tower:
             "sensor": self.sensor_fault or "ok",
         }
 
-    def cmd_repl(self, msg: dict[str, Any]) -> Any:
+    def cmd_repl(self, msg: "dict[str, Any]") -> "Any":
         self.stopped = True
         return {}
 
-    def cmd_cal(self, msg: dict[str, Any]) -> Any:
+    def cmd_cal(self, msg: "dict[str, Any]") -> "Any":
         step = msg.get("step")
         if step == "dark" or step == "white":
             if not self.quiet():
@@ -613,7 +614,7 @@ class Tower:
             return {"step": step, "hash": self.cal_saved_hash}
         return "unknown calibration step " + repr(step)
 
-    def average(self, n: int) -> Any:
+    def average(self, n: int) -> "Any":
         acc = [0.0, 0.0, 0.0, 0.0]
         integ = int(self.cfg["integration_us"])
         for _ in range(n):

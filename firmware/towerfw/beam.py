@@ -4,12 +4,11 @@ The interrupt handler must not allocate (hard IRQ on the RP2040): ``ticks_us`` v
 small ints (they wrap at 2**30) and the ring is an ``array`` written in place.
 """
 
-try:
-    from typing import Any
-except ImportError:
-    pass
-
 from array import array
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
+    from typing import Any
 
 _SIZE = 32  # edges buffered between two main-loop passes; a cube makes two
 
@@ -17,7 +16,7 @@ _SIZE = 32  # edges buffered between two main-loop passes; a cube makes two
 class BeamEdges:
     """Ring of beam edges filled by the interrupt handler, drained by the main loop."""
 
-    def __init__(self, ticks_us: Any, read_level: Any) -> None:
+    def __init__(self, ticks_us: "Any", read_level: "Any") -> None:
         self._ticks_us = ticks_us
         self._read_level = read_level
         self._times = array("l", [0] * _SIZE)
@@ -27,7 +26,7 @@ class BeamEdges:
         self.overflows = 0
         self.handler = self._on_edge  # bound once: binding in the IRQ would allocate
 
-    def _on_edge(self, _pin: Any) -> None:
+    def _on_edge(self, _pin: "Any") -> None:
         t = self._ticks_us()
         nxt = (self._head + 1) % _SIZE
         if nxt == self._tail:
@@ -40,7 +39,7 @@ class BeamEdges:
     def pending(self) -> bool:
         return self._head != self._tail
 
-    def pop(self) -> Any:
+    def pop(self) -> "Any":
         """The oldest unread edge as (t_us, level), or None."""
         if self._head == self._tail:
             return None

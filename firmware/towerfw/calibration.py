@@ -5,20 +5,19 @@ flash write stalls interrupts. Its hash (CRC-32 of a canonical JSON form) goes i
 the host can tell which calibration a count was made with.
 """
 
-try:
-    from typing import Any
-except ImportError:
-    pass
-
 import json
 
 from towerfw import codec
 from towerfw.classifier import features
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
+    from typing import Any
+
 VERSION = 1
 
 
-def canonical(obj: Any) -> str:
+def canonical(obj: "Any") -> str:
     """JSON with sorted keys and no spaces, identical on MicroPython and CPython."""
     if isinstance(obj, dict):
         parts = []
@@ -32,11 +31,11 @@ def canonical(obj: Any) -> str:
     return json.dumps(obj)
 
 
-def empty() -> dict[str, Any]:
+def empty() -> "dict[str, Any]":
     return {"v": VERSION, "dark": None, "white": None, "colours": {}, "pulse_us": None}
 
 
-def from_json(text: str) -> Any:
+def from_json(text: str) -> "Any":
     """A calibration record from JSON text, or None if it is not one."""
     try:
         obj = json.loads(text)
@@ -53,11 +52,11 @@ def from_json(text: str) -> Any:
     return cal
 
 
-def cal_hash(cal: dict[str, Any]) -> str:
+def cal_hash(cal: "dict[str, Any]") -> str:
     return codec.hex8(codec.crc32(canonical(cal).encode()))
 
 
-def mean(samples: list[Any]) -> list[float]:
+def mean(samples: "list[Any]") -> list[float]:
     acc = [0.0, 0.0, 0.0, 0.0]
     for s in samples:
         for k in range(4):
@@ -66,7 +65,7 @@ def mean(samples: list[Any]) -> list[float]:
     return [round(acc[k] / n, 2) for k in range(4)] if n else acc
 
 
-def add_colour_sample(cal: dict[str, Any], colour: str, raw: Any) -> int:
+def add_colour_sample(cal: "dict[str, Any]", colour: str, raw: "Any") -> int:
     """Fold one cube's raw reading into the colour's running mean. Returns the sample count."""
     entry = cal["colours"].get(colour)
     if entry is None:
@@ -78,7 +77,7 @@ def add_colour_sample(cal: dict[str, Any], colour: str, raw: Any) -> int:
     return n + 1
 
 
-def centroids(cal: dict[str, Any], palette: dict[str, Any]) -> dict[str, Any]:
+def centroids(cal: "dict[str, Any]", palette: "dict[str, Any]") -> "dict[str, Any]":
     """Feature centroids per palette colour: calibrated if known, else the palette's nominal."""
     dark = cal["dark"] or [0, 0, 0, 0]
     white = cal["white"] or palette.get("white") or [0, 0, 0, 1024]

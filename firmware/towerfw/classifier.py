@@ -7,15 +7,14 @@ nearest centroid is within ``reject_distance`` and clearly nearer than the secon
 (``d1 <= ambiguity_ratio * d2``); otherwise it is uncertain, never guessed.
 """
 
-try:
-    from typing import Any
-except ImportError:
-    pass
-
 import math
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
+    from typing import Any
 
-def features(sample: Any, base: Any, white_c: float) -> Any:
+
+def features(sample: "Any", base: "Any", white_c: float) -> "Any":
     """(r/c, g/c, b/c, ln(c/white)) of a raw sample minus the empty-chute ``base``; None if dark."""
     c = sample[3] - base[3]
     if c <= 0:
@@ -29,7 +28,7 @@ def features(sample: Any, base: Any, white_c: float) -> Any:
 class Classifier:
     def __init__(
         self,
-        centroids: dict[str, Any],
+        centroids: "dict[str, Any]",
         chroma_scale: float,
         bright_scale: float,
         reject_distance: float,
@@ -41,7 +40,7 @@ class Classifier:
         self.reject_distance = reject_distance
         self.ambiguity_ratio = ambiguity_ratio
 
-    def distance(self, f: Any, centroid: Any) -> float:
+    def distance(self, f: "Any", centroid: "Any") -> float:
         cs = self.chroma_scale
         dr = (f[0] - centroid[0]) / cs
         dg = (f[1] - centroid[1]) / cs
@@ -49,7 +48,7 @@ class Classifier:
         dl = (f[3] - centroid[3]) / self.bright_scale
         return math.sqrt(dr * dr + dg * dg + db * db + dl * dl)
 
-    def classify(self, f: Any) -> tuple[Any, Any, float]:
+    def classify(self, f: "Any") -> "tuple[Any, Any, float]":
         """(colour or None, nearest colour, distance to it)."""
         best = None
         d1 = 1e9

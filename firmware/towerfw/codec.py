@@ -8,19 +8,11 @@ Written in the subset both interpreters accept: no typing imports at run time
 (MicroPython ignores annotations), no f-string tricks, no ``match``.
 """
 
-try:
-    from typing import Any
-except ImportError:  # MicroPython: annotations are never evaluated
-    pass
-
 import json
 
-try:
-    import binascii
-
-    _HAS_CRC32 = hasattr(binascii, "crc32")
-except ImportError:  # a build without binascii
-    _HAS_CRC32 = False
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
+    from typing import Any
 
 PROTOCOL_VERSION = 1
 MAX_LINE = 480  # bytes per frame including the final newline (the Pico's input buffer is 512)
@@ -40,9 +32,12 @@ def _crc32_soft(data: bytes) -> int:
 
 def crc32(data: bytes) -> int:
     """CRC-32 of ``data`` as an unsigned 32-bit integer."""
-    if not _HAS_CRC32:
+    try:
+        import binascii
+
+        return int(binascii.crc32(data)) & 0xFFFFFFFF
+    except (ImportError, AttributeError):  # a build without binascii.crc32
         return _crc32_soft(data)
-    return int(binascii.crc32(data)) & 0xFFFFFFFF
 
 
 def _hex8(value: int) -> bytes:
@@ -58,14 +53,14 @@ def hex8(value: int) -> str:
     return _hex8(value).decode()
 
 
-def _dumps(obj: Any) -> str:
+def _dumps(obj: "Any") -> str:
     try:
         return json.dumps(obj, separators=(",", ":"))
     except TypeError:  # an old MicroPython json without separators
         return json.dumps(obj)
 
 
-def encode(obj: dict[str, Any]) -> bytes:
+def encode(obj: "dict[str, Any]") -> bytes:
     """Encode one message as a complete frame. Raises ValueError if it would be too long."""
     body = _dumps(obj).encode()
     frame = body + b"*" + _hex8(crc32(body)) + b"\n"
@@ -74,7 +69,7 @@ def encode(obj: dict[str, Any]) -> bytes:
     return frame
 
 
-def decode_line(line: bytes) -> dict[str, Any] | None:
+def decode_line(line: bytes) -> "dict[str, Any] | None":
     """Decode one line (without its newline; a trailing CR is allowed). None if invalid."""
     if line and line[-1] == 13:
         line = line[:-1]
@@ -116,7 +111,7 @@ class FrameDecoder:
         self._buf = bytearray()
         self._discarding = False
 
-    def feed(self, data: bytes) -> list[dict[str, Any]]:
+    def feed(self, data: bytes) -> "list[dict[str, Any]]":
         out: list[dict[str, Any]] = []
         start = 0
         n = len(data)

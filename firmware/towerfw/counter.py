@@ -1,9 +1,8 @@
 """Per-colour counts since the last reset, and the ring of unacknowledged events."""
 
-try:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
     from typing import Any
-except ImportError:
-    pass
 
 UNCERTAIN = "uncertain"
 

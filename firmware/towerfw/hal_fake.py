@@ -6,12 +6,11 @@ The chute is a list of rows ``(t_us, r, g, b, c, beam)`` with the trace-file mea
 the beam is ``beam``. Beam changes call the edge handler at their exact time.
 """
 
-try:
-    from typing import Any
-except ImportError:
-    pass
-
 from towerfw.beam import BeamEdges
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
+    from typing import Any
 
 MASK = (1 << 30) - 1
 HALF = 1 << 29
@@ -20,8 +19,8 @@ HALF = 1 << 29
 class FakeHal:
     def __init__(
         self,
-        rows: Any = None,
-        idle: Any = (20, 22, 18, 60),
+        rows: "Any" = None,
+        idle: "Any" = (20, 22, 18, 60),
         uid: str = "e6614104033b4f2b",
         cause: str = "power",
         block_us: int = 250,
@@ -70,7 +69,7 @@ class FakeHal:
     def _level(self) -> int:
         return self.beam_level
 
-    def add_rows(self, rows: Any, offset_us: int = 0) -> None:
+    def add_rows(self, rows: "Any", offset_us: int = 0) -> None:
         """Append chute rows, their times relative to now + ``offset_us``."""
         base = self.clock + offset_us
         for row in rows:
@@ -101,7 +100,7 @@ class FakeHal:
             raise OSError(5)
         self.sensor_started = True
 
-    def sensor_read(self, out: Any) -> None:
+    def sensor_read(self, out: "Any") -> None:
         self.advance(self.block_us)
         if self.i2c_fail:
             raise OSError(5)
@@ -112,7 +111,7 @@ class FakeHal:
     def gate_open(self) -> bool:
         return self.gate
 
-    def led_write(self, frame: Any) -> None:
+    def led_write(self, frame: "Any") -> None:
         self.frames.append(bytes(frame))
 
     def status_led(self, on: int) -> None:
@@ -149,7 +148,7 @@ class FakeHal:
     def write(self, data: bytes) -> None:
         self.tx.extend(data)
 
-    def load_text(self, name: str) -> Any:
+    def load_text(self, name: str) -> "Any":
         return self.files.get(name)
 
     def save_text(self, name: str, text: str) -> None:

@@ -6,11 +6,6 @@ built-in ``neopixel`` disables them for ~30 us per LED, which would delay beam t
 ``neopixel`` is the fallback when PIO is unavailable.
 """
 
-try:
-    from typing import Any
-except ImportError:
-    pass
-
 import os
 import select
 import sys
@@ -21,8 +16,12 @@ import machine
 from towerfw.beam import BeamEdges
 from towerfw.tcs34725 import TCS34725
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
+    from typing import Any
 
-def _ws2812_program() -> Any:
+
+def _ws2812_program() -> "Any":
     """The WS2812 bit timing as a PIO program (T1=2, T2=5, T3=3 cycles at 8 MHz)."""
     import rp2
 
@@ -58,7 +57,7 @@ class PioStrip:
         self.sm.active(1)
         self.words = array("I", [0] * count)
 
-    def write(self, frame: Any) -> None:
+    def write(self, frame: "Any") -> None:
         w = self.words
         for i in range(len(w)):
             j = 3 * i
@@ -75,7 +74,7 @@ class NeoStrip:
         self.np = neopixel.NeoPixel(machine.Pin(pin), count)
         self.count = count
 
-    def write(self, frame: Any) -> None:
+    def write(self, frame: "Any") -> None:
         np = self.np
         for i in range(self.count):
             j = 3 * i
@@ -84,7 +83,7 @@ class NeoStrip:
 
 
 class PicoHal:
-    def __init__(self, pinmap: dict[str, Any], ledmap: dict[str, Any]) -> None:
+    def __init__(self, pinmap: "dict[str, Any]", ledmap: "dict[str, Any]") -> None:
         i2c = pinmap["i2c"]
         self.i2c = machine.I2C(
             i2c["id"], sda=machine.Pin(i2c["sda"]), scl=machine.Pin(i2c["scl"]), freq=i2c["freq_hz"]
@@ -129,13 +128,13 @@ class PicoHal:
     def sensor_start(self, gain: int) -> None:
         self.sensor.start(gain)
 
-    def sensor_read(self, out: Any) -> None:
+    def sensor_read(self, out: "Any") -> None:
         self.sensor.read_into(out)
 
     def gate_open(self) -> bool:
         return bool(self._gate.value()) == self._gate_high
 
-    def led_write(self, frame: Any) -> None:
+    def led_write(self, frame: "Any") -> None:
         self.strip.write(frame)
 
     def status_led(self, on: int) -> None:
@@ -175,7 +174,7 @@ class PicoHal:
     def write(self, data: bytes) -> None:
         self._out.write(data)
 
-    def load_text(self, name: str) -> Any:
+    def load_text(self, name: str) -> "Any":
         try:
             with open(name) as f:
                 return f.read()
@@ -193,12 +192,14 @@ class PicoHal:
         if self._wdt is None:
             return
         wdt = self._wdt
-        self._timer = machine.Timer(
-            period=1000, mode=machine.Timer.PERIODIC, callback=lambda t: wdt.feed()
-        )
+
+        def feed(_timer: "machine.Timer") -> None:
+            wdt.feed()
+
+        self._timer = machine.Timer(-1, mode=machine.Timer.PERIODIC, period=1000, callback=feed)
 
 
-def _pull(spec: dict[str, Any]) -> Any:
+def _pull(spec: "dict[str, Any]") -> "Any":
     pull = spec.get("pull")
     if pull == "up":
         return machine.Pin.PULL_UP

@@ -5,12 +5,11 @@ The current estimate is ``idle_milliamps_per_pixel`` per pixel plus
 ``milliamps_per_channel`` x value / 255 per channel; frames above the budget are scaled down.
 """
 
-try:
-    from typing import Any
-except ImportError:
-    pass
-
 import math
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
+    from typing import Any
 
 ANIMS = ("solid", "pulse", "blink", "sweep")
 PULSE_MS = 1600
@@ -27,13 +26,13 @@ class CurrentLimiter:
         self.idle_ma = idle_ma
         self.budget_ma = budget_ma
 
-    def estimate(self, frame: Any) -> float:
+    def estimate(self, frame: "Any") -> float:
         total = 0
         for v in frame:
             total += v
         return self.pixels * self.idle_ma + total * self.ma_per_channel / 255
 
-    def limit(self, frame: Any) -> float:
+    def limit(self, frame: "Any") -> float:
         """Scale ``frame`` in place so the estimate fits the budget; returns the new estimate."""
         est = self.estimate(frame)
         if est <= self.budget_ma:
@@ -53,13 +52,13 @@ class CurrentLimiter:
 class Scene:
     """Segment colours and animations; ``render(ms, frame)`` fills a frame for that time."""
 
-    def __init__(self, segments: dict[str, Any], pixels: int) -> None:
+    def __init__(self, segments: "dict[str, Any]", pixels: int) -> None:
         self.segments = segments  # name -> (start, count)
         self.pixels = pixels
         self.colours: dict[str, Any] = {}
         self.anims: dict[str, str] = {}
 
-    def set(self, segs: dict[str, Any], anim: dict[str, str], clear: bool) -> Any:
+    def set(self, segs: "dict[str, Any]", anim: dict[str, str], clear: bool) -> "Any":
         """Apply a scene command. Returns an error text or None."""
         for name in segs:
             if name not in self.segments:
@@ -87,7 +86,7 @@ class Scene:
     def animated(self) -> bool:
         return any(self.anims[n] != "solid" and n in self.colours for n in self.anims)
 
-    def render(self, ms: int, frame: Any) -> None:
+    def render(self, ms: int, frame: "Any") -> None:
         for i in range(len(frame)):
             frame[i] = 0
         for name in self.colours:

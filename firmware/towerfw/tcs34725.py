@@ -13,10 +13,9 @@ Registers (all accessed through the COMMAND byte 0x80 | register, + 0x20 for aut
   0x14..0x1B    CDATA, RDATA, GDATA, BDATA: 16-bit little-endian counts
 """
 
-try:
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
     from typing import Any
-except ImportError:
-    pass
 
 ADDRESS = 0x29
 CMD = 0x80
@@ -39,7 +38,7 @@ class SensorError(Exception):
 
 
 class TCS34725:
-    def __init__(self, i2c: Any, address: int = ADDRESS) -> None:
+    def __init__(self, i2c: "Any", address: int = ADDRESS) -> None:
         self.i2c = i2c
         self.address = address
         self._block = bytearray(8)
@@ -72,7 +71,7 @@ class TCS34725:
         """Largest count a channel can hold at the current integration time."""
         return min(65535, 1024 * self.cycles)
 
-    def read_into(self, out: Any) -> None:
+    def read_into(self, out: "Any") -> None:
         """Fast path: the latest completed integration as ``out[0:4] = r, g, b, c``.
 
         One block read, no sleeping, no allocation. Raises OSError on a bus error.
