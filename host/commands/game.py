@@ -25,11 +25,21 @@ def register(subparsers: Any) -> None:
     replay.set_defaults(handler=run_replay)
 
     selfplay = subparsers.add_parser("selfplay", help="play random legal games (dealer mode)")
-    selfplay.add_argument("--players", type=int, default=4, choices=(4, 5))
+    selfplay.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
     selfplay.add_argument("--games", type=int, default=100)
     selfplay.add_argument("--seed", type=int, default=0)
     selfplay.add_argument("--edition", choices=EDITIONS, default="2023")
     selfplay.add_argument("--short", action="store_true", help="the short game (6 rounds)")
+    selfplay.add_argument("--merge-decks", action="store_true", help="decks 2+3 as one (3 players)")
+    selfplay.add_argument("--new-regency", action="store_true", help="the New Regency King cards")
+    selfplay.add_argument("--power-shift", action="store_true", help="the Power Shift modifiers")
+    selfplay.add_argument(
+        "--alternative",
+        action="append",
+        default=[],
+        metavar="CARD",
+        help="add an alternative action card (repeatable), e.g. militia, veto, civil-war",
+    )
     selfplay.add_argument("--record", type=Path, metavar="DIR", help="write one record per game")
     selfplay.add_argument("--json", action="store_true", help="print JSON")
     selfplay.set_defaults(handler=run_selfplay)
@@ -86,23 +96,31 @@ def run_selfplay(args: argparse.Namespace) -> int:
     if args.games < 1:
         return _fail("--games must be at least 1")
     colours = load(args.edition).colours[: args.players]
+    variant = {
+        "short_game": args.short,
+        "merge_decks_2_3": args.merge_decks,
+        "new_regency": args.new_regency,
+        "power_shift": args.power_shift,
+        "alternatives": tuple(args.alternative),
+    }
     if args.record:
         args.record.mkdir(parents=True, exist_ok=True)
     progress = Progress(args.games)
-    wins = dict.fromkeys(colours, 0)
+    wins: dict[str, int] = {}
     started = time.perf_counter()
     for index in range(args.games):
         options = Options(
-            players=colours,
-            edition=args.edition,
-            mode="dealer",
-            seed=args.seed + index,
-            short_game=args.short,
+            players=colours, edition=args.edition, mode="dealer", seed=args.seed + index, **variant
         )
-        game = random_game(options)
-        best = max(game.scores)
-        for p, score in enumerate(game.scores):
-            wins[game.colours[p]] += score == best
+        try:
+            game = random_game(options)
+        except ValueError as exc:  # options the rules refuse (e.g. merged decks with 5 players)
+            progress.close()
+            return _fail(str(exc))
+        best = max(game.scores[p] for p in game.seats)
+        for p in game.seats:
+            colour = game.colours[p]
+            wins[colour] = wins.get(colour, 0) + (game.scores[p] == best)
         if args.record:
             path = args.record / f"game-{args.seed + index:06d}.json"
             path.write_text(json.dumps(to_record(game), ensure_ascii=False), encoding="utf-8")
@@ -113,6 +131,7 @@ def run_selfplay(args: argparse.Namespace) -> int:
         "games": args.games,
         "players": args.players,
         "edition": args.edition,
+        "variant": {k: (list(v) if isinstance(v, tuple) else v) for k, v in variant.items()},
         "seconds": round(elapsed, 3),
         "games_per_second": round(args.games / elapsed, 1),
         "wins_or_shared": wins,
