@@ -155,6 +155,7 @@ class Game:
         if not options.new_regency:
             self.decks[5] = []
         self.pending_alternatives = list(options.alternatives)
+        self._round_slots = (*self.slots, 5) if options.new_regency else self.slots
         self.face_up: list[str] = [""] * 5
         self.used_cards: list[str] = []
         self.region_cards = list(range(self.R))
@@ -468,9 +469,14 @@ class Game:
         if not self._dealer:
             return
         while self.phase in CHANCE_PHASES and self.frame is None:
-            pool = self._chance_pool()
-            if pool is not None:
+            phase = self.phase
+            if phase == "reveal":
                 # A uniform draw among the copies left.
+                slot = self._reveal_slot()
+                pool = self.decks[slot]
+                chosen = Action("reveal", str(slot), pool[self._rng.randrange(len(pool))])
+            elif phase in ("setup_remove", "setup_deal"):
+                pool = self._chance_pool() or []
                 card = pool[self._rng.randrange(len(pool))]
                 chosen = next(a for a in self._chance_actions() if a.arg2 == card)
             else:
@@ -750,8 +756,9 @@ class Game:
         raise AssertionError("no deck to reveal")
 
     def _pending_slots(self) -> list[int]:
-        slots = [*self.slots, 5] if self.options.new_regency else list(self.slots)
-        return [s for s in slots if not self.face_up[s - 1] and self.decks[s]]
+        face_up = self.face_up
+        decks = self.decks
+        return [s for s in self._round_slots if not face_up[s - 1] and decks[s]]
 
     def _next_reveal(self) -> None:
         if self._pending_slots():
