@@ -48,13 +48,21 @@ def options_of(record: dict[str, Any]) -> Options:
         raise RecordError(f'not a game record (expected "format": "{FORMAT}")')
     if record.get("version") != VERSION:
         raise RecordError(f"unsupported record version {record.get('version')!r}")
-    raw = dict(record.get("options") or {})
-    raw["players"] = record["players"]
+    raw = record.get("options") or {}
+    players = record.get("players")
+    if not isinstance(raw, dict):
+        raise RecordError('bad options in record: "options" must be a JSON object')
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise RecordError('"players" must be a list of colour names')
+    raw = {**raw, "players": players}
     raw["edition"] = record.get("edition", raw.get("edition", "2023"))
     try:
-        return Options.from_json(raw)
+        options = Options.from_json(raw)
     except (KeyError, TypeError, ValueError) as exc:
         raise RecordError(f"bad options in record: {exc}") from None
+    if options.mode not in ("table", "dealer"):  # replay runs in table mode: check it here
+        raise RecordError(f"bad options in record: mode {options.mode!r} is not table or dealer")
+    return options
 
 
 def from_record(record: dict[str, Any], upto: int | None = None) -> Game:
