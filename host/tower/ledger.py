@@ -160,16 +160,20 @@ class Ledger:
         with self._lock:
             return add_counts(self._carried, self._device)
 
-    def _commit(self, kind: str, frame: dict[str, Any] | None = None) -> LedgerEntry:
-        entry = LedgerEntry(
-            kind=kind,
-            boot=self._boot,
-            seq=self._seq,
-            carried=dict(self._carried),
-            device=dict(self._device),
-            frame=frame,
-        )
+    def _commit(
+        self,
+        kind: str,
+        boot: str,
+        seq: int,
+        carried: dict[str, int],
+        device: dict[str, int],
+        frame: dict[str, Any] | None = None,
+    ) -> LedgerEntry:
+        """Write the new state to the sink, then adopt it: if the sink raises, the ledger is
+        unchanged (so the event is neither acked nor skipped, and a replay brings it back)."""
+        entry = LedgerEntry(kind, boot, seq, dict(carried), dict(device), frame)
         self._sink.append(entry)
+        self._boot, self._seq, self._carried, self._device = boot, seq, carried, device
         return entry
 
     def adopt_boot(self, boot: str, device_seq: int) -> bool:
@@ -180,10 +184,8 @@ class Ledger:
             if boot == self._boot and device_seq >= self._seq:
                 return False
             was_known = self._boot != ""
-            if was_known:
-                self._carried = add_counts(self._carried, self._device)
-            self._boot, self._seq, self._device = boot, 0, {}
-            self._commit("boot")
+            carried = add_counts(self._carried, self._device) if was_known else {}
+            self._commit("boot", boot, 0, carried, {})
             return was_known
 
     def accept(self, boot: str, frame: Mapping[str, Any]) -> Accepted | None:
@@ -195,11 +197,10 @@ class Ledger:
             if boot != self._boot or seq <= self._seq:
                 return None
             before = add_counts(self._carried, self._device)
-            self._seq = seq
-            self._device = parse_counts(frame.get("n"))
-            if frame.get("k") == "reset":
-                self._carried = {}  # the castillo was emptied: totals restart with the device
-            entry = self._commit("event", dict(frame))
+            # a reset empties the castillo: the totals restart with the device
+            carried = {} if frame.get("k") == "reset" else self._carried
+            device = parse_counts(frame.get("n"))
+            entry = self._commit("event", boot, seq, carried, device, dict(frame))
             return Accepted(entry=entry, totals_before=before)
 
     def adopt_snapshot(self, boot: str, seq: int, counts: Counts) -> bool:
@@ -211,8 +212,8 @@ class Ledger:
             fresh = parse_counts(dict(counts))
             if seq == self._seq and _nonzero(fresh) == _nonzero(self._device):
                 return False
-            if any(fresh.get(key, 0) < value for key, value in self._device.items()):
-                self._carried = {}  # a count went down: a lost `reset` event emptied the castillo
-            self._seq, self._device = seq, fresh
-            self._commit("snapshot")
+            # a count that went down means a lost `reset` event emptied the castillo
+            went_down = any(fresh.get(key, 0) < value for key, value in self._device.items())
+            carried = {} if went_down else self._carried
+            self._commit("snapshot", boot, seq, carried, fresh)
             return True

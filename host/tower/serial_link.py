@@ -303,6 +303,9 @@ class SerialTowerLink(TowerLink):
             except (_LinkLost, serial.SerialException, OSError) as exc:
                 self.last_error = str(exc)
                 log.info("tower link lost: %s", exc)
+            except Exception as exc:  # e.g. the sink failed: nothing was acked, start over
+                self.last_error = repr(exc)
+                log.exception("tower link session failed; reopening")
             finally:
                 with self._write_lock:
                     self._ser = None

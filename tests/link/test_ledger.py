@@ -105,3 +105,36 @@ def test_entry_round_trips_through_json() -> None:
     entry = LedgerEntry("event", "b1", 3, {"red": 1}, {"blue": 2}, ev(3, {"blue": 2}), at=1.5)
     assert LedgerEntry.from_json(entry.to_json()) == entry
     assert entry.totals == {"red": 1, "blue": 2}
+
+
+class FailingSink(MemorySink):
+    def __init__(self) -> None:
+        super().__init__()
+        self.fail = False
+
+    def append(self, entry: LedgerEntry) -> None:
+        if self.fail:
+            raise OSError("disk full")
+        super().append(entry)
+
+
+def test_a_failed_write_leaves_the_ledger_unchanged() -> None:
+    sink = FailingSink()
+    ledger = Ledger(sink)
+    ledger.adopt_boot("b1", 0)
+    ledger.accept("b1", ev(1, {"red": 1}))
+    sink.fail = True
+    for action in (
+        lambda: ledger.accept("b1", ev(2, {"red": 2})),
+        lambda: ledger.adopt_boot("b2", 0),
+        lambda: ledger.adopt_snapshot("b1", 5, {"red": 5}),
+    ):
+        try:
+            action()
+        except OSError:
+            pass
+        else:
+            raise AssertionError("the sink error must reach the caller")
+        assert (ledger.boot, ledger.seq, ledger.totals()) == ("b1", 1, {"red": 1})
+    sink.fail = False
+    assert ledger.accept("b1", ev(2, {"red": 2})) is not None  # the retry is accepted

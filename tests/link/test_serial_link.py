@@ -10,6 +10,7 @@ import pytest
 import serial
 
 from host.tower.events import Drop, LinkState, LinkStatus, TowerEvent
+from host.tower.ledger import LedgerEntry
 from host.tower.link import CommandFailed, LinkTimeout
 from host.tower.serial_link import SerialTowerLink
 from tests.link.conftest import FakeTower, RecordingSink, wait_for
@@ -269,3 +270,30 @@ def test_any_pyserial_url_is_accepted_as_port() -> None:
         assert link.state in (LinkState.CONNECTING, LinkState.RECONNECTING)
     finally:
         link.close()
+
+
+class FlakySink(RecordingSink):
+    """Fails once on its third write, as a full disk or a locked database would."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.writes = 0
+
+    def append(self, entry: LedgerEntry) -> None:
+        self.writes += 1
+        if self.writes == 3:
+            raise RuntimeError("database is locked")
+        super().append(entry)
+
+
+def test_a_failing_sink_means_no_ack_and_a_retry(fake_tower: FakeTower) -> None:
+    sink = FlakySink()
+    with SerialTowerLink(str(fake_tower.path), sink=sink) as link:
+        link.wait_connected(3.0)  # write 1: the boot entry
+        fake_tower.drop("red")  # write 2
+        fake_tower.drop("blue")  # write 3 fails: not acked, the session restarts
+        got = events(link, 2, timeout=5.0)
+        assert [e.seq for e in got] == [1, 2]
+        assert sink.event_seqs() == [1, 2]
+        assert wait_for(lambda: fake_tower.acks[-1:] == [2])
+        assert link.totals() == {"red": 1, "blue": 1}
