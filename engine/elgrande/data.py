@@ -250,7 +250,13 @@ def _load_cached(edition: str, stamps: tuple[tuple[str, int], ...]) -> GameData:
         _read_toml(DATA_DIR / "board.toml"), _read_toml(DATA_DIR / f"edition_{edition}.toml")
     )
     for path in overrides:
-        raw = _merge(raw, _read_toml(Path(path)))
+        try:
+            raw = _merge(raw, _read_toml(Path(path)))
+        except (AttributeError, TypeError):
+            raise GameDataError(
+                f"{path}: region, card, tile and grey sections must be arrays of tables "
+                "([[card]] ...)"
+            ) from None
     return _build(raw, source=f"edition {edition} with {len(overrides)} override file(s)")
 
 
@@ -265,7 +271,7 @@ def _build(raw: Mapping[str, Any], source: str) -> GameData:
         return _build_checked(raw)
     except GameDataError as exc:
         raise GameDataError(f"{source}: {exc}") from None
-    except (KeyError, TypeError) as exc:
+    except (KeyError, TypeError, ValueError) as exc:
         raise GameDataError(f"{source}: missing or malformed field {exc}") from None
 
 
@@ -371,9 +377,11 @@ def _check_effect(effect: Any, where: str) -> tuple[Mapping[str, Any], ...]:
 
 def _card(record: Mapping[str, Any]) -> Card:
     where = f"card {record.get('id', '?')}"
-    deck = record["deck"]
+    deck = record.get("deck")
     if not isinstance(deck, int) or not 1 <= deck <= 5:
         raise GameDataError(f"{where}: deck must be 1..5")
+    if not isinstance(record.get("place"), int):
+        raise GameDataError(f"{where}: place must be a whole number")
     return Card(
         id=str(record["id"]),
         deck=deck,
