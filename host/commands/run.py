@@ -1,34 +1,102 @@
-"""`castillo run`: the main job. Until the table app lands it plays a demo game in the terminal."""
+"""`castillo run`: the table app. It serves the table UI on http://127.0.0.1:<port>/ with the real
+tower when a Pico is plugged in, otherwise with the simulated tower (the real firmware in
+MicroPython behind a pty), and continues the game that was in play."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import secrets
+import socket
+import sys
+from pathlib import Path
 from typing import Any
 
-from engine.elgrande.bots import random_game
-from engine.elgrande.data import EDITIONS, load
-from engine.elgrande.game import Options
-from engine.elgrande.record import summary
+from host.paths import REPO_ROOT
+
+DEFAULT_PORT = 8000
+
+
+def default_db() -> Path:
+    """./var/castillo.db in a checkout (gitignored), else $XDG_DATA_HOME/castillo/castillo.db."""
+    if (REPO_ROOT / ".git").exists():
+        return REPO_ROOT / "var" / "castillo.db"
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "castillo" / "castillo.db"
 
 
 def register(subparsers: Any) -> None:
-    run = subparsers.add_parser("run", help="start the main job (a demo game in the terminal)")
-    run.add_argument("--edition", choices=EDITIONS, default="2023")
-    run.add_argument("--players", type=int, default=4, choices=(4, 5))
-    run.add_argument("--seed", type=int, default=1)
-    run.set_defaults(handler=run_demo)
+    run = subparsers.add_parser(
+        "run", help="start the table app (real tower if plugged in, else the simulated one)"
+    )
+    run.add_argument("--port", type=int, default=DEFAULT_PORT, help="HTTP port (0: any free)")
+    tower = run.add_mutually_exclusive_group()
+    tower.add_argument("--tower-port", metavar="P", help="the tower's serial port or pyserial URL")
+    tower.add_argument("--sim", action="store_true", help="use the simulated tower")
+    tower.add_argument("--no-tower", action="store_true", help="no tower: throw checks off")
+    run.add_argument(
+        "--lan", action="store_true", help="listen on the network (tablets, phones): needs pairing"
+    )
+    store = run.add_mutually_exclusive_group()
+    store.add_argument("--db", type=Path, help=f"saved games database (default {default_db()})")
+    store.add_argument("--data-dir", type=Path, help="folder for the database (castillo.db)")
+    run.set_defaults(handler=run_table)
 
 
-def run_demo(args: argparse.Namespace) -> int:
-    colours = load(args.edition).colours[: args.players]
-    options = Options(players=colours, edition=args.edition, mode="dealer", seed=args.seed)
-    game = random_game(options)
-    result = summary(game)
-    print(f"Demo: a random game of El Grande ({args.edition}) between {', '.join(colours)}.")
-    for entry in result["score_history"]:
-        scores = ", ".join(f"{c} {s}" for c, s in zip(colours, entry["scores"], strict=True))
-        print(f"  after round {entry['round']}: {scores}")
-    print("Final:")
-    for colour, score in sorted(result["scores"].items(), key=lambda kv: -kv[1]):
-        print(f"  {result['standings'][colour]}. {colour:8s} {score}")
+def _lan_address() -> str:
+    """This host's address on the local network (no packet is sent)."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET: routing lookup only
+        return str(probe.getsockname()[0])
+    return "127.0.0.1"
+
+
+def run_table(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from host.app.server import Access, create_app
+    from host.app.session import Session
+    from host.app.store import Store
+    from host.app.towers import open_tower
+
+    db = args.db or (args.data_dir / "castillo.db" if args.data_dir else default_db())
+    choice = "sim" if args.sim else "none" if args.no_tower else args.tower_port or "auto"
+    host = "0.0.0.0" if args.lan else "127.0.0.1"
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, args.port))
+    except OSError as exc:
+        print(f"castillo run: cannot listen on {host}:{args.port}: {exc.strerror}", file=sys.stderr)
+        return 2
+    listener.listen(64)
+    port = listener.getsockname()[1]
+
+    store = Store(db)
+    session = Session(store, checks_enabled=choice != "none")
+    tower = open_tower(choice, session.sink)
+    session.attach_tower(tower)
+    restored = session.restore_last()
+    access = Access(lan=args.lan, pairing_code=secrets.token_hex(4) if args.lan else "")
+
+    def listening() -> None:
+        print(f"tower: {tower.mode}" + (f" ({tower.link.port})" if tower.link else ""))
+        print(f"saved games: {db}")
+        if restored is not None:
+            print(f"continuing game {restored}")
+        if args.lan:
+            address = _lan_address()
+            print(f"pairing code: {access.pairing_code}")
+            print(f"table: http://{address}:{port}/?pair={access.pairing_code}")
+        print(f"listening on http://127.0.0.1:{port}/", flush=True)
+
+    app = create_app(session, access, on_listening=listening)
+    config = uvicorn.Config(app, log_level="warning", access_log=False, ws_ping_interval=20.0)
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[listener])
+    finally:
+        session.close()
+        store.close()
     return 0

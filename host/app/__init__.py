@@ -1,0 +1,1 @@
+"""The table app: FastAPI backend, session, throw checks, lights, saved games."""

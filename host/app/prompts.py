@@ -1,0 +1,153 @@
+"""The state table: every game state has a prompt and a set of highlights (BGA style).
+
+`prompt_for(game, checks)` is a pure function. The prompt's `key` is stable (the UI translates
+it, with `params`); `text` is the English fallback from host/app/data/prompts.json. The
+highlights are the areas the acting player's legal actions point at, in that player's colour:
+the same list drives the board lights (host/app/lights.py). An open throw issue overrides the
+game's prompt: play waits for it.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.elgrande.frames import ChoiceFrame, DiscFrame, MoveFrame, PlaceFrame
+from engine.elgrande.game import CHANCE, Game
+from host.app.checks import Checks
+
+DATA_FILE = Path(__file__).resolve().parent / "data" / "prompts.json"
+# Actions whose choice is secret: made on the player's own page, never at the shared table.
+SECRET_KINDS = frozenset({"disc", "powerback", "pass", "deal"})
+
+
+@dataclass(frozen=True)
+class Highlight:
+    area: str
+    colour: str
+    why: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"area": self.area, "colour": self.colour, "why": self.why}
+
+
+@dataclass(frozen=True)
+class Prompt:
+    key: str
+    actors: tuple[str, ...]
+    params: dict[str, Any] = field(default_factory=dict)
+    highlights: tuple[Highlight, ...] = ()
+
+    @property
+    def text(self) -> str:
+        template = prompt_texts().get(self.key, self.key)
+        values = {"actor": ", ".join(self.actors) or "-", **self.params}
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError):
+            return template
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "actors": list(self.actors),
+            "params": dict(self.params),
+            "text": self.text,
+        }
+
+
+@functools.cache
+def prompt_texts() -> dict[str, str]:
+    raw = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    return {str(k): str(v) for k, v in raw["prompts"].items()}
+
+
+def _actor_names(game: Game) -> tuple[str, ...]:
+    return tuple("chance" if p == CHANCE else game.colours[p] for p in game.current_players())
+
+
+def highlights(game: Game) -> tuple[Highlight, ...]:
+    """Areas the single acting player's public legal actions point at."""
+    players = game.current_players()
+    if len(players) != 1 or players[0] < 0:
+        return ()
+    player = players[0]
+    colour = game.colours[player]
+    out: list[Highlight] = []
+    seen: set[str] = set()
+    for action in game.legal_actions(player):
+        if action.kind in SECRET_KINDS:
+            continue
+        for arg in (action.arg, action.arg2):
+            if arg in game.area_tokens and arg not in seen and arg != "court":
+                seen.add(arg)
+                out.append(Highlight(arg, colour, action.kind))
+    return tuple(out)
+
+
+def game_prompt(game: Game) -> Prompt:
+    actors = _actor_names(game)
+    lights = highlights(game)
+    phase = game.phase
+    frame = game.frame
+    if phase == "over":
+        return Prompt("over", (), {"scores": dict(zip(game.colours, game.scores, strict=True))})
+    if phase == "setup_home":
+        colour = game.colours[(game.first + game.home_pos) % game.n]
+        return Prompt("setup.home", actors, {"colour": colour})
+    if phase == "reveal":
+        deck = next((d for d in range(1, 5) if not game.face_up[d - 1] and game.decks[d]), 0)
+        return Prompt("reveal", actors, {"deck": deck})
+    if phase in ("setup_first", "setup_king"):
+        return Prompt(phase.replace("_", "."), actors)
+    if frame is not None:
+        return _frame_prompt(game, frame, actors, lights)
+    turn = game.turn
+    if phase == "power":
+        return Prompt("power", actors)
+    if phase == "take" and turn is not None:
+        return Prompt("take", actors, {"max": turn.take})
+    if phase == "card":
+        return Prompt("card", actors)
+    if phase == "main" and turn is not None:
+        if turn.placing or (not turn.placed and turn.place_left and game.court[turn.player]):
+            key = "main.placing" if turn.placing else "main.place"
+            return Prompt(key, actors, {"left": turn.place_left, "card": turn.card}, lights)
+        return Prompt("main.special", actors, {"card": turn.card}, lights)
+    return Prompt(phase, actors, {}, lights)
+
+
+def _frame_prompt(
+    game: Game, frame: Any, actors: tuple[str, ...], lights: tuple[Highlight, ...]
+) -> Prompt:
+    if isinstance(frame, DiscFrame):
+        key = "disc.general" if frame.purpose == "general" else f"disc.{frame.purpose}"
+        return Prompt(key, actors, {"waiting_for": list(actors)})
+    if isinstance(frame, MoveFrame):
+        key = "move.to" if frame.picked is not None else "move.pick"
+        params: dict[str, Any] = {}
+        if frame.picked is not None:
+            params["colour"] = game.colours[frame.picked[0]]
+            params["from"] = game.tok[frame.picked[1]]
+        return Prompt(key, actors, params, lights)
+    if isinstance(frame, PlaceFrame):
+        return Prompt("place", actors, {"left": frame.left}, lights)
+    if isinstance(frame, ChoiceFrame):
+        key = f"choice.{frame.kind}" + (f".{frame.purpose}" if frame.purpose else "")
+        return Prompt(key, actors, {}, lights if frame.kind != "powerback" else ())
+    described = frame.describe(game, None)
+    params = {k: v for k, v in described.items() if k in ("left", "colour", "against")}
+    return Prompt(str(frame.kind), actors, params, lights)
+
+
+def prompt_for(game: Game, checks: Checks | None) -> Prompt:
+    """The prompt the whole table sees: an open throw issue comes first."""
+    if checks is not None and checks.issues:
+        issue = checks.issues[0]
+        return Prompt(f"check.{issue.kind}", ("table",), {"issue": issue.id, "detail": issue.text})
+    if checks is not None and checks.waiting_for_scoring_check():
+        return Prompt("check.scoring", ("table",), {})
+    return game_prompt(game)

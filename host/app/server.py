@@ -1,0 +1,556 @@
+"""The table app's HTTP and WebSocket API (FastAPI): docs/table-api.md is the contract.
+
+One WebSocket per client. On connect it gets `hello` and its full `state`; after every change
+of the session it gets a fresh `state` (its own view: a seat never sees another seat's hand or
+disc, nobody sees the castillo's contents). Requests run in worker threads: the session writes
+to disk (fsync) before anything is acknowledged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import io
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from engine.elgrande import data as gamedata
+from host.app.session import ActionError, Role, Session
+
+log = logging.getLogger("host.app.server")
+T = TypeVar("T")
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+PAIR_FAILURES = 5  # wrong pairing codes before pairing locks
+PAIR_LOCK_S = 30.0
+FORBIDDEN_CLOSE = 4403
+DEADLINE_POLL_S = 0.5  # the throw-window timer wakes at least this often
+
+
+@dataclass
+class Access:
+    """Who may be the table: anyone on 127.0.0.1, or (with --lan) whoever paired."""
+
+    lan: bool = False
+    pairing_code: str = ""
+    table_token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
+    failures: int = 0
+    locked_until: float = 0.0
+
+    def table_ok(self, token: str | None) -> bool:
+        if not self.lan:
+            return True
+        return bool(token) and secrets.compare_digest(str(token), self.table_token)
+
+    def pair(self, code: str) -> str:
+        if not self.lan:
+            return ""
+        now = time.monotonic()
+        if now < self.locked_until:
+            raise ActionError("locked", "too many wrong codes: wait half a minute")
+        if code and secrets.compare_digest(code.strip(), self.pairing_code):
+            self.failures = 0
+            return self.table_token
+        self.failures += 1
+        if self.failures >= PAIR_FAILURES:
+            self.failures = 0
+            self.locked_until = now + PAIR_LOCK_S
+        raise ActionError("forbidden", "wrong pairing code")
+
+
+STATUS = {
+    "forbidden": 403,
+    "no_game": 404,
+    "no_seat": 404,
+    "locked": 429,
+    "bad_message": 400,
+    "bad_options": 400,
+    "bad_record": 400,
+    "notation": 400,
+    "not_simulated": 409,
+}
+
+
+def _error(exc: ActionError) -> JSONResponse:
+    return JSONResponse({"error": exc.code, "reason": exc.reason}, STATUS.get(exc.code, 409))
+
+
+def _token_of(request: Request) -> str | None:
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        return header[7:].strip()
+    return request.query_params.get("token")
+
+
+class Client:
+    """One WebSocket: messages go out in order from one sender task."""
+
+    def __init__(self, socket: WebSocket, role: Role, token: str = "") -> None:
+        self.socket = socket
+        self.role = role
+        self.token = token  # a seat's token: checked again on every message (reissue)
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.sent_rev = -1
+
+    def push(self, message: dict[str, Any] | None) -> None:
+        """A message, or None for "send the current state"."""
+        self.queue.put_nowait(message)
+
+
+class Hub:
+    """The connected clients; session changes (from any thread) fan out on the event loop."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.clients: set[Client] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.last_prompt: dict[str, Any] | None = None
+
+    def on_change(self, messages: list[dict[str, Any]]) -> None:
+        loop = self.loop
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):  # the loop is shutting down
+            loop.call_soon_threadsafe(self._fanout, messages)
+
+    def _fanout(self, messages: list[dict[str, Any]]) -> None:
+        prompt = self._prompt_message()
+        for client in list(self.clients):
+            for message in messages:
+                if message.get("type") in ("scoring", "tower"):
+                    client.push(message)
+            if prompt is not None:
+                client.push(prompt)
+            client.push(None)
+
+    def _prompt_message(self) -> dict[str, Any] | None:
+        state = self.session.state_for(Role.table())
+        prompt = {"prompt": state["prompt"], "highlights": state["highlights"]}
+        if prompt == self.last_prompt:
+            return None
+        self.last_prompt = prompt
+        return {"type": "prompt", **prompt}
+
+    async def run_client(self, client: Client) -> None:
+        """Send the client's queue until it disconnects."""
+        while True:
+            message = await client.queue.get()
+            if message is None:
+                if not client.queue.empty() and None in client.queue._queue:  # type: ignore[attr-defined]
+                    continue  # a newer state is queued behind: send that one
+                state = self.session.state_for(client.role)
+                if state["rev"] == client.sent_rev:
+                    continue
+                client.sent_rev = state["rev"]
+                message = {"type": "state", "rev": state["rev"], "state": state}
+            await client.socket.send_json(message)
+
+
+async def _deadline_loop(session: Session) -> None:
+    """Throw windows that run out become issues: wake at the next deadline."""
+    while True:
+        deadline = session.next_deadline()
+        wait = DEADLINE_POLL_S
+        if deadline is not None:
+            wait = min(wait, max(0.0, deadline - session.clock()) + 0.01)
+        await asyncio.sleep(wait)
+        if deadline is not None and deadline <= session.clock():
+            await asyncio.to_thread(session.run_due)
+
+
+def gamedata_json(edition: str) -> dict[str, Any]:
+    """The engine's game data as JSON for the UI (public: the printed components)."""
+    data = gamedata.load(edition)
+    tokens = [r.ascii for r in data.regions]
+    return {
+        "edition": data.edition,
+        "colours": list(data.colours),
+        "regions": [
+            {
+                "token": r.ascii,
+                "name": r.name,
+                "name_1995": r.name_1995,
+                "values": list(r.values),
+                "values_2_3_players": list(r.values_2_3_players),
+                "neighbours": [tokens[i] for i in r.neighbours],
+                "borders": list(r.borders),
+            }
+            for r in data.regions
+        ],
+        "castillo_values": list(data.castillo_values),
+        "tiles": [{"id": t.id, "values": list(t.values)} for t in data.tiles],
+        "cards": {
+            c.id: {
+                "names": dict(c.names),
+                "text": c.text,
+                "deck": c.deck,
+                "place": c.place,
+                "king_card": c.king_card,
+                "alternative": c.alternative,
+            }
+            for c in data.cards.values()
+        },
+        "power": {
+            "values": list(range(1, len(data.power_caballeros) + 1)),
+            "caballeros": list(data.power_caballeros),
+        },
+        "rounds": data.rounds,
+        "scoring_after": list(data.scoring_after),
+        "short_game_rounds": list(data.short_game_rounds),
+    }
+
+
+def create_app(
+    session: Session,
+    access: Access | None = None,
+    static_dir: Path = STATIC_DIR,
+    on_listening: Callable[[], None] | None = None,
+) -> FastAPI:
+    """The app for one session. `on_listening` runs once the loop is up (start-up line)."""
+    access = access or Access()
+    hub = Hub(session)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub.loop = asyncio.get_running_loop()
+        session.add_listener(hub.on_change)
+        timer = asyncio.create_task(_deadline_loop(session))
+        if on_listening is not None:
+            on_listening()
+        try:
+            yield
+        finally:
+            timer.cancel()
+            session.remove_listener(hub.on_change)
+
+    app = FastAPI(title="Castillo table", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.session = session
+    app.state.hub = hub
+    app.state.access = access
+
+    @app.middleware("http")
+    async def no_cache(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        response = await call_next(request)
+        if request.url.path.startswith(("/static/", "/seat/")) or request.url.path == "/":
+            response.headers["Cache-Control"] = "no-cache"
+        return response
+
+    def table(request: Request) -> None:
+        if not access.table_ok(_token_of(request)):
+            raise ActionError("forbidden", "this needs the table (pair first with --lan)")
+
+    def seat(token: str) -> Role:
+        colour = session.seat_for_token(token)
+        if colour is None:
+            raise ActionError("forbidden", "unknown or revoked seat link")
+        return Role("seat", colour)
+
+    async def run(func: Callable[..., T], *args: Any) -> T:
+        return await asyncio.to_thread(func, *args)
+
+    async def body(request: Request) -> dict[str, Any]:
+        try:
+            raw = await request.json()
+        except ValueError:
+            raise ActionError("bad_message", "the body is not JSON") from None
+        if not isinstance(raw, dict):
+            raise ActionError("bad_message", "the body must be a JSON object")
+        return raw
+
+    def guarded(
+        handler: Callable[..., Awaitable[Any]],
+    ) -> Callable[..., Awaitable[Any]]:
+        @functools.wraps(handler)
+        async def wrapper(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await handler(*args, **kwargs)
+            except ActionError as exc:
+                return _error(exc)
+
+        return wrapper
+
+    # ------------------------------------------------------------------ pages
+    @app.get("/", include_in_schema=False)
+    async def index() -> Response:
+        page = static_dir / "index.html"
+        if page.exists():
+            return FileResponse(page)
+        return PlainTextResponse("Castillo table app: the UI is not installed", 503)
+
+    @app.get("/seat/{token}", include_in_schema=False)
+    async def seat_page(token: str) -> Response:
+        page = static_dir / "seat.html"
+        if session.seat_for_token(token) is None:
+            return PlainTextResponse("unknown or revoked seat link", 403)
+        if page.exists():
+            return FileResponse(page)
+        return PlainTextResponse("Castillo seat page: the UI is not installed", 503)
+
+    if static_dir.exists():
+        app.mount("/static", StaticFiles(directory=static_dir), name="static")
+
+    # ------------------------------------------------------------------ info, pairing
+    @app.get("/api/info")
+    async def info() -> dict[str, Any]:
+        active = session.active
+        return {
+            "app": "castillo",
+            "version": "1",
+            "lan": access.lan,
+            "pairing_required": access.lan,
+            "tower": session.tower.status() if session.tower else {"mode": "none"},
+            "active_game": active.id if active else None,
+        }
+
+    @app.post("/api/pair")
+    @guarded
+    async def pair(request: Request) -> dict[str, Any]:
+        raw = await body(request)
+        return {"token": access.pair(str(raw.get("code", "")))}
+
+    @app.get("/api/gamedata")
+    @guarded
+    async def game_data(edition: str = "2023") -> dict[str, Any]:
+        if edition not in gamedata.EDITIONS:
+            raise ActionError("bad_message", f"edition must be one of {gamedata.EDITIONS}")
+        return gamedata_json(edition)
+
+    # ------------------------------------------------------------------ games
+    def seats_json(request: Request) -> list[dict[str, Any]]:
+        active = session.active
+        if active is None:
+            return []
+        base = str(request.base_url).rstrip("/")
+        return [
+            {"colour": s.colour, "token": s.token, "url": f"{base}/seat/{s.token}"}
+            for s in active.seats.values()
+        ]
+
+    @app.get("/api/games")
+    @guarded
+    async def games(request: Request) -> dict[str, Any]:
+        table(request)
+        return {"games": await run(session.list_games)}
+
+    @app.post("/api/games")
+    @guarded
+    async def new_game(request: Request) -> dict[str, Any]:
+        table(request)
+        raw = await body(request)
+        game_id = await run(session.new_game, raw)
+        return {"id": game_id, "seats": seats_json(request)}
+
+    @app.post("/api/games/import")
+    @guarded
+    async def import_game(request: Request) -> dict[str, Any]:
+        table(request)
+        raw = await body(request)
+        return {"id": await run(session.import_record, raw)}
+
+    @app.post("/api/games/{game_id}/continue")
+    @guarded
+    async def continue_game(game_id: int, request: Request) -> dict[str, Any]:
+        table(request)
+        await run(session.continue_game, game_id)
+        return {"id": game_id, "seats": seats_json(request)}
+
+    @app.get("/api/games/{game_id}/record")
+    @guarded
+    async def export(game_id: int, request: Request) -> Any:
+        table(request)
+        record = await run(session.export_record, game_id)
+        return JSONResponse(
+            record,
+            headers={"Content-Disposition": f'attachment; filename="castillo-{game_id}.json"'},
+        )
+
+    # ------------------------------------------------------------------ state, seats
+    @app.get("/api/state")
+    @guarded
+    async def table_state(request: Request) -> dict[str, Any]:
+        table(request)
+        return await run(session.state_for, Role.table())
+
+    @app.get("/api/seat/{token}/state")
+    @guarded
+    async def seat_state(token: str) -> dict[str, Any]:
+        return await run(session.state_for, seat(token))
+
+    @app.get("/api/seats")
+    @guarded
+    async def seats(request: Request) -> dict[str, Any]:
+        table(request)
+        state = await run(session.state_for, Role.table())
+        base = str(request.base_url).rstrip("/")
+        for entry in state["seats"]:
+            if "url" in entry:
+                entry["url"] = base + entry["url"]
+        return {"seats": state["seats"]}
+
+    @app.get("/api/seats/{colour}/qr.svg")
+    @guarded
+    async def seat_qr(colour: str, request: Request) -> Response:
+        table(request)
+        active = session.active
+        if active is None or colour not in active.seats:
+            raise ActionError("no_seat", f"{colour} is not a seat of the active game")
+        entry = active.seats[colour]
+        if entry.claimed:
+            raise ActionError("forbidden", "this seat is claimed; reissue it for a new link")
+        import segno
+
+        url = f"{str(request.base_url).rstrip('/')}/seat/{entry.token}"
+        out = io.BytesIO()
+        segno.make(url, error="m").save(out, kind="svg", scale=6, border=2)
+        return Response(out.getvalue(), media_type="image/svg+xml")
+
+    @app.post("/api/seats/{colour}/reissue")
+    @guarded
+    async def reissue(colour: str, request: Request) -> dict[str, Any]:
+        table(request)
+        entry = await run(session.reissue, colour)
+        base = str(request.base_url).rstrip("/")
+        return {"colour": colour, "token": entry.token, "url": f"{base}/seat/{entry.token}"}
+
+    # ------------------------------------------------------------------ commands
+    async def command(role: Role, raw: dict[str, Any]) -> dict[str, Any]:
+        """One client command (HTTP or WebSocket); the answer fields of its ack."""
+        kind = raw.get("type")
+        as_colour = raw.get("as")
+        if as_colour is not None and not isinstance(as_colour, str):
+            raise ActionError("bad_message", "'as' must be a colour")
+        if kind == "action":
+            text = raw.get("text")
+            if not isinstance(text, str) or not text.strip():
+                raise ActionError("bad_message", "an action needs its 'text' in notation")
+            return {"rev": await run(session.act, role, text, as_colour)}
+        if kind == "undo":
+            undone, rev = await run(session.undo, role, as_colour)
+            return {"rev": rev, "undone": undone}
+        if kind == "language":
+            await run(session.set_language, role, str(raw.get("lang", "")))
+            return {"rev": session.rev}
+        if role.kind != "table":
+            raise ActionError("forbidden", f"'{kind}' is for the table")
+        if kind == "confirm":
+            colours = raw.get("colours")
+            if not isinstance(colours, list) or not all(isinstance(c, str) for c in colours):
+                raise ActionError("bad_message", "'colours' must be a list of colours")
+            return {"rev": await run(session.confirm, _int(raw.get("check")), colours)}
+        if kind == "resolve":
+            how, note = str(raw.get("how", "")), str(raw.get("note", ""))
+            return {"rev": await run(session.resolve, _int(raw.get("issue")), how, note)}
+        if kind == "drop":
+            cubes = raw.get("cubes")
+            if not isinstance(cubes, list):
+                raise ActionError("bad_message", "'cubes' must be a list of colours")
+            await run(session.drop, cubes, str(raw.get("how", "single")))
+            return {}
+        if kind == "gate":
+            await run(session.set_gate, bool(raw.get("open")))
+            return {}
+        raise ActionError("bad_message", f"unknown message type {kind!r}")
+
+    def http_command(kind: str, seat_route: bool = False) -> Callable[..., Awaitable[Any]]:
+        async def handler(request: Request) -> Any:
+            try:
+                token = request.path_params.get("token")
+                if seat_route:
+                    role = seat(str(token))
+                else:
+                    table(request)
+                    role = Role.table()
+                raw = await body(request)
+                raw["type"] = kind
+                if kind == "confirm" and "issue" in raw and "check" not in raw:
+                    raw["check"] = raw["issue"]
+                return {"ok": True, **(await command(role, raw))}
+            except ActionError as exc:
+                return _error(exc)
+
+        return handler
+
+    for kind in ("action", "undo", "confirm", "resolve"):
+        app.add_api_route(f"/api/{kind}", http_command(kind), methods=["POST"])
+    app.add_api_route("/api/sim/drop", http_command("drop"), methods=["POST"])
+    app.add_api_route("/api/sim/gate", http_command("gate"), methods=["POST"])
+    for kind in ("action", "undo"):
+        app.add_api_route(
+            f"/api/seat/{{token}}/{kind}", http_command(kind, seat_route=True), methods=["POST"]
+        )
+
+    # ------------------------------------------------------------------ the WebSocket
+    @app.websocket("/ws")
+    async def websocket(socket: WebSocket) -> None:
+        params = socket.query_params
+        role: Role | None = None
+        seat_token = params.get("seat")
+        if seat_token:
+            colour = session.seat_for_token(seat_token)
+            role = Role("seat", colour) if colour else None
+        elif params.get("role", "table") == "table" and access.table_ok(params.get("token")):
+            role = Role.table()
+        await socket.accept()
+        if role is None:
+            await socket.close(FORBIDDEN_CLOSE, "forbidden")
+            return
+        client = Client(socket, role, seat_token or "")
+        hub.clients.add(client)
+        if role.colour:
+            await run(session.seat_connected, role.colour, 1)
+        lang = session.table_lang
+        if role.colour and session.active and role.colour in session.active.seats:
+            lang = session.active.seats[role.colour].lang
+        client.push({"type": "hello", "role": role.kind, "seat": role.colour, "lang": lang})
+        client.push(None)
+        sender = asyncio.create_task(hub.run_client(client))
+        try:
+            while True:
+                raw = await socket.receive_json()
+                await _handle(client, raw)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            sender.cancel()
+            hub.clients.discard(client)
+            if role.colour:
+                await run(session.seat_connected, role.colour, -1)
+
+    async def _handle(client: Client, raw: Any) -> None:
+        ref = raw.get("id") if isinstance(raw, dict) else None
+        if not isinstance(raw, dict):
+            client.push({"type": "error", "code": "bad_message", "reason": "send JSON objects"})
+            return
+        if raw.get("type") == "ping":
+            client.push({"type": "pong", "ref": ref})
+            return
+        if client.role.colour and session.seat_for_token(client.token) != client.role.colour:
+            client.push({"type": "error", "ref": ref, "code": "forbidden", "reason": "revoked"})
+            return
+        try:
+            answer = await command(client.role, raw)
+        except ActionError as exc:
+            client.push({"type": "error", "ref": ref, "code": exc.code, "reason": exc.reason})
+            return
+        client.push({"type": "ack", "ref": ref, **answer})
+
+    return app
+
+
+def _int(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ActionError("bad_message", "an issue id is a number") from None

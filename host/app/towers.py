@@ -1,0 +1,104 @@
+"""Which tower the table app talks to: the real one (a Pico found by USB id, or a given port),
+the simulated one (the real firmware in MicroPython behind a pty) with its virtual dropper, or
+none (throw checks off)."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from host.tower.autodetect import PORT_ENV, find_towers
+from host.tower.ledger import EventSink
+from host.tower.link import TowerLink
+from host.tower.serial_link import SerialTowerLink
+
+HOW = ("single", "handful", "merged", "grande", "stuck")
+MAX_CUBES = 30  # one dropper request; a handful is at most a few
+
+
+class DropperError(Exception):
+    """The dropper cannot do that (not simulated, bad request)."""
+
+
+@dataclass
+class TowerRuntime:
+    mode: str  # "real", "sim" or "none"
+    link: TowerLink | None = None
+    sim: Any = None  # host.tower.sim.launcher.SimTower (imported lazily: tests without sim)
+
+    def __post_init__(self) -> None:
+        self._seeds = itertools.count(1)
+        self._drop_lock = threading.Lock()
+
+    @property
+    def simulated(self) -> bool:
+        return self.mode == "sim" and self.sim is not None
+
+    def status(self) -> dict[str, Any]:
+        link = self.link
+        return {
+            "mode": self.mode,
+            "state": link.state.value if link is not None else "none",
+            "port": link.port if link is not None else "",
+        }
+
+    def drop(self, cubes: Sequence[str], how: str = "single") -> None:
+        """Throw virtual cubes through the simulated chute (the firmware senses them)."""
+        if not self.simulated:
+            raise DropperError("the dropper needs the simulated tower (castillo run --sim)")
+        if how not in HOW:
+            raise DropperError(f"how must be one of {', '.join(HOW)}")
+        if not cubes or len(cubes) > MAX_CUBES or not all(isinstance(c, str) for c in cubes):
+            raise DropperError(f"cubes: a list of 1 to {MAX_CUBES} colour names")
+        from host.tower.sim.dropper import Dropper, render
+        from host.tower.sim.sensor_model import SensorModel
+
+        with self._drop_lock:
+            seed = next(self._seeds)
+        dropper = Dropper(seed=seed)
+        if how == "single":
+            for colour in cubes:
+                dropper.single(colour, gap_us=250_000)
+        elif how == "handful":
+            dropper.singles(len(cubes), 12.0, list(cubes))
+        elif how == "merged":
+            dropper.merged(list(cubes))
+        elif how == "grande":
+            dropper.grande(cubes[0])
+        else:
+            dropper.stuck(cubes[0])
+        rows = render(dropper.passages, SensorModel(seed=seed))
+        self.sim.play([row.raw() for row in rows])
+
+    def set_gate(self, is_open: bool) -> None:
+        if not self.simulated:
+            raise DropperError("the gate switch can be set only on the simulated tower")
+        self.sim.set_gate(is_open)
+
+    def close(self) -> None:
+        if self.link is not None:
+            self.link.close()
+
+
+def open_tower(choice: str, sink: EventSink) -> TowerRuntime:
+    """`choice`: "auto" (a plugged-in tower, else the simulation), "sim", "none", or a port /
+    pyserial URL. The link starts connecting in the background."""
+    import os
+
+    if choice == "none":
+        return TowerRuntime("none")
+    if choice == "auto":
+        choice = "real" if os.environ.get(PORT_ENV) or find_towers() else "sim"
+    if choice == "sim":
+        from host.tower.sim_link import SimTowerLink
+
+        sim_link = SimTowerLink(sink=sink)
+        sim_link.start()
+        return TowerRuntime("sim", sim_link, sim_link.sim)
+    port = None if choice == "real" else choice
+    link = SerialTowerLink(port, sink=sink)
+    link.start()
+    return TowerRuntime("real", link)
