@@ -12,7 +12,9 @@ from engine.elgrande.actions import Action
 from engine.elgrande.frames import (
     ChoiceFrame,
     DiscFrame,
+    EscortFrame,
     MoveFrame,
+    PassFrame,
     PlaceFrame,
     RecallFrame,
     ReturnFrame,
@@ -48,9 +50,11 @@ STEP_VERBS = {
     "recall": ("recall",),
     "disc": ("disc",),
     "veto": ("veto", "allow"),
+    "pass": ("pass",),
+    "escort": ("pick",),
 }
 
-CHANCE_VERBS = ("first", "kingcard", "home", "reveal")
+CHANCE_VERBS = ("first", "kingcard", "home", "reveal", "remove", "deal", "dummycard", "dummypower")
 STEP_ONLY_VERBS = (
     "pick",
     "to",
@@ -60,17 +64,24 @@ STEP_ONLY_VERBS = (
     "region",
     "king",
     "grande",
+    "movegrande",
+    "viceroy",
     "tile",
     "powerback",
     "option",
     "veto",
     "allow",
+    "pass",
 )
 
 
 def explain(g: Game, player: int, action: Action) -> str:
     """A specific reason why `action` by `player` is not legal now."""
-    reason = _area_reason(g, action) or _step_reason(g, player, action)
+    if g.frame is None and g.phase != "main":
+        # Out of order (e.g. placing during the power cards): the order is the reason.
+        reason = _step_reason(g, player, action) or _area_reason(g, action)
+    else:
+        reason = _area_reason(g, action) or _step_reason(g, player, action)
     if reason:
         return reason
     legal = g.legal_actions(player)
@@ -107,12 +118,13 @@ AREA_ARG = {
     "pick": 1,
     "return": 1,
     "grande": 0,
+    "movegrande": 1,
     "tile": 1,
     "king": 0,
     "disc": 0,
     "region": 0,
 }
-KING_REGION_CLOSED = ("place", "to", "recall", "pick", "return", "grande", "tile")
+KING_REGION_CLOSED = ("place", "to", "recall", "pick", "return", "grande", "movegrande", "tile")
 
 
 def _area_reason(g: Game, action: Action) -> str:
@@ -136,10 +148,12 @@ def _area_reason(g: Game, action: Action) -> str:
     if area == g.king and g.king < g.CASTILLO and action.kind in KING_REGION_CLOSED:
         name = g.regions[area].name
         return f"the King's region ({name}) is untouchable: nothing may enter or leave it"
+    if area == g.CASTILLO == g.king and action.kind in ("place", "to"):
+        return "the King stands at the castillo: nothing may be thrown in while he is there"
     if area == g.CASTILLO:
         if action.kind in ("pick", "recall", "return"):
             return "caballeros never come out of the castillo before a general scoring"
-        if action.kind == "grande":
+        if action.kind in ("grande", "movegrande"):
             return "a Grande never goes into the castillo"
         if action.kind == "disc":
             return "the castillo is not a region: the disc must show a region"
@@ -157,6 +171,11 @@ def _step_reason(g: Game, player: int, action: Action) -> str:
         return _chance_reason(g, action)
     if action.kind in CHANCE_VERBS:
         return f"'{action.kind}' enters a revealed card, and no card is to be revealed now"
+    if action.kind == "grey":
+        return (
+            "no modifier card's effect can be used now: it comes right after taking "
+            "caballeros, before the action card"
+        )
     if action.kind in STEP_ONLY_VERBS:
         return (
             f"'{action.kind}' belongs to a step of a special action, and none is under way "
@@ -198,7 +217,41 @@ def _chance_reason(g: Game, action: Action) -> str:
             )
     if action.kind == "reveal":
         return _reveal_reason(g, action)
+    if action.kind == "remove":
+        return _remove_reason(g, action)
+    if action.kind == "deal":
+        return _deal_reason(g, action)
+    if action.kind == "dummycard":
+        region = _area(g, action.arg)
+        if region is not None and region >= g.R:
+            return "region cards show regions only"
+        if region is not None and region not in g.dummy_deck:
+            name = _region_name(g, region)
+            return f"the {name} region card was already drawn for the dummy"
+    if action.kind == "dummypower":
+        return f"the dummy has no power card {action.arg} left"
     return ""
+
+
+def _remove_reason(g: Game, action: Action) -> str:
+    alternative = g.pending_alternatives[0]
+    deck = g.data.cards[alternative].deck
+    name = _card_name(g, alternative)
+    if action.arg != str(deck):
+        return f"the card set aside for {name} comes from deck {deck}"
+    card = g.data.cards.get(action.arg2)
+    if card is None:
+        return f"there is no action card {action.arg2!r}"
+    return f"{card.name()} is not in deck {deck}"
+
+
+def _deal_reason(g: Game, action: Action) -> str:
+    seat = g._deal_seat()
+    if g._colour_index.get(action.arg.casefold()) != seat:
+        return f"it is {g.colours[seat]}'s modifier card now"
+    if action.arg2 not in g.data.grey_cards:
+        return f"there is no modifier card {action.arg2!r}"
+    return f"no copy of modifier card {action.arg2} is left to deal"
 
 
 def _who_has(g: Game, region: int) -> str:
@@ -209,17 +262,18 @@ def _who_has(g: Game, region: int) -> str:
 
 
 def _reveal_reason(g: Game, action: Action) -> str:
-    due = next((d for d in range(1, 5) if not g.face_up[d - 1] and g.decks[d]), None)
+    due = next(iter(g._pending_slots()), None)
     if due is None:
         return "no action card is to be revealed now"
     if action.arg != str(due):
-        return f"deck {due} is turned up now (decks 1 to 4 in order)"
+        return f"deck {due} is turned up now (the decks in order)"
     card = g.data.cards.get(action.arg2)
     if card is None:
         return f"there is no action card {action.arg2!r}"
-    if card.deck != due:
-        return f"{card.name()} belongs to deck {card.deck}, not deck {due}"
     if action.arg2 not in g.decks[due]:
+        merged = due == 2 and card.deck == 3 and 3 not in g.slots  # decks 2 and 3 as one
+        if card.deck != due and not merged:
+            return f"{card.name()} belongs to deck {card.deck}, not deck {due}"
         if card.alternative and card.id not in g.options.alternatives:
             return f"{card.name()} is an alternative card and this game does not use it"
         return f"no copy of {card.name()} is left in deck {due}"
@@ -228,14 +282,25 @@ def _reveal_reason(g: Game, action: Action) -> str:
 
 # ---------------------------------------------------------------- the phases of a turn
 def _power_reason(g: Game, player: int, action: Action) -> str:
-    if action.kind != "power":
+    if action.kind not in ("power", "shift"):
         return "play a power card first ('power <value>')"
     value = int(action.arg) if action.arg.isdigit() else -1
     if not 1 <= value <= 13:
         return f"there is no power card {action.arg}: they run from 1 to 13"
-    if value in g.played:
-        who = g.colours[g.played.index(value)]
-        return f"power card {value} was already played this round (by {who})"
+    total = value
+    if action.kind == "shift":
+        grey = g.data.grey_cards.get(action.arg2)
+        if grey is None:
+            return f"there is no modifier card {action.arg2!r}"
+        if action.arg2 not in g.grey_hands[player]:
+            return f"you do not hold the modifier card {grey.name()}"
+        total = value + grey.value
+    for p in range(g.n):
+        if g.played[p] and g.totals[p] == total:
+            who = g.colours[p]
+            if g.played[p] == total and action.kind == "power":
+                return f"power card {value} was already played this round (by {who})"
+            return f"a power of {total} was already played this round (by {who})"
     if value in g.power_discards[player]:
         return f"you already used power card {value} in an earlier round"
     if value not in g.hands[player]:
@@ -306,7 +371,7 @@ def _main_reason(g: Game, player: int, action: Action) -> str:
             "nothing to finish: place caballeros, or start ('special') or skip ('skip') "
             f"the special action of {card}"
         )
-    if action.kind in ("power", "take", "card"):
+    if action.kind in ("power", "shift", "take", "card"):
         return f"you already did that this turn: now place caballeros and/or use {card}"
     return ""
 
@@ -335,9 +400,23 @@ def _frame_reason(g: Game, frame: Frame, player: int, action: Action) -> str:
         return _choice_reason(g, frame, action)
     if isinstance(frame, DiscFrame):
         return _disc_reason(g, frame, player, action)
+    if isinstance(frame, EscortFrame):
+        return _escort_reason(g, frame, action)
+    if isinstance(frame, PassFrame):
+        grey = g.data.grey_cards.get(action.arg)
+        if grey is None:
+            return f"there is no modifier card {action.arg!r}"
+        return f"you do not hold the modifier card {grey.name()}"
     if isinstance(frame, VetoFrame):
         return ""
     return ""
+
+
+def _escort_reason(g: Game, frame: EscortFrame, action: Action) -> str:
+    source = _region_name(g, frame.source)
+    if _area(g, action.arg2) != frame.source:
+        return f"the King's escort comes from his old region ({source}) only"
+    return f"there is no {action.arg} caballero left in {source}"
 
 
 def _move_reason(g: Game, frame: MoveFrame, action: Action) -> str:
@@ -412,6 +491,8 @@ def _recall_reason(g: Game, frame: RecallFrame, action: Action) -> str:
 CHOICE_VERBS = {
     "king": "king",
     "grande": "grande",
+    "movegrande": "movegrande",
+    "viceroy": "viceroy",
     "tile": "tile",
     "powerback": "powerback",
     "option": "option",
@@ -421,7 +502,7 @@ CHOICE_VERBS = {
 
 def _choice_reason(g: Game, frame: ChoiceFrame, action: Action) -> str:
     verb = CHOICE_VERBS.get(frame.kind, frame.kind)
-    if action.kind != verb:
+    if frame.kind == "grey" or action.kind != verb:
         return f"finish the current step first: choose one of {_sample(frame.choices)}"
     area = _area(g, action[2] if verb == "tile" else action[1]) if action.arg else None
     if verb == "king":
@@ -429,6 +510,10 @@ def _choice_reason(g: Game, frame: ChoiceFrame, action: Action) -> str:
         return f"this card moves the King only to: {targets}"
     if verb == "grande" and area is not None and area == g.grandes[frame.actor]:
         return f"your Grande is already in {_region_name(g, area)}"
+    if verb == "movegrande":
+        return _movegrande_reason(g, action, area)
+    if verb == "viceroy":
+        return "Viceroy swaps the King only with a Grande standing in another region"
     if verb == "tile":
         return _tile_reason(g, action, area)
     if verb == "powerback":
@@ -444,6 +529,20 @@ def _choice_reason(g: Game, frame: ChoiceFrame, action: Action) -> str:
         if frame.purpose == "coup" and area == g.king:
             name = _region_name(g, area)
             return f"the King's region ({name}) is untouchable: nothing may enter or leave it"
+    return ""
+
+
+def _movegrande_reason(g: Game, action: Action, area: int | None) -> str:
+    owner = g._colour_index.get(action.arg.casefold())
+    if owner is None:
+        return f"there is no {action.arg} Grande in this game"
+    here = g.grandes[owner]
+    if here == g.king:
+        return f"the {action.arg} Grande stands in the King's region and may not leave it"
+    if not 0 <= here < g.R:
+        return f"the {action.arg} Grande is not in a region"
+    if area == here:
+        return f"the {action.arg} Grande is already in {_region_name(g, area)}"
     return ""
 
 
