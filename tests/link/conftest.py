@@ -121,6 +121,22 @@ class FakeTower:
                 self._new_boot()
             self._open_pty()
 
+    def unplug(self) -> None:
+        """The USB device disappears (the port path is gone) until `plug()`."""
+        with self._lock:
+            os.close(self.master)
+            os.close(self.slave)
+            self.path.unlink()
+            self.master, self.slave = os.openpty()  # a placeholder nobody else opens
+
+    def plug(self, reboot: bool = True) -> None:
+        with self._lock:
+            os.close(self.master)
+            os.close(self.slave)
+            if reboot:
+                self._new_boot()
+            self._open_pty()
+
     def close(self) -> None:
         self._stop.set()
         self._thread.join(timeout=2)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -297,3 +298,17 @@ def test_a_failing_sink_means_no_ack_and_a_retry(fake_tower: FakeTower) -> None:
         assert sink.event_seqs() == [1, 2]
         assert wait_for(lambda: fake_tower.acks[-1:] == [2])
         assert link.totals() == {"red": 1, "blue": 1}
+
+
+def test_a_reset_that_re_enumerates_is_noticed_within_two_seconds(
+    fake_tower: FakeTower, link: SerialTowerLink
+) -> None:
+    fake_tower.drop("red")
+    events(link, 1)
+    unplugged = time.monotonic()
+    fake_tower.unplug()
+    time.sleep(1.5)  # a Pico takes about this long to boot and re-enumerate
+    fake_tower.plug(reboot=True)
+    statuses_until(link, LinkState.DEVICE_RESET, timeout=2.0)
+    assert time.monotonic() - unplugged <= 2.0
+    assert link.totals() == {"red": 1}
