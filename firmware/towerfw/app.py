@@ -338,6 +338,11 @@ class Tower:
             else:
                 self.counts.add(UNCERTAIN)
                 self.emit("uncertain", {"best": best, "d": d, "pulse_us": pulse, "why": why})
+        elif ratio >= cfg["grande_min_ratio"] and problem is None and self.two_colours():
+            # a Grande has one colour end to end: two colours are two cubes, whatever the length
+            est = max(2, int(ratio + 0.5))
+            self.counts.add(UNCERTAIN, est)
+            self.emit("merged", {"pulse_us": pulse, "est": est, "best": best})
         elif cfg["grande_min_ratio"] <= ratio <= cfg["grande_max_ratio"]:
             if colour is not None:
                 self.counts.add("grande:" + colour)
@@ -352,6 +357,23 @@ class Tower:
         else:
             self.counts.add(UNCERTAIN)
             self.emit("uncertain", {"best": best, "d": d, "pulse_us": pulse, "why": "size"})
+
+    def two_colours(self) -> bool:
+        """True if the first and second halves of the pulse are clearly different colours."""
+        hal = self.hal
+        integ = int(self.cfg["integration_us"])
+        half = hal.ticks_diff(self.t_exit, self.t_entry) // 2
+        mid = hal.ticks_add(self.t_entry, half + integ // 2)
+        start = hal.ticks_add(self.t_entry, integ)
+        end = hal.ticks_add(self.t_exit, integ)
+        n = int(self.cfg["best_samples"])
+        first, used1 = self.burst.best(n, start, mid, hal.ticks_diff, False)
+        second, used2 = self.burst.best(n, hal.ticks_add(mid, 1), end, hal.ticks_diff, False)
+        if not used1 or not used2:
+            return False
+        c1 = self.colour_of(first)[0]
+        c2 = self.colour_of(second)[0]
+        return c1 is not None and c2 is not None and c1 != c2
 
     def finish_stuck(self) -> None:
         """A stuck cube finally passed: its colour may be clear but its count is not."""

@@ -53,14 +53,17 @@ class Burst:
                 best = c
         return best
 
-    def best(self, n: int, t_from: int, t_to: int, ticks_diff: "Any") -> "Any":
+    def best(
+        self, n: int, t_from: int, t_to: int, ticks_diff: "Any", fallback: bool = True
+    ) -> "Any":
         """Mean (r, g, b, c) of the ``n`` samples with the largest clear count.
 
         Only samples whose integration ended in [t_from, t_to] count (the cube was in view);
-        if there are none, every sample counts. Returns (mean, used) or (None, 0) if empty.
+        if there are none, every sample counts (unless not ``fallback``). Returns (mean, used) or
+        (None, 0) if empty.
         """
         picked: list[Any] = []
-        for window in (True, False):
+        for window in (True, False) if fallback else (True,):
             for i in range(self.count):
                 t = self.t[i]
                 if window and (ticks_diff(t, t_from) < 0 or ticks_diff(t_to, t) < 0):

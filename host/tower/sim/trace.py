@@ -106,6 +106,7 @@ class Score:
     missed: int = 0
     extra: int = 0
     details: list[str] = field(default_factory=list)
+    verdicts: list[str] = field(default_factory=list)  # per pulse: correct/uncertain/wrong/missed
 
     def as_dict(self) -> dict[str, int]:
         return {
@@ -121,6 +122,7 @@ class Score:
         for k in ("cubes", "correct", "uncertain", "wrong", "missed", "extra"):
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.details.extend(other.details)
+        self.verdicts.extend(other.verdicts)
 
 
 def judge(truth: list[str], ev: dict[str, Any]) -> tuple[str, int]:
@@ -162,8 +164,10 @@ def score(
         else:
             s.missed += len(truth)
             s.details.append(f"missed pulse at {p.t_entry_us} us: {p.label}")
+            s.verdicts.append("missed")
             continue
         setattr(s, verdict, getattr(s, verdict) + n)
+        s.verdicts.append(verdict)
         if verdict == "wrong":
             s.details.append(f"wrong: truth {p.label}, event {evs[i - 1]}")
     s.extra += len(evs) - i
