@@ -269,9 +269,11 @@ class Session:
 
     def _load(self, game_id: int, start: Mapping[str, Any]) -> ActiveGame:
         game = _game_from_start(start)
+        rows = {row.colour: row for row in self.store.seats(game_id)}
         seats = {
-            row.colour: Seat(row.colour, row.token, row.claimed, row.lang)
-            for row in self.store.seats(game_id)
+            colour: Seat(colour, rows[colour].token, rows[colour].claimed, rows[colour].lang)
+            for colour in (game.colours[p] for p in seat_indices(game))
+            if colour in rows
         }
         checks = Checks([game.colours[p] for p in range(game.n)], enabled=self.checks_enabled)
         active = ActiveGame(game_id, game, checks, seats)

@@ -1,0 +1,180 @@
+"""Fixtures for the table app: an in-process fake `TowerLink` that runs the real `Ledger` (so its
+events reach the app's SQLite sink exactly as the serial link's do), a settable clock, and the
+FastAPI app under Starlette's TestClient.
+
+The fake is NOT a simulator: HIL tests run the real firmware. Its count vectors always carry a
+sentinel key, so a test can prove that no tower count ever leaves the host.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from host.app.server import Access, create_app
+from host.app.session import Session
+from host.app.store import Store
+from host.app.towers import TowerRuntime
+from host.tower.events import LinkState, LinkStatus, event_from_frame
+from host.tower.ledger import EventSink, Ledger
+from host.tower.link import Hello, Listener, LinkMessage, TowerLink
+
+SENTINEL_KEY = "zz_sentinel"
+SENTINEL_VALUE = 424242
+PLAYERS = ["purple", "green", "blue", "orange"]
+
+
+class FakeTowerLink(TowerLink):
+    """Emits tower events on demand through a real `Ledger` with the app's durable sink."""
+
+    def __init__(self, sink: EventSink, boot: str = "b00t0001") -> None:
+        self.ledger = Ledger(sink)
+        self.boot = boot
+        self.ledger.adopt_boot(boot, 0)
+        self.counts: Counter[str] = Counter()
+        self.seq = self.ledger.seq
+        self.scenes: list[dict[str, Any]] = []
+        self._listeners: list[Listener] = []
+        self._lock = threading.Lock()
+
+    # the events a tower sends
+    def emit(self, kind: str, **fields: Any) -> None:
+        with self._lock:
+            if kind == "drop":
+                self.counts[str(fields["c"])] += 1
+            elif kind in ("uncertain", "merged"):
+                self.counts["uncertain"] += int(fields.get("est", 1))
+            elif kind == "grande":
+                self.counts[f"grande:{fields.get('c', 'uncertain')}"] += 1
+            elif kind == "reset":
+                self.counts = Counter()
+            self.seq += 1
+            counts = {**self.counts, SENTINEL_KEY: SENTINEL_VALUE}
+            frame = {"t": "ev", "seq": self.seq, "k": kind, "ms": self.seq * 10, "n": counts}
+            frame.update(fields)
+            before = self.ledger.totals()
+            accepted = self.ledger.accept(self.boot, frame)
+            assert accepted is not None
+            event = event_from_frame(frame, self.boot, accepted.entry.totals, before)
+        for listener in self._listeners:
+            listener(event)
+
+    def drop(self, *colours: str) -> None:
+        for colour in colours:
+            self.emit("drop", c=colour, d=0.1, pulse_us=11000)
+
+    def lift_castillo(self) -> None:
+        self.emit("gate", open=True)
+        self.emit("reset", why="gate")
+        self.emit("gate", open=False)
+
+    # TowerLink
+    def start(self) -> None:
+        self._deliver(LinkStatus(LinkState.CONNECTED, self.boot))
+
+    def close(self) -> None:
+        pass
+
+    def wait_connected(self, timeout: float) -> Hello:
+        return Hello(1, "fake", "uid", self.boot, 0, "power", "", self.seq)
+
+    @property
+    def state(self) -> LinkState:
+        return LinkState.CONNECTED
+
+    @property
+    def port(self) -> str:
+        return "fake://"
+
+    @property
+    def last_hello(self) -> Hello | None:
+        return None
+
+    def next_event(self, timeout: float | None = None) -> LinkMessage | None:
+        return None
+
+    def add_listener(self, listener: Listener) -> None:
+        self._listeners = [*self._listeners, listener]
+
+    def remove_listener(self, listener: Listener) -> None:
+        self._listeners = [known for known in self._listeners if known is not listener]
+
+    def _deliver(self, message: LinkMessage) -> None:
+        for listener in self._listeners:
+            listener(message)
+
+    def next_diag(self, timeout: float | None = None) -> None:
+        return None
+
+    def totals(self) -> dict[str, int]:
+        return self.ledger.totals()
+
+    def command(self, name: str, timeout: float = 2.0, **fields: Any) -> dict[str, Any]:
+        if name == "scene":
+            self.scenes.append(fields)
+            return {"ma": 0}
+        if name == "reset":
+            self.emit("reset", why="cmd")
+            return {"n": {}}
+        return {}
+
+    def enter_repl(self, timeout: float = 2.0) -> str:
+        return ""
+
+
+class Clock:
+    """A settable clock for the session (throw windows without sleeping)."""
+
+    def __init__(self, now: float = 1_700_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class Table:
+    """A session with a fake tower, its store and clock."""
+
+    def __init__(self, db: Path, clock: Clock | None = None) -> None:
+        self.db = db
+        self.clock = clock or Clock()
+        self.store = Store(db)
+        self.session = Session(self.store, clock=self.clock)
+        self.link = FakeTowerLink(self.session.sink)
+        self.session.attach_tower(TowerRuntime("real", self.link))
+        self.link.start()
+
+    def close(self) -> None:
+        self.session.close()
+        self.store.close()
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Table]:
+    t = Table(tmp_path / "castillo.db")
+    yield t
+    t.close()
+
+
+@pytest.fixture
+def client(table: Table) -> Iterator[TestClient]:
+    app = create_app(table.session, Access())
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def new_game(client: TestClient, **options: Any) -> dict[str, Any]:
+    body = {"players": PLAYERS, "mode": "dealer", "seed": 5, "short_game": True, **options}
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 200, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
