@@ -75,3 +75,19 @@ def test_ctrl_c_drops_to_the_repl_and_reset_restarts(tower: SimTower, client: Si
     tower.reset_device()
     hello = client.wait_hello()
     assert hello["reset"] == "soft" and hello["boot"] != boot
+
+
+def test_mpremote_interrupts_the_firmware_and_runs_code(tower: SimTower) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    mpremote = Path(sys.executable).parent / "mpremote"
+    out = subprocess.run(
+        [str(mpremote), "connect", tower.port, "resume", "exec", "print(6 * 7)"],
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    assert out.stdout.strip() == b"42"
+    assert tower.in_repl
