@@ -1,0 +1,55 @@
+// Throw checks (the castillo): open expectations and blocking issues with their resolutions.
+
+import { h } from "./dom.js";
+import { COLOURS } from "./board.js";
+
+const confirmPick = new Map(); // issue id -> chosen colours
+
+export function checksView(i18n, checks, { send }) {
+  if (!checks || (!checks.open?.length && !checks.issues?.length)) return null;
+  const open = (checks.open ?? []).map((o) =>
+    h("p.check-open", { "data-check": o.id }, "⏳ ", i18n.t("check.open", { expected: o.expected, colour: i18n.colour(o.colour), seen: o.seen })),
+  );
+  const issues = (checks.issues ?? []).map((issue) => issueView(i18n, issue, send));
+  return h(
+    `div.check-box${checks.blocked ? ".blocked" : ""}`,
+    {},
+    checks.blocked ? h("strong", {}, i18n.t("check.blocked")) : null,
+    open,
+    issues,
+  );
+}
+
+function issueView(i18n, issue, send) {
+  const title = i18n.has(`check.kind.${issue.kind}`) ? i18n.t(`check.kind.${issue.kind}`) : issue.kind;
+  const body = [h("h4", {}, title), issue.text ? h("p", {}, issue.text) : null];
+  if (issue.kind === "confirm") {
+    const n = issue.cubes ?? (Object.values(issue.colours ?? {}).reduce((a, b) => a + b, 0) || 1);
+    const chosen = confirmPick.get(issue.id) ?? [];
+    const palette = issue.palette ?? Object.keys(COLOURS).filter((c) => c !== "yellow");
+    body.push(
+      h("p", {}, i18n.t("check.confirm")),
+      h("div.row", {}, palette.map((c) =>
+        h("button.colour-btn", {
+          type: "button", "data-confirm-colour": c, style: { background: COLOURS[c] }, "aria-label": i18n.colour(c),
+          onclick: (event) => {
+            const list = [...(confirmPick.get(issue.id) ?? []), c].slice(-n);
+            confirmPick.set(issue.id, list);
+            event.target.closest(".issue").querySelector(".picked").textContent = list.map((x) => i18n.colour(x)).join(", ");
+          },
+        }))),
+      h("p.picked", {}, chosen.map((x) => i18n.colour(x)).join(", ")),
+      h("button.primary", {
+        type: "button", "data-confirm": issue.id,
+        onclick: () => send({ type: "confirm", check: issue.id, colours: confirmPick.get(issue.id) ?? [] }),
+      }, i18n.t("check.confirm_send")),
+    );
+  }
+  const options = (issue.options ?? []).map((how) =>
+    h("button.secondary", {
+      type: "button", "data-resolve": how, "data-issue": issue.id,
+      onclick: () => (how === "undo" ? send({ type: "undo" }) : send({ type: "resolve", issue: issue.id, how })),
+    }, i18n.has(`check.how.${how}`) ? i18n.t(`check.how.${how}`) : how),
+  );
+  return h("div.issue", { "data-issue-kind": issue.kind, "data-issue-id": issue.id }, body, h("div.row", {}, options));
+}

@@ -1,0 +1,70 @@
+// The simulation's dropper panel (throw virtual cubes into the simulated tower, lift the
+// castillo) and the tower's recent events.
+
+import { h } from "./dom.js";
+import { COLOURS } from "./board.js";
+import { capitalise } from "./prompt.js";
+
+const panel = { colour: null, count: 1, how: "single" };
+const HOWS = ["single", "handful", "merged", "grande", "stuck"];
+
+export function dropperView(i18n, state, { send }) {
+  const players = state?.game?.players ?? ["purple", "green", "blue", "orange", "red"];
+  const palette = [...players, "yellow"];
+  if (!panel.colour || !palette.includes(panel.colour)) {
+    panel.colour = state?.acting_as && palette.includes(state.acting_as) ? state.acting_as : palette[0];
+  }
+  const root = h("div.dropper", { id: "dropper" });
+  const redraw = () => root.replaceWith(dropperView(i18n, state, { send }));
+  root.append(
+    h("h3", {}, i18n.t("drop.title")),
+    h("div.row", { role: "radiogroup", "aria-label": i18n.t("drop.colour") },
+      palette.map((c) =>
+        h(`button.colour-btn${panel.colour === c ? ".on" : ""}`, {
+          type: "button", role: "radio", "aria-checked": panel.colour === c ? "true" : "false",
+          "data-drop-colour": c, style: { background: COLOURS[c] }, "aria-label": i18n.colour(c),
+          onclick: () => { panel.colour = c; redraw(); },
+        }, panel.colour === c ? "✓" : ""))),
+    h("div.row", {},
+      h("span.label", {}, i18n.t("drop.count")),
+      h("button.step", { type: "button", "data-drop-less": "1", onclick: () => { panel.count = Math.max(1, panel.count - 1); redraw(); } }, "−"),
+      h("span.count", { "data-drop-count": "1" }, String(panel.count)),
+      h("button.step", { type: "button", "data-drop-more": "1", onclick: () => { panel.count = Math.min(12, panel.count + 1); redraw(); } }, "+")),
+    h("div.row", { role: "radiogroup", "aria-label": i18n.t("drop.how") },
+      HOWS.map((how) =>
+        h(`button.how-btn${panel.how === how ? ".on" : ""}`, {
+          type: "button", role: "radio", "aria-checked": panel.how === how ? "true" : "false", "data-drop-how": how,
+          onclick: () => { panel.how = how; redraw(); },
+        }, i18n.t(`drop.how.${how}`)))),
+    h("div.row", {},
+      h("button.primary", {
+        type: "button", id: "drop-btn",
+        onclick: async () => {
+          const cubes = Array.from({ length: panel.how === "grande" ? 1 : panel.count }, () => panel.colour);
+          await send({ type: "drop", cubes, how: panel.how });
+        },
+      }, i18n.t("drop.throw", { count: panel.how === "grande" ? 1 : panel.count, colour: i18n.colour(panel.colour) })),
+      h("button.secondary", { type: "button", "data-gate": "open", onclick: () => send({ type: "gate", open: true }) }, i18n.t("drop.gate_open")),
+      h("button.secondary", { type: "button", "data-gate": "close", onclick: () => send({ type: "gate", open: false }) }, i18n.t("drop.gate_close"))),
+  );
+  return root;
+}
+
+export function towerEvents(i18n, state) {
+  const tower = state?.tower;
+  if (!tower) return h("div");
+  const recent = [...(tower.recent ?? [])].reverse().map((e) => {
+    const key = `tower.event.${e.kind}`;
+    const text = i18n.has(key) ? i18n.t(key, { colour: e.colour ? i18n.colour(e.colour) : "" }) : i18n.t("tower.event.other", { kind: e.kind });
+    const at = e.at ? new Date(e.at * 1000).toLocaleTimeString() : "";
+    return h("li", {}, e.colour ? h("span.swatch", { style: { background: COLOURS[e.colour] ?? "#888" } }) : null, `${at} ${text}`);
+  });
+  return h(
+    "div.tower-info",
+    {},
+    h("h3", {}, `${i18n.t("tower.title")}: ${capitalise(i18n.t(`tower.mode.${tower.mode}`))} — ${i18n.t(`tower.state.${tower.state}`)}`),
+    tower.port ? h("p.muted", {}, tower.port) : null,
+    tower.warning ? h("p.warn", {}, `⚠ ${tower.warning}`) : null,
+    h("ul.tower-events", {}, recent),
+  );
+}

@@ -1,0 +1,97 @@
+// One WebSocket per page (docs/table-api.md): states in, actions out, reconnect with backoff.
+
+export class Connection {
+  /** query: "role=table" or "seat=<token>"; handlers: onState, onHello, onError, onStatus, onMessage */
+  constructor(query, handlers) {
+    this.query = query;
+    this.handlers = handlers;
+    this.rev = -1;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.backoff = 250;
+    this.open();
+  }
+
+  open() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws?${this.query}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.backoff = 250;
+      this.handlers.onStatus?.("open");
+    };
+    ws.onmessage = (event) => this.receive(JSON.parse(event.data));
+    ws.onclose = (event) => {
+      for (const { reject } of this.pending.values()) reject({ code: "closed", reason: "" });
+      this.pending.clear();
+      if (event.code === 4403) {
+        this.handlers.onStatus?.("forbidden");
+        return;
+      }
+      this.handlers.onStatus?.("closed");
+      setTimeout(() => this.open(), this.backoff);
+      this.backoff = Math.min(this.backoff * 2, 4000);
+    };
+  }
+
+  receive(msg) {
+    const settle = (ok) => {
+      const waiter = this.pending.get(msg.ref);
+      if (waiter) {
+        this.pending.delete(msg.ref);
+        ok ? waiter.resolve(msg) : waiter.reject(msg);
+      }
+    };
+    switch (msg.type) {
+      case "hello":
+        this.handlers.onHello?.(msg);
+        break;
+      case "state":
+        if (msg.rev > this.rev || msg.rev === undefined) {
+          this.rev = msg.rev ?? this.rev;
+          this.handlers.onState?.(msg.state, msg.rev);
+        }
+        break;
+      case "ack":
+        settle(true);
+        break;
+      case "error":
+        if (msg.ref !== undefined && this.pending.has(msg.ref)) settle(false);
+        else this.handlers.onError?.(msg);
+        break;
+      default:
+        this.handlers.onMessage?.(msg);
+    }
+  }
+
+  /** Send a message; resolves on its ack, rejects with the server's error. */
+  send(message) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        reject({ code: "closed", reason: "not connected" });
+        return;
+      }
+      this.pending.set(id, { resolve, reject });
+      this.ws.send(JSON.stringify({ ...message, id }));
+      // Messages without an ack (drop, gate, language) settle when their state arrives.
+      if (["drop", "gate", "language", "ping"].includes(message.type)) {
+        setTimeout(() => {
+          if (this.pending.delete(id)) resolve({ type: "sent" });
+        }, 1500);
+      }
+    });
+  }
+}
+
+export async function getJson(url, options = {}) {
+  const r = await fetch(url, {
+    ...options,
+    headers: { "Content-Type": "application/json", ...(options.headers ?? {}) },
+  });
+  const body = await r.json().catch(() => ({}));
+  if (!r.ok) throw { code: body.error ?? r.status, reason: body.reason ?? r.statusText };
+  return body;
+}
+
+export const postJson = (url, body) => getJson(url, { method: "POST", body: JSON.stringify(body ?? {}) });

@@ -1,0 +1,178 @@
+// Scoring breakdowns (per area: counts, places, ties, points, bonuses and why a bonus was lost)
+// and the chart of scores per round.
+
+import { h, esc } from "./dom.js";
+import { COLOURS } from "./board.js";
+
+const fold = (s) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+
+/** The engine names areas by their printed name ("Aragón"); tokens are ASCII ("Aragon"). */
+export function areaToken(name) {
+  return name === "castillo" ? name : fold(name);
+}
+
+const NOTES = [
+  [/^(\w+) wins the King bonus \(\+(\d+)\) as sole first$/, "note.king_win"],
+  [/^no King bonus: first place is tied$/, "note.king_tied"],
+  [/^(\w+) wins the Grande bonus \(\+(\d+)\) as sole first$/, "note.grande_win"],
+  [/^(\w+) scores no Grande bonus: no caballero here$/, "note.grande_none"],
+  [/^(\w+) loses the Grande bonus: first place is tied$/, "note.grande_tied"],
+  [/^(\w+) loses the Grande bonus: not first$/, "note.grande_notfirst"],
+];
+
+/** An engine note (AreaScore.notes, English) in the current language. */
+export function noteText(i18n, note) {
+  for (const [pattern, key] of NOTES) {
+    const m = pattern.exec(note);
+    if (m) return i18n.t(key, { colour: m[1] ? i18n.colour(m[1]) : "", n: m[2] });
+  }
+  return note;
+}
+
+export function scoringTitle(i18n, scoring) {
+  const what =
+    scoring.kind === "general"
+      ? i18n.t("score.general", { round: scoring.round })
+      : i18n.t("score.card", { card: i18n.card(scoring.kind), round: scoring.round });
+  return i18n.t("score.title", { what });
+}
+
+/** One scoring event as a table (areas × players). */
+export function scoringView(i18n, scoring, players) {
+  const head = h(
+    "tr",
+    {},
+    h("th", { scope: "col" }, i18n.t("score.area")),
+    players.map((p) =>
+      h("th.player-col", { scope: "col" }, h("span.swatch", { style: { background: COLOURS[p] } }), i18n.colour(p)),
+    ),
+  );
+  const rows = [];
+  for (const area of scoring.areas) {
+    const token = areaToken(area.area);
+    const tied = new Set(area.tied ?? []);
+    rows.push(
+      h(
+        "tr.area-row",
+        { "data-area": token },
+        h("th", { scope: "row" }, h("div.area-name", {}, i18n.area(token)), h("div.values", {}, area.values.join("-"))),
+        players.map((p) => {
+          const count = area.counts[p];
+          if (!count) return h("td.empty", {}, "·");
+          const rank = area.ranks[p];
+          const points = area.points[p] ?? 0;
+          const bonus = area.bonus[p] ?? 0;
+          return h(
+            `td.cell${rank === 1 ? ".first" : ""}${tied.has(p) ? ".tied" : ""}`,
+            { title: "" },
+            h("span.count", {}, `${count}×`),
+            h("span.rank", {}, i18n.t("score.rank_n", { n: rank }) + (tied.has(p) ? ` ${i18n.t("score.tied")}` : "")),
+            h("span.pts", {}, `+${points}`),
+            bonus ? h("span.bonus", {}, `+${bonus} ${i18n.t("score.bonus")}`) : null,
+          );
+        }),
+      ),
+    );
+    if (area.notes?.length) {
+      rows.push(
+        h(
+          "tr.notes",
+          {},
+          h("td", { colspan: players.length + 1 }, area.notes.map((n) => h("div.note", {}, noteText(i18n, n)))),
+        ),
+      );
+    }
+  }
+  const totals = h(
+    "tr.totals",
+    {},
+    h("th", { scope: "row" }, i18n.t("score.totals")),
+    players.map((p) => h("td", {}, String(scoring.totals?.[p] ?? ""))),
+  );
+  const extra = [];
+  if (scoring.discs) {
+    extra.push(
+      h(
+        "p.discs",
+        {},
+        `${i18n.t("score.discs")}: `,
+        Object.entries(scoring.discs)
+          .map(([p, a]) => `${i18n.colour(p)} → ${i18n.area(a)}`)
+          .join(", "),
+      ),
+    );
+  }
+  if (scoring.moved) {
+    extra.push(
+      h(
+        "p.moved",
+        {},
+        `${i18n.t("score.moved")}: `,
+        Object.entries(scoring.moved)
+          .map(([p, a]) => `${i18n.colour(p)} → ${i18n.area(a)}`)
+          .join(", "),
+      ),
+    );
+  }
+  return h(
+    "article.scoring",
+    { "data-kind": scoring.kind, "data-round": scoring.round },
+    h("h3", {}, scoringTitle(i18n, scoring)),
+    extra,
+    h("div.table-wrap", {}, h("table.breakdown", {}, h("thead", {}, head), h("tbody", {}, rows, totals))),
+  );
+}
+
+/** Points of the chart: the start, every round's end, and every general scoring's result. */
+export function chartPoints(game) {
+  const players = game.players ?? [];
+  const out = [{ label: "0", scores: players.map(() => 0) }];
+  const generals = (game.scorings ?? []).filter((s) => s.kind === "general");
+  for (const entry of game.score_history ?? []) {
+    out.push({ label: String(entry.round), scores: entry.scores });
+    const scoring = generals.find((s) => s.round === entry.round);
+    if (scoring) {
+      out.push({ label: `${entry.round}✓`, scores: players.map((p) => scoring.totals[p]), scoring: true });
+    }
+  }
+  return out;
+}
+
+/** The chart of scores per round as an SVG string. */
+export function scoreChart(i18n, game) {
+  const players = game.players ?? [];
+  const pts = chartPoints(game);
+  const W = 640;
+  const H = 300;
+  const left = 44;
+  const bottom = 34;
+  const top = 16;
+  const right = 16;
+  const max = Math.max(10, ...pts.flatMap((p) => p.scores));
+  const yMax = Math.ceil(max / 10) * 10;
+  const x = (i) => left + (pts.length <= 1 ? 0 : (i * (W - left - right)) / (pts.length - 1));
+  const y = (v) => top + (1 - v / yMax) * (H - top - bottom);
+  let svg =
+    `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" xmlns="http://www.w3.org/2000/svg" ` +
+    `aria-label="${esc(i18n.t("score.chart_title"))}">`;
+  for (let v = 0; v <= yMax; v += yMax / 5) {
+    svg += `<line class="grid" x1="${left}" x2="${W - right}" y1="${y(v)}" y2="${y(v)}"/>`;
+    svg += `<text class="axis" x="${left - 6}" y="${y(v) + 4}" text-anchor="end">${Math.round(v)}</text>`;
+  }
+  pts.forEach((p, i) => {
+    if (p.scoring) {
+      svg += `<line class="scoring-mark" x1="${x(i)}" x2="${x(i)}" y1="${top}" y2="${H - bottom}"/>`;
+    }
+    svg += `<text class="axis" x="${x(i)}" y="${H - bottom + 18}" text-anchor="middle">${esc(p.label)}</text>`;
+  });
+  players.forEach((player, k) => {
+    const line = pts.map((p, i) => `${x(i)},${y(p.scores[k] ?? 0)}`).join(" ");
+    const colour = COLOURS[player] ?? "#888";
+    svg += `<polyline class="series" data-colour="${esc(player)}" points="${line}" stroke="${colour}"/>`;
+    pts.forEach((p, i) => {
+      svg += `<circle cx="${x(i)}" cy="${y(p.scores[k] ?? 0)}" r="3.5" fill="${colour}"/>`;
+    });
+  });
+  svg += `<text class="axis" x="${W - right}" y="${H - 4}" text-anchor="end">${esc(i18n.t("ui.round"))}</text>`;
+  return `${svg}</svg>`;
+}

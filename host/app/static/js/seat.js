@@ -1,0 +1,165 @@
+// A player's private page (a phone): their hand of power cards, their secret discs, their own
+// choices when it is their turn, in their language.
+
+import { $, fill, h, toast } from "./dom.js";
+import { i18n, LANGUAGES, loadGameData } from "./i18n.js";
+import { boardSvg, COLOURS, loadMap, onBoardTap } from "./board.js";
+import { renderChoices } from "./choices.js";
+import { areasOf, parse } from "./notation.js";
+import { capitalise, promptFor, promptText } from "./prompt.js";
+import { Connection } from "./net.js";
+
+const token = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() ?? "");
+const ui = { state: null, rev: -1, conn: null, dataEdition: null, focusArea: null };
+
+function showError(err) {
+  const key = `err.${err.code}`;
+  toast(i18n.has(key) ? i18n.t(key, { reason: err.reason ?? "" }) : i18n.t("err.other", { reason: err.reason ?? err.code }), "error");
+}
+
+async function send(message) {
+  try {
+    return await ui.conn.send(message);
+  } catch (err) {
+    showError(err);
+    return null;
+  }
+}
+
+const act = (text) => {
+  ui.focusArea = null;
+  return send({ type: "action", text });
+};
+
+function legalOf(state) {
+  return state.legal ?? state.game?.legal ?? [];
+}
+
+function render() {
+  const state = ui.state;
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = i18n.t(el.dataset.t);
+  const select = $("#lang");
+  if (!select.options.length) for (const l of LANGUAGES) select.append(h("option", { value: l }, l.toUpperCase()));
+  select.value = i18n.lang;
+  const game = state?.game;
+  const me = state?.seat ?? game?.viewer;
+  document.title = i18n.t("app.title");
+  if (me) {
+    document.documentElement.style.setProperty("--me", COLOURS[me] ?? "#888");
+    fill($("#who"), h("span.dot", { style: { background: COLOURS[me] } }), i18n.t("ui.you_are", { colour: i18n.colour(me) }));
+  }
+  if (!game) {
+    fill($("#prompt"), i18n.t("ui.no_game"));
+    return;
+  }
+  i18n.edition = game.edition ?? "2023";
+  const legal = legalOf(state);
+  const prompt = promptFor({ ...state, legal }, me);
+  const mineTurn = legal.length > 0;
+  fill($("#prompt"), mineTurn ? h("span.phase", {}, i18n.t("ui.your_turn")) : null, h("span.prompt-text", { id: "prompt-text" }, promptText(i18n, prompt)));
+  $("#prompt").classList.toggle("my-turn", mineTurn);
+  const step = game.step;
+  fill(
+    $("#mine"),
+    step?.my_disc ? h("p.my-disc", { "data-my-disc": step.my_disc }, i18n.t("ui.my_disc", { area: i18n.area(step.my_disc) })) : null,
+    step?.step === "disc" && step.set?.includes(me) && !legal.length ? h("p.muted", {}, i18n.t("ui.disc_set")) : null,
+  );
+  // Power cards are shown as the hand below; everything else as grouped choices.
+  const others = legal.filter((t) => parse(t).verb !== "power");
+  if (others.length) {
+    renderChoices($("#choices"), others, {
+      i18n, game, data: i18n.data, onPick: act, focusArea: ui.focusArea,
+      onClearFocus: () => { ui.focusArea = null; render(); },
+    });
+  } else {
+    fill($("#choices"), legal.length ? null : h("p.muted", {}, i18n.t("ui.nothing_to_do")));
+  }
+  fill($("#undo-row"), legal.length && state.can_undo ? h("button.secondary.undo", { type: "button", "data-undo": "1", onclick: () => send({ type: "undo" }) }, `↶ ${i18n.t("ui.undo")}`) : null);
+  renderHand(game, legal);
+  const taps = new Set(legal.flatMap((t) => areasOf(parse(t))));
+  $("#board").innerHTML = boardSvg(game, { i18n, data: i18n.data, lit: taps, taps });
+  renderMe(game, me);
+}
+
+function renderHand(game, legal) {
+  const playable = new Set(legal.map(parse).filter((a) => a.verb === "power").map((a) => Number(a.args[0])));
+  const hand = new Set(game.hand ?? []);
+  const discards = new Set(game.power_discards ?? []);
+  const played = game.played?.[game.viewer];
+  const cards = [];
+  for (let v = 1; v <= 13; v++) {
+    const takes = i18n.data?.power?.caballeros?.[v - 1];
+    const status = playable.has(v) ? "playable" : played === v ? "played" : hand.has(v) ? "held" : discards.has(v) ? "used" : "gone";
+    const attrs = { type: "button", "data-power": v, "data-status": status, disabled: !playable.has(v) };
+    if (playable.has(v)) {
+      attrs["data-action"] = `power ${v}`;
+      attrs.onclick = () => act(`power ${v}`);
+    }
+    cards.push(
+      h(`button.power-card.hand-card.${status}`, attrs,
+        h("span.big", {}, String(v)),
+        takes !== undefined ? h("span.small", {}, i18n.t("ui.power_takes", { k: takes })) : null,
+        status === "played" ? h("span.small", {}, i18n.t("ui.hand_played")) : status === "used" ? h("span.small", {}, i18n.t("ui.hand_discarded")) : null),
+    );
+  }
+  fill($("#hand"), h("h2", {}, i18n.t("ui.hand")), h("div.hand-cards", {}, cards));
+}
+
+function renderMe(game, me) {
+  if (!me) return;
+  fill(
+    $("#me"),
+    h("dl.facts", {},
+      h("dt", {}, i18n.t("ui.score")), h("dd", {}, String(game.scores?.[me] ?? 0)),
+      h("dt", {}, i18n.t("ui.court")), h("dd", {}, String(game.court?.[me] ?? 0)),
+      h("dt", {}, i18n.t("ui.province")), h("dd", {}, String(game.province?.[me] ?? 0)),
+      h("dt", {}, i18n.t("ui.grande")), h("dd", {}, game.grandes?.[me] ? i18n.area(game.grandes[me]) : "–"),
+      h("dt", {}, i18n.t("ui.round")), h("dd", {}, String(game.round ?? ""))),
+  );
+}
+
+async function onState(state, rev) {
+  if (state.lang && state.lang !== i18n.lang) await i18n.use(state.lang);
+  const edition = state.game?.edition ?? "2023";
+  if (ui.dataEdition !== edition) {
+    ui.dataEdition = edition;
+    i18n.data = await loadGameData(edition);
+  }
+  ui.state = state;
+  ui.rev = rev ?? ui.rev;
+  render();
+  document.body.dataset.rev = String(ui.rev);
+  document.body.dataset.ready = "1";
+}
+
+async function main() {
+  await Promise.all([i18n.use(navigator.language?.slice(0, 2) ?? "en"), loadMap()]);
+  onBoardTap($("#board"), (area) => {
+    const legal = legalOf(ui.state ?? {});
+    const matching = legal.filter((t) => areasOf(parse(t)).includes(area));
+    if (matching.length === 1) act(matching[0]);
+    else if (matching.length > 1) {
+      ui.focusArea = area;
+      render();
+    }
+  });
+  $("#lang").addEventListener("change", async (event) => {
+    await i18n.use(event.target.value);
+    send({ type: "language", lang: event.target.value });
+    render();
+  });
+  ui.conn = new Connection(`seat=${encodeURIComponent(token)}`, {
+    onState,
+    onHello: async (msg) => {
+      if (msg.lang && msg.lang !== i18n.lang) await i18n.use(msg.lang);
+    },
+    onError: showError,
+    onStatus: (status) => {
+      const conn = $("#conn");
+      conn.hidden = status === "open";
+      conn.textContent = status === "forbidden" ? i18n.t("err.forbidden", { reason: "" }) : i18n.t("ui.disconnected");
+    },
+  });
+}
+
+main();

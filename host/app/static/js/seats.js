@@ -1,0 +1,39 @@
+// The seats panel: one QR code and link per unclaimed seat (drawn here by qr.js), status per seat.
+
+import { h } from "./dom.js";
+import { COLOURS } from "./board.js";
+import { qrSvg } from "./qr.js";
+import { capitalise } from "./prompt.js";
+
+function seatUrl(seat) {
+  const raw = seat.url ?? (seat.token ? `/seat/${seat.token}` : null);
+  return raw ? new URL(raw, location.origin).href : null;
+}
+
+export function seatsView(i18n, state, { reissue }) {
+  const seats = state?.seats ?? [];
+  if (!seats.length) return h("p.muted", {}, i18n.t("ui.no_game"));
+  const cards = seats.map((seat) => {
+    const url = seatUrl(seat);
+    const status = seat.connected ? "ui.claimed" : seat.claimed ? "ui.claimed_offline" : "ui.unclaimed";
+    const qr = url ? h("div.qr", { "data-qr": seat.colour }) : null;
+    if (qr) qr.innerHTML = qrSvg(url, { pixels: 168, label: i18n.t("ui.scan_me", { colour: i18n.colour(seat.colour) }) });
+    return h(
+      "div.seat-card",
+      { "data-seat": seat.colour, "data-claimed": seat.claimed ? "1" : "0" },
+      h("h3", {}, h("span.swatch", { style: { background: COLOURS[seat.colour] } }), capitalise(i18n.colour(seat.colour))),
+      h(`p.seat-status${seat.connected ? ".on" : ""}`, {}, i18n.t(status), seat.lang ? ` · ${seat.lang.toUpperCase()}` : ""),
+      qr,
+      url ? h("p.scan", {}, i18n.t("ui.scan_me", { colour: i18n.colour(seat.colour) })) : null,
+      url ? h("a.seat-link", { href: url, target: "_blank", rel: "noopener", "data-seat-link": seat.colour }, url) : null,
+      h("button.secondary", { type: "button", onclick: () => reissue(seat.colour) }, i18n.t("ui.reissue")),
+    );
+  });
+  const allClaimed = seats.every((s) => s.claimed);
+  return h(
+    "div.seats",
+    {},
+    allClaimed ? h("p.ok", {}, i18n.t("ui.all_seats_claimed")) : h("p.muted", {}, i18n.t("ui.qr_note")),
+    h("div.seat-grid", {}, cards),
+  );
+}

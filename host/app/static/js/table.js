@@ -1,0 +1,511 @@
+// The shared table view: board, prompt, choices, players, cards, log, scoring, chart, seats,
+// tower status and (in simulation) the dropper.
+
+import { $, fill, h, toast } from "./dom.js";
+import { i18n, LANGUAGES, loadGameData } from "./i18n.js";
+import { boardSvg, COLOURS, loadMap, onBoardTap } from "./board.js";
+import { renderChoices } from "./choices.js";
+import { areasOf, logText, parse } from "./notation.js";
+import { capitalise, promptFor, promptText } from "./prompt.js";
+import { scoreChart, scoringView } from "./scoring.js";
+import { getJson, postJson, Connection } from "./net.js";
+import { seatsView } from "./seats.js";
+import { dropperView, towerEvents } from "./dropper.js";
+import { checksView } from "./checks.js";
+
+const ui = {
+  state: null,
+  rev: -1,
+  tab: "log",
+  focusArea: null,
+  seenScorings: null,
+  dataEdition: null,
+  conn: null,
+  lobbyOpen: false,
+};
+
+// ------------------------------------------------------------------ actions
+async function send(message) {
+  try {
+    return await ui.conn.send(message);
+  } catch (err) {
+    showError(err);
+    return null;
+  }
+}
+
+function showError(err) {
+  const key = `err.${err.code}`;
+  const text = i18n.has(key) ? i18n.t(key, { reason: err.reason ?? "" }) : i18n.t("err.other", { reason: err.reason ?? err.code });
+  toast(text, "error");
+}
+
+function act(text) {
+  ui.focusArea = null;
+  const message = { type: "action", text };
+  if (ui.state?.acting_as) message.as = ui.state.acting_as;
+  return send(message);
+}
+
+// ------------------------------------------------------------------ rendering
+function render() {
+  const state = ui.state;
+  document.title = i18n.t("app.title");
+  translateStatic();
+  renderTower(state);
+  if (!state?.game) {
+    fill($("#prompt"), i18n.t("ui.no_game"));
+    for (const id of ["#checks", "#board", "#acting", "#choices", "#undo-row", "#players", "#cards"]) fill($(id));
+    fill($("#round-track"));
+    renderTabs(state);
+    if (!ui.lobbyOpen) openLobby();
+    return;
+  }
+  const game = state.game;
+  i18n.edition = game.edition ?? "2023";
+  renderRoundTrack(game);
+  renderPrompt(state);
+  fill($("#checks"), checksView(i18n, state.checks, { send, sim: state.sim }));
+  renderBoard(state);
+  renderChoicesPane(state);
+  renderPlayers(game);
+  renderCards(game);
+  renderTabs(state);
+  maybeShowScoring(game);
+}
+
+function translateStatic() {
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = i18n.t(el.dataset.t);
+  const select = $("#lang");
+  if (!select.options.length) {
+    for (const lang of LANGUAGES) select.append(h("option", { value: lang }, lang.toUpperCase()));
+  }
+  select.value = i18n.lang;
+}
+
+function renderRoundTrack(game) {
+  const scoringAfter = new Set(i18n.data?.scoring_after ?? [3, 6, 9]);
+  const items = (game.rounds ?? []).map((r) =>
+    h(
+      `span.round${r === game.round ? ".current" : ""}${scoringAfter.has(r) ? ".scoring-round" : ""}`,
+      { title: scoringAfter.has(r) ? i18n.t("ui.scoring_round") : "", "aria-current": r === game.round ? "step" : null },
+      String(r),
+    ),
+  );
+  fill($("#round-track"), h("span.track-label", {}, i18n.t("ui.round")), items);
+}
+
+function currentPrompt(state) {
+  return promptText(i18n, promptFor(state));
+}
+
+function renderPrompt(state) {
+  const game = state.game;
+  const phase = i18n.t(`phase.${game.phase}`);
+  const acting = (game.acting ?? []).filter((c) => c !== "chance");
+  const dot = acting.length === 1 ? h("span.dot", { style: { background: COLOURS[acting[0]] } }) : null;
+  fill(
+    $("#prompt"),
+    h("span.phase", {}, phase),
+    dot,
+    h("span.prompt-text", { id: "prompt-text" }, currentPrompt(state)),
+  );
+  $("#prompt").dataset.phase = game.phase;
+}
+
+function legalAreas(state) {
+  const taps = new Set();
+  for (const text of state.legal ?? []) for (const a of areasOf(parse(text))) taps.add(a);
+  return taps;
+}
+
+function renderBoard(state) {
+  const game = state.game;
+  const lit = new Set([
+    ...(state.highlights ?? []).map((x) => (typeof x === "string" ? x : x.area)),
+    ...(game.highlight ?? []),
+  ]);
+  const taps = legalAreas(state);
+  $("#board").innerHTML = boardSvg(game, { i18n, data: i18n.data, lit, taps });
+}
+
+function onArea(area) {
+  const matching = (ui.state?.legal ?? []).filter((t) => areasOf(parse(t)).includes(area));
+  if (matching.length === 1) {
+    act(matching[0]);
+  } else if (matching.length > 1) {
+    ui.focusArea = area;
+    renderChoicesPane(ui.state);
+  }
+}
+
+function renderChoicesPane(state) {
+  const game = state.game;
+  const legal = state.legal ?? [];
+  const acting = state.acting_as;
+  const step = game.step;
+  if (acting && legal.length) {
+    const who = acting === "chance" ? i18n.t("colour.chance") : capitalise(i18n.colour(acting));
+    fill(
+      $("#acting"),
+      acting !== "chance" ? h("span.dot", { style: { background: COLOURS[acting] } }) : null,
+      i18n.t("ui.acting_for", { colour: who }),
+    );
+  } else if (step?.step === "disc") {
+    fill($("#acting"), h("strong", {}, i18n.t("ui.choose_on_phone")));
+  } else if (game.phase !== "over" && (game.acting ?? []).length) {
+    const who = game.acting.filter((c) => c !== "chance").map((c) => i18n.colour(c)).join(", ");
+    fill($("#acting"), who ? i18n.t("ui.waiting_for", { who }) : "");
+  } else {
+    fill($("#acting"));
+  }
+  if (game.phase === "over") {
+    fill($("#choices"), finalView(game));
+  } else {
+    renderChoices($("#choices"), legal, {
+      i18n,
+      game,
+      data: i18n.data,
+      onPick: act,
+      focusArea: ui.focusArea,
+      onClearFocus: () => {
+        ui.focusArea = null;
+        renderChoicesPane(ui.state);
+      },
+    });
+    if (legal.some((t) => areasOf(parse(t)).length)) {
+      $("#choices").prepend(h("p.hint", {}, i18n.t("ui.tap_region")));
+    }
+  }
+  fill(
+    $("#undo-row"),
+    state.can_undo
+      ? h("button.secondary.undo", { type: "button", "data-undo": "1", onclick: () => send(state.acting_as ? { type: "undo", as: state.acting_as } : { type: "undo" }) }, `↶ ${i18n.t("ui.undo")}`)
+      : null,
+  );
+}
+
+function finalView(game) {
+  const order = [...game.players].sort((a, b) => game.scores[b] - game.scores[a]);
+  const best = game.scores[order[0]];
+  const winners = order.filter((p) => game.scores[p] === best).map((p) => capitalise(i18n.colour(p)));
+  return h(
+    "div.final",
+    {},
+    h("h2", {}, i18n.t("ui.final")),
+    h("p.winner", {}, i18n.t("ui.winner", { colour: winners.join(", ") })),
+    h("ol", {}, order.map((p) => h("li", {}, h("span.swatch", { style: { background: COLOURS[p] } }), `${capitalise(i18n.colour(p))}: ${game.scores[p]}`))),
+  );
+}
+
+function renderPlayers(game) {
+  const acting = new Set(game.acting ?? []);
+  const rows = game.players.map((p) =>
+    h(
+      `tr${acting.has(p) ? ".acting" : ""}`,
+      { "data-colour": p },
+      h(
+        "th",
+        { scope: "row" },
+        h("span.swatch", { style: { background: COLOURS[p] } }),
+        capitalise(i18n.colour(p)),
+        game.first_player === p ? h("span.first", { title: i18n.t("ui.first_player") }, " ★") : null,
+        game.vetoes?.some((v) => v.holder === p) ? h("span.veto", { title: i18n.t("ui.vetoes") }, " ✋") : null,
+      ),
+      h("td.score", {}, String(game.scores[p])),
+      h("td", {}, String(game.court[p])),
+      h("td", {}, String(game.province[p])),
+      h("td", {}, String(game.hand_sizes?.[p] ?? "")),
+      h("td.played", {}, game.played?.[p] ? String(game.played[p]) : "–"),
+      h("td", {}, game.grandes?.[p] ? i18n.area(game.grandes[p]) : "–"),
+    ),
+  );
+  fill(
+    $("#players"),
+    h(
+      "table.player-table",
+      {},
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, i18n.t("ui.players")),
+          [["ui.score"], ["ui.court"], ["ui.province"], ["ui.hand_size"], ["ui.played"], ["ui.grande"]].map(([k]) =>
+            h("th", { scope: "col" }, i18n.t(k)),
+          ),
+        ),
+      ),
+      h("tbody", {}, rows),
+    ),
+  );
+}
+
+function renderCards(game) {
+  const cards = (game.face_up ?? []).map((id) =>
+    h("div.face-card", { "data-card": id }, h("span.card-name", {}, i18n.card(id)),
+      i18n.data?.cards?.[id] ? h("span.card-place", {}, `▲ ${i18n.data.cards[id].place}`) : null),
+  );
+  const tiles = Object.entries(game.tiles ?? {}).map(([tile, where]) => h("span.tile", {}, `${tile} → ${i18n.area(where)}`));
+  const castillo = game.castillo ?? {};
+  const contents = castillo.contents
+    ? Object.entries(castillo.contents).map(([c, n]) => h("span.mini", {}, h("span.swatch", { style: { background: COLOURS[c] } }), String(n)))
+    : h("span.muted", {}, ` (${i18n.t("ui.castillo_secret")})`);
+  fill(
+    $("#cards"),
+    h("div.card-strip", {}, h("h3", {}, i18n.t("ui.action_cards")), h("div.face-cards", {}, cards)),
+    h(
+      "div.facts",
+      {},
+      h("span.fact", { id: "castillo-total" }, `${capitalise(i18n.area("castillo"))}: `, h("strong", {}, String(castillo.total ?? 0)), contents),
+      tiles.length ? h("span.fact", {}, `${i18n.t("ui.tiles")}: `, tiles) : null,
+      game.king ? h("span.fact", {}, `${i18n.t("ui.king")}: ${i18n.area(game.king)}`) : null,
+    ),
+  );
+}
+
+// ------------------------------------------------------------------ tabs
+function tabList(state) {
+  const tabs = [["log", "ui.log"], ["scoring", "ui.scoring"], ["chart", "ui.chart"], ["seats", "ui.seats"]];
+  if (state?.sim) tabs.push(["dropper", "ui.dropper"]);
+  else tabs.push(["tower", "ui.tower"]);
+  return tabs;
+}
+
+function renderTabs(state) {
+  const tabs = tabList(state);
+  if (!tabs.some(([k]) => k === ui.tab)) ui.tab = "log";
+  fill(
+    $("#tabs"),
+    tabs.map(([key, label]) =>
+      h(
+        `button.tab${ui.tab === key ? ".active" : ""}`,
+        { type: "button", role: "tab", "aria-selected": ui.tab === key ? "true" : "false", "data-tab": key, onclick: () => { ui.tab = key; renderTabs(ui.state); } },
+        i18n.t(label),
+      ),
+    ),
+  );
+  const body = $("#tab-body");
+  const game = state?.game;
+  switch (ui.tab) {
+    case "log":
+      fill(body, logView(state));
+      break;
+    case "scoring":
+      fill(body, game?.scorings?.length ? [...game.scorings].reverse().map((s) => scoringView(i18n, s, game.players)) : h("p.muted", {}, i18n.t("score.none_yet")));
+      break;
+    case "chart":
+      body.innerHTML = game ? `<h3>${i18n.t("score.chart_title")}</h3>${scoreChart(i18n, game)}` : "";
+      if (game) body.append(chartLegend(game));
+      break;
+    case "seats":
+      fill(body, seatsView(i18n, state, { reissue }));
+      break;
+    case "dropper":
+      fill(body, dropperView(i18n, state, { send }), towerEvents(i18n, state));
+      break;
+    case "tower":
+      fill(body, towerEvents(i18n, state));
+      break;
+    default:
+      fill(body);
+  }
+}
+
+function chartLegend(game) {
+  return h("div.legend", {}, game.players.map((p) => h("span.mini", {}, h("span.swatch", { style: { background: COLOURS[p] } }), `${capitalise(i18n.colour(p))} ${game.scores[p]}`)));
+}
+
+function logView(state) {
+  const game = state?.game;
+  const entries = state?.log;
+  if (entries?.length) {
+    const items = [...entries].reverse().map((e) => {
+      const actor = e.actor === "chance" ? i18n.t("colour.chance") : e.actor === "table" ? i18n.t("colour.table") : capitalise(i18n.colour(e.actor));
+      let text;
+      if (e.kind === "undo") text = i18n.t("log.undo", { actor, text: logText(i18n, e.text) });
+      else if (e.kind === "correction") text = i18n.t("log.correction", { text: e.text });
+      else if (e.kind === "action" || !e.kind) text = i18n.t("log.line", { actor, text: logText(i18n, e.text) });
+      else text = e.text;
+      return h("li", { "data-kind": e.kind ?? "action" }, e.round ? h("span.log-round", {}, `${e.round}`) : null, e.actor && COLOURS[e.actor] ? h("span.swatch", { style: { background: COLOURS[e.actor] } }) : null, text);
+    });
+    return h("ol.log", { reversed: true }, items);
+  }
+  // No server log yet: the public events the view itself carries.
+  const lines = [];
+  for (const t of game?.throws ?? []) {
+    lines.push(h("li", {}, h("span.log-round", {}, String(t.round)), h("span.swatch", { style: { background: COLOURS[t.by] } }),
+      i18n.t("ui.throw_line", { by: capitalise(i18n.colour(t.by)), count: t.count, colour: i18n.colour(t.colour), round: t.round })));
+  }
+  for (const s of game?.scorings ?? []) {
+    lines.push(h("li", {}, h("span.log-round", {}, String(s.round)), i18n.t("log.scoring", { text: s.kind === "general" ? i18n.t("score.general", { round: s.round }) : i18n.card(s.kind) })));
+  }
+  return lines.length ? h("ol.log", {}, lines.reverse()) : h("p.muted", {}, i18n.t("ui.log_empty"));
+}
+
+// ------------------------------------------------------------------ scoring pop-up
+function maybeShowScoring(game) {
+  const count = game.scorings?.length ?? 0;
+  if (ui.seenScorings === null || count < ui.seenScorings) {
+    ui.seenScorings = count;
+    return;
+  }
+  if (count > ui.seenScorings) {
+    ui.seenScorings = count;
+    const latest = game.scorings[count - 1];
+    showOverlay(h("div.dialog.scoring-dialog", { role: "dialog", "aria-modal": "true" },
+      scoringView(i18n, latest, game.players),
+      h("button.primary", { type: "button", "data-close": "1", onclick: closeOverlay }, i18n.t("ui.close"))));
+  }
+}
+
+function showOverlay(content) {
+  const overlay = $("#overlay");
+  fill(overlay, content);
+  overlay.hidden = false;
+}
+
+function closeOverlay() {
+  $("#overlay").hidden = true;
+  fill($("#overlay"));
+  ui.lobbyOpen = false;
+}
+
+// ------------------------------------------------------------------ lobby (new game, saved games)
+async function openLobby() {
+  ui.lobbyOpen = true;
+  const colours = i18n.data?.colours ?? ["purple", "green", "blue", "orange", "red"];
+  const form = h("form.new-game", { id: "new-game" },
+    h("h2", {}, i18n.t("ui.new_game")),
+    h("fieldset", {}, h("legend", {}, i18n.t("ui.players")),
+      colours.map((c, i) => h("label.check", {}, h("input", { type: "checkbox", name: "players", value: c, checked: i < 4 }), h("span.swatch", { style: { background: COLOURS[c] } }), capitalise(i18n.colour(c))))),
+    h("fieldset", {}, h("legend", {}, i18n.t("ui.edition")),
+      ["2023", "1995"].map((e, i) => h("label.check", {}, h("input", { type: "radio", name: "edition", value: e, checked: i === 0 }), e))),
+    h("fieldset", {}, h("legend", {}, i18n.t("ui.mode")),
+      [["table", "ui.mode_table"], ["dealer", "ui.mode_dealer"]].map(([m, k], i) => h("label.check", {}, h("input", { type: "radio", name: "mode", value: m, checked: i === 0 }), i18n.t(k)))),
+    h("label.check", {}, h("input", { type: "checkbox", name: "short_game" }), i18n.t("ui.short_game")),
+    h("label.check", {}, h("input", { type: "checkbox", name: "open_castillo" }), i18n.t("ui.open_castillo")),
+    h("button.primary", { type: "submit", id: "start-game" }, i18n.t("ui.start")),
+  );
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const fd = new FormData(form);
+    const body = {
+      players: fd.getAll("players"),
+      edition: fd.get("edition"),
+      mode: fd.get("mode"),
+      short_game: fd.get("short_game") === "on",
+      open_castillo: fd.get("open_castillo") === "on",
+    };
+    try {
+      await postJson("/api/games", body);
+      closeOverlay();
+      ui.tab = "seats";
+      ui.seenScorings = null;
+      await refreshState();
+    } catch (err) {
+      showError(err);
+    }
+  });
+  const saved = h("div.saved", {}, h("h2", {}, i18n.t("ui.saved_games")), h("p.muted", {}, "…"));
+  const close = ui.state?.game ? h("button.secondary", { type: "button", "data-close": "1", onclick: closeOverlay }, i18n.t("ui.close")) : null;
+  showOverlay(h("div.dialog.lobby", { role: "dialog", "aria-modal": "true" }, close, h("div.lobby-cols", {}, form, saved)));
+  try {
+    const { games } = await getJson("/api/games");
+    fill(saved, h("h2", {}, i18n.t("ui.saved_games")), games.length ? h("ul.games", {}, games.map((g) =>
+      h("li", {}, h("span", {}, `#${g.id} · ${g.edition} · ${g.players.map((p) => i18n.colour(p)).join(", ")} · ${i18n.t("ui.round_n", { n: g.round })} · ${g.finished ? i18n.t("ui.finished") : i18n.t("ui.in_play")}`),
+        h("button.secondary", { type: "button", onclick: async () => {
+          try { await postJson(`/api/games/${g.id}/continue`); closeOverlay(); ui.seenScorings = null; await refreshState(); } catch (err) { showError(err); }
+        } }, i18n.t("ui.continue"))))) : h("p.muted", {}, i18n.t("ui.no_games")));
+  } catch {
+    fill(saved, h("h2", {}, i18n.t("ui.saved_games")), h("p.muted", {}, i18n.t("ui.no_games")));
+  }
+}
+
+async function reissue(colour) {
+  try {
+    await postJson(`/api/seats/${colour}/reissue`);
+    await refreshState();
+  } catch (err) {
+    showError(err);
+  }
+}
+
+// ------------------------------------------------------------------ tower pill
+function renderTower(state) {
+  const tower = state?.tower;
+  const pill = $("#tower-pill");
+  if (!tower) {
+    fill(pill);
+    return;
+  }
+  pill.dataset.state = tower.state ?? "none";
+  fill(pill, h("span.led"), `${capitalise(i18n.t(`tower.mode.${tower.mode}`))}: ${i18n.t(`tower.state.${tower.state}`)}`, tower.warning ? h("span.warn", {}, ` ⚠ ${tower.warning}`) : null);
+}
+
+// ------------------------------------------------------------------ start-up
+async function useData(edition) {
+  if (ui.dataEdition === edition) return;
+  ui.dataEdition = edition;
+  i18n.data = await loadGameData(edition);
+}
+
+async function onState(state, rev) {
+  const lang = state.lang ?? i18n.lang;
+  if (lang !== i18n.lang) await i18n.use(lang);
+  await useData(state.game?.edition ?? state.options?.edition ?? "2023");
+  const newGame = ui.state?.game_id !== state.game_id;
+  if (newGame) ui.seenScorings = null;
+  ui.state = state;
+  ui.rev = rev ?? ui.rev;
+  if (newGame && state.game && ui.lobbyOpen) closeOverlay();
+  render();
+  document.body.dataset.rev = String(ui.rev);
+  document.body.dataset.ready = "1";
+}
+
+async function refreshState() {
+  try {
+    const state = await getJson("/api/state");
+    if (!ui.state || state.game_id !== ui.state.game_id) await onState(state, ui.rev);
+  } catch {
+    /* the WebSocket brings the state anyway */
+  }
+}
+
+async function main() {
+  await Promise.all([i18n.use(localStorage.getItem("castillo.lang") ?? navigator.language?.slice(0, 2) ?? "en"), loadMap()]);
+  translateStatic();
+  onBoardTap($("#board"), onArea);
+  $("#lang").addEventListener("change", async (event) => {
+    const lang = event.target.value;
+    localStorage.setItem("castillo.lang", lang);
+    await i18n.use(lang);
+    send({ type: "language", lang });
+    if (ui.lobbyOpen) openLobby();
+    render();
+  });
+  $("#games-btn").addEventListener("click", () => openLobby());
+  const token = new URLSearchParams(location.search).get("token");
+  ui.conn = new Connection(`role=table${token ? `&token=${encodeURIComponent(token)}` : ""}`, {
+    onState,
+    onHello: async (msg) => {
+      if (msg.lang && msg.lang !== i18n.lang) await i18n.use(msg.lang);
+    },
+    onError: showError,
+    onStatus: (status) => {
+      const conn = $("#conn");
+      conn.hidden = status === "open";
+      conn.textContent = status === "forbidden" ? i18n.t("err.forbidden", { reason: "" }) : i18n.t("ui.disconnected");
+    },
+    onMessage: (msg) => {
+      if (msg.type === "tower" && ui.state) {
+        ui.state.tower = msg.status;
+        renderTower(ui.state);
+      }
+    },
+  });
+}
+
+main();
