@@ -140,7 +140,8 @@ def full_snapshot(g: Game) -> dict[str, Any]:
 
 
 # Steps whose argument is a secret: the public log shows that they happened, not what they were.
-SECRET_STEPS = frozenset({"deal", "pass", "disc", "powerback"})
+# "remove": the card set aside for an alternative card goes back in the box unseen.
+SECRET_STEPS = frozenset({"deal", "pass", "disc", "powerback", "remove"})
 
 
 def public_log(g: Game) -> list[list[str]]:
@@ -152,7 +153,8 @@ def public_log(g: Game) -> list[list[str]]:
     for player, action in g.history:
         actor = "chance" if player < 0 else g.colours[player]
         if action.kind in SECRET_STEPS:
-            shown = f"{action.kind} {action.arg} ?" if action.kind == "deal" else f"{action.kind} ?"
+            first_is_public = action.kind in ("deal", "remove")  # the colour, the deck
+            shown = f"{action.kind} {action.arg} ?" if first_is_public else f"{action.kind} ?"
         else:
             shown = str(action)
         lines.append([actor, shown])
