@@ -32,12 +32,14 @@ from dataclasses import dataclass, field
 import pytest
 
 from engine.elgrande.actions import Action
+from engine.elgrande.frames import EscortFrame
 from engine.elgrande.game import CHANCE, Game, Options
 from engine.elgrande.record import from_record, to_record
 from tests.engine.conftest import ALTERNATIVES_2023, play_random, players_for, record_text
 
 ROUND_TRIP_EVERY = 25
-KING_MOVES = ("kingcard", "king")  # the set-up region card places him; cards move him
+# The set-up region card places the King; cards move him (Viceroy swaps him with a Grande).
+KING_MOVES = ("kingcard", "king", "viceroy")
 
 
 @dataclass(frozen=True)
@@ -45,7 +47,10 @@ class Config:
     edition: str
     players: int
     short_game: bool
-    alternatives: tuple[str, ...]
+    alternatives: tuple[str, ...] = ()
+    merge_decks_2_3: bool = False
+    new_regency: bool = False
+    power_shift: bool = False
 
     def options(self, seed: int) -> Options:
         # Every third game lets the engine deal the chance steps itself.
@@ -56,14 +61,25 @@ class Config:
             seed=seed,
             short_game=self.short_game,
             alternatives=self.alternatives,
+            merge_decks_2_3=self.merge_decks_2_3,
+            new_regency=self.new_regency,
+            power_shift=self.power_shift,
         )
 
     def __str__(self) -> str:
-        length = "short" if self.short_game else "full"
-        alts = "+alt" if self.alternatives else ""
-        return f"{self.edition}-{self.players}p-{length}{alts}"
+        parts = [self.edition, f"{self.players}p", "short" if self.short_game else "full"]
+        flags = (
+            (self.alternatives, "alt"),
+            (self.merge_decks_2_3, "merged"),
+            (self.new_regency, "regency"),
+            (self.power_shift, "shift"),
+        )
+        parts += [name for on, name in flags if on]
+        return "-".join(parts)
 
 
+# The configurations the rules are written for: both editions, 4 and 5 players, normal and
+# short game, with and without the 2023 alternative cards.
 CONFIGS = [
     Config(edition, players, short, alts)
     for edition in ("2023", "1995")
@@ -71,6 +87,18 @@ CONFIGS = [
     for short in (False, True)
     for alts in ((), ALTERNATIVES_2023)
     if edition == "2023" or not alts
+]
+# The variants of the rulebook: 2 players with the dummy, 3 players (decks 2 and 3 merged or
+# not), the New Regency King cards, Power Shift, and everything at once.
+VARIANTS = [
+    Config("2023", 2, False),
+    Config("1995", 2, True),
+    Config("2023", 3, False),
+    Config("2023", 3, False, merge_decks_2_3=True),
+    Config("2023", 4, False, new_regency=True),
+    Config("2023", 5, True, new_regency=True),
+    Config("2023", 4, False, power_shift=True),
+    Config("2023", 5, False, ALTERNATIVES_2023, new_regency=True, power_shift=True),
 ]
 
 
@@ -83,6 +111,9 @@ class Before:
     castillo: list[int]
     scores: list[int]
     scorings: int
+    escort: bool  # Escort: caballeros follow the King into his new region
+    king_card: bool  # the turn's card moves the King (Revolt does it as the action starts)
+    infiltrate: bool  # Infiltration: this turn the player may place into the King's region
 
 
 @dataclass
@@ -95,8 +126,10 @@ class Checker:
     scoring_kinds: list[str] = field(default_factory=list)
 
     def king_region(self, g: Game) -> tuple[object, ...]:
+        """Everything in the King's region (the castillo, after Revolt; nothing in France or
+        Portugal, after Exile)."""
         k = g.king
-        if not 0 <= k < g.R:
+        if not 0 <= k <= g.CASTILLO:
             return ()
         grandes = tuple(p for p in range(g.n) if g.grandes[p] == k)
         tiles = tuple(sorted(t for t, area in g.tiles.items() if area == k))
@@ -109,6 +142,9 @@ class Checker:
             castillo=list(g.pieces[g.CASTILLO]),
             scores=list(g.scores),
             scorings=len(g.scorings),
+            escort=isinstance(g.frame, EscortFrame),
+            king_card=g.turn is not None and moves_king(g, g.turn.card),
+            infiltrate=g.turn is not None and getattr(g.turn, "infiltrate", False),
         )
 
     def after(self, g: Game, player: int, action: Action) -> None:
@@ -116,20 +152,15 @@ class Checker:
         assert before is not None
         self.steps += 1
         self.check_counts(g)
-        if action.kind not in KING_MOVES:
-            assert g.king == before.king, f"the King moved by {action}"
-            assert self.king_region(g) == before.king_region, (
-                f"{action} changed the King's region {g.tok[g.king]}: "
-                f"{before.king_region} -> {self.king_region(g)}"
-            )
         new_scorings = g.scorings[before.scorings :]
         general = any(s["kind"] == "general" for s in new_scorings)
+        self.check_king_region(g, player, action, before, general)
         castillo = g.pieces[g.CASTILLO]
-        if general:
+        if general and g.king != g.CASTILLO:
             assert castillo == [0] * g.n, (
                 f"the castillo is not empty after a general scoring: {castillo}"
             )
-        else:
+        elif not general:
             left = [p for p in range(g.n) if castillo[p] < before.castillo[p]]
             assert not left, (
                 f"{action} took caballeros out of the castillo: {before.castillo} -> {castillo}"
@@ -141,6 +172,26 @@ class Checker:
         self.check_legal(g)
         if self.steps % ROUND_TRIP_EVERY == 0:
             check_round_trips(g)
+
+    def check_king_region(
+        self, g: Game, player: int, action: Action, before: Before, general: bool
+    ) -> None:
+        card_starts = before.king_card and action.kind in ("special", "allow")
+        if action.kind in KING_MOVES or before.escort or card_starts:
+            return  # the King moves (and an Escort follows him)
+        assert g.king == before.king, f"the King moved by {action}"
+        now = self.king_region(g)
+        if general and g.king == g.CASTILLO:
+            return  # Revolt: the castillo is scored and its pieces go back in
+        if before.infiltrate and action.kind == "place" and g.area(action.arg) == g.king:
+            pieces = list(before.king_region[0])  # type: ignore[call-overload]
+            pieces[player] += 1
+            expected = (tuple(pieces), *before.king_region[1:])
+            assert now == expected, f"Infiltration placed wrongly: {before.king_region} -> {now}"
+            return
+        assert now == before.king_region, (
+            f"{action} changed the King's region {g.tok[g.king]}: {before.king_region} -> {now}"
+        )
 
     def check_counts(self, g: Game) -> None:
         for p, colour in enumerate(g.colours):
@@ -173,6 +224,11 @@ class Checker:
         for p in range(g.n):
             if p not in actors:
                 assert g.legal_actions(p) == [], f"{g.colours[p]} may act out of turn"
+
+
+def moves_king(g: Game, card_id: str) -> bool:
+    card = g.data.cards.get(card_id)
+    return card is not None and any(step.get("op") == "king" for step in card.effect)
 
 
 def check_round_trips(g: Game) -> None:
@@ -214,8 +270,8 @@ def play_checked(config: Config, seed: int) -> Checker:
         assert replayed.scorings == game.scorings
         general = [s for s in game.scorings if s["kind"] == "general"]
         assert len(general) == len(game.data.scoring_after), "not every general scoring happened"
-        expected_rounds = len(game.data.short_game_rounds if config.short_game else range(9))
-        assert len(game.score_history) == expected_rounds
+        assert len(game.score_history) == len(game.rounds)
+        assert len(game.rounds) == (6 if config.short_game else game.data.rounds)
     return checker
 
 
@@ -225,8 +281,14 @@ def test_random_games_conform(config: Config) -> None:
         play_checked(config, 1_000 + seed)
 
 
+@pytest.mark.parametrize("config", VARIANTS, ids=str)
+def test_random_variant_games_conform(config: Config) -> None:
+    for seed in range(3):
+        play_checked(config, 2_000 + seed)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("config", CONFIGS, ids=str)
+@pytest.mark.parametrize("config", CONFIGS + VARIANTS, ids=str)
 def test_many_random_games_conform(config: Config) -> None:
     kinds: set[str] = set()
     for seed in range(150):

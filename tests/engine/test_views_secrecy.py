@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import pytest
 
 from engine.elgrande.actions import Action
-from engine.elgrande.frames import ChoiceFrame, DiscFrame
+from engine.elgrande.frames import ChoiceFrame, DiscFrame, PassFrame
 from engine.elgrande.game import CHANCE, Game, Options
 from tests.engine.conftest import ALTERNATIVES_2023, players_for, random_step
 
@@ -29,6 +29,10 @@ CASTILLO_CANARY = 9711  # + 11 per seat: 9711, 9722, ...
 HAND_CANARY = 9801  # + seat
 DISCARD_CANARY = 9901  # + seat
 POWERBACK_CANARY = 9950
+MODIFIER_CANARY = "zz-modifier-hand-"  # + seat: a Power Shift card in a hand
+MODIFIER_DISCARD_CANARY = "zz-modifier-discard-"  # + seat
+PASS_CANARY = "zz-passed-"  # + seat: the modifier card being passed to the left
+REMOVED_CANARY = "zz-set-aside"  # the action card set aside for an alternative card
 DEALER_SEED = 987_654_321
 CHECK_EVERY = 4  # steps between checks; every secret disc or power-card choice is checked
 
@@ -40,6 +44,9 @@ class Planted:
     discards: dict[int, str]
     discs: set[int]  # seats whose (unrevealed) disc now shows France
     powerback: int | None  # the seat choosing a power card to take back
+    modifiers: dict[int, str]
+    modifier_discards: dict[int, str]
+    passes: dict[int, str]
 
 
 def plant(game: Game) -> Planted:
@@ -57,9 +64,25 @@ def plant(game: Game) -> Planted:
             hands[p] = str(HAND_CANARY + p)
         g.power_discards[p].append(DISCARD_CANARY + p)
         discards[p] = str(DISCARD_CANARY + p)
+    modifiers: dict[int, str] = {}
+    modifier_discards: dict[int, str] = {}
+    for p in range(g.n):
+        if g.grey_hands[p] and p not in acting:  # the actor's feed their legal power plays
+            g.grey_hands[p][0] = modifiers[p] = f"{MODIFIER_CANARY}{p}"
+        g.grey_discards[p].append(f"{MODIFIER_DISCARD_CANARY}{p}")
+        modifier_discards[p] = f"{MODIFIER_DISCARD_CANARY}{p}"
+    # The card set aside when an alternative card was shuffled in is never seen by anyone.
+    g.history = [
+        (p, Action("remove", a.arg, REMOVED_CANARY) if a.kind == "remove" else a)
+        for p, a in g.history
+    ]
     discs: set[int] = set()
+    passes: dict[int, str] = {}
     powerback = None
     frame = g.frame
+    if isinstance(frame, PassFrame):
+        for p in frame.chosen:
+            frame.chosen[p] = passes[p] = f"{PASS_CANARY}{p}"
     if isinstance(frame, DiscFrame):
         for p in frame.chosen:
             frame.chosen[p] = g.FRANCE
@@ -69,7 +92,7 @@ def plant(game: Game) -> Planted:
         powerback = frame.actor
     if hasattr(g, "_legal"):
         g._legal = {}  # cached legal actions were computed from the real secrets
-    return Planted(g, hands, discards, discs, powerback)
+    return Planted(g, hands, discards, discs, powerback, modifiers, modifier_discards, passes)
 
 
 def view_text(g: Game, viewer: int | None) -> str:
@@ -92,6 +115,9 @@ def check_views(game: Game) -> None:
             for label, secret in (
                 ("hand", planted.hands.get(p)),
                 ("power discards", planted.discards.get(p)),
+                ("modifier hand", planted.modifiers.get(p)),
+                ("modifier discards", planted.modifier_discards.get(p)),
+                ("passed modifier", planted.passes.get(p)),
             ):
                 if secret is not None:
                     assert (secret in text) == own, f"{who} view: {g.colours[p]}'s {label}"
@@ -102,6 +128,7 @@ def check_views(game: Game) -> None:
             visible = viewer == planted.powerback
             assert (str(POWERBACK_CANARY) in text) == visible, f"{who} view: power card back"
         assert str(DEALER_SEED) not in text, f"{who} view: the dealer's seed"
+        assert REMOVED_CANARY not in text, f"{who} view: the card set aside"
 
 
 def check_real_views(game: Game) -> None:
@@ -132,10 +159,24 @@ CASES = [
     Options(players=players_for("1995", 5), edition="1995", seed=4, short_game=True),
     Options(players=players_for("2023", 4), seed=5, open_castillo=True),
     Options(players=players_for("2023", 4), seed=DEALER_SEED, mode="dealer"),
+    Options(players=players_for("2023", 5), seed=6, power_shift=True, new_regency=True),
+    Options(
+        players=players_for("2023", 4),
+        seed=7,
+        mode="dealer",
+        power_shift=True,
+        alternatives=ALTERNATIVES_2023,
+    ),
+    Options(players=players_for("2023", 2), seed=8),
 ]
 
 
-@pytest.mark.parametrize("options", CASES, ids=lambda o: f"{o.edition}-{len(o.players)}p-{o.mode}")
+def case_id(o: Options) -> str:
+    flags = [f for f in ("power_shift", "new_regency", "open_castillo") if getattr(o, f)]
+    return "-".join([o.edition, f"{len(o.players)}p", o.mode, *flags])
+
+
+@pytest.mark.parametrize("options", CASES, ids=case_id)
 def test_views_keep_secrets_over_a_whole_game(options: Options) -> None:
     game = Game(options)
     rng = random.Random(options.seed)
@@ -147,11 +188,13 @@ def test_views_keep_secrets_over_a_whole_game(options: Options) -> None:
             game.apply(action, player)
             step += 1
             frame = game.frame
-            if isinstance(frame, DiscFrame) and frame.chosen:
+            if isinstance(frame, (DiscFrame, PassFrame)) and frame.chosen:
                 seen.add("half-set discs")
             if isinstance(frame, ChoiceFrame) and frame.kind == "powerback":
                 seen.add("powerback")
-            secret = isinstance(frame, DiscFrame) or getattr(frame, "kind", "") == "powerback"
+            secret = isinstance(frame, (DiscFrame, PassFrame)) or (
+                getattr(frame, "kind", "") == "powerback"
+            )
             if game.current_players() != (CHANCE,) and (secret or step % CHECK_EVERY == 0):
                 check_views(game)
                 check_real_views(game)
