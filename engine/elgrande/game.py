@@ -654,11 +654,12 @@ class Game:
             self._merge_decks()
 
     def _do_setup_remove(self, player: int, action: Action) -> None:
-        alternative = self.pending_alternatives.pop(0)
-        deck = self.decks[int(action.arg)]
-        deck.remove(action.arg2)
-        deck.append(alternative)
+        self.pending_alternatives.pop(0)
+        self.decks[int(action.arg)].remove(action.arg2)
         if not self.pending_alternatives:
+            # Every card is set aside before the alternative cards go in: none is set aside.
+            for alternative in self.options.alternatives:
+                self.decks[self.data.cards[alternative].deck].append(alternative)
             self._merge_decks()
             self.phase = "setup_king"
 
