@@ -512,6 +512,8 @@ class SerialTowerLink(TowerLink):
     def _on_answer(self, frame: dict[str, Any]) -> None:
         ident = frame.get("id")
         if not isinstance(ident, int):
+            if frame.get("t") == "err":  # the firmware reports a failing main loop pass
+                log.warning("tower firmware error: %s", frame.get("why"))
             return
         with self._pending_lock:
             pending = self._pending.pop(ident, None)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from host.tower.ledger import JsonLinesSink, Ledger, LedgerEntry, MemorySink
 
@@ -138,3 +142,50 @@ def test_a_failed_write_leaves_the_ledger_unchanged() -> None:
         assert (ledger.boot, ledger.seq, ledger.totals()) == ("b1", 1, {"red": 1})
     sink.fail = False
     assert ledger.accept("b1", ev(2, {"red": 2})) is not None  # the retry is accepted
+
+
+@st.composite
+def histories(draw: st.DrawFn) -> list[tuple[str, str]]:
+    steps = st.one_of(
+        st.tuples(st.just("drop"), st.sampled_from(["red", "blue", "uncertain"])),
+        st.tuples(st.just("redeliver"), st.just("")),
+        st.tuples(st.just("reboot"), st.just("")),
+        st.tuples(st.just("reset"), st.just("")),
+    )
+    return draw(st.lists(steps, max_size=40))
+
+
+@given(histories(), st.randoms(use_true_random=False))
+def test_totals_match_the_cubes_thrown_whatever_the_link_does(
+    history: list[tuple[str, str]], rng: random.Random
+) -> None:
+    """A device that reboots, resets and re-sends old frames: the ledger's totals always equal
+    the cubes thrown since the last counts reset."""
+    ledger = Ledger(MemorySink())
+    truth: dict[str, int] = {}
+    boot, seq = "boot0", 0
+    device: dict[str, int] = {}
+    sent: list[dict[str, object]] = []
+    ledger.adopt_boot(boot, 0)
+    for step, colour in history:
+        if step == "drop":
+            seq += 1
+            device = {**device, colour: device.get(colour, 0) + 1}
+            truth[colour] = truth.get(colour, 0) + 1
+            frame = ev(seq, device)
+        elif step == "reset":
+            seq += 1
+            device, truth = {}, {}
+            frame = ev(seq, {}, kind="reset")
+        elif step == "reboot":
+            boot, seq, device, sent = f"boot{len(sent)}-{seq}-{rng.random()}", 0, {}, []
+            ledger.adopt_boot(boot, 0)
+            continue
+        else:
+            if not sent:
+                continue
+            frame = rng.choice(sent)  # a replayed or duplicated frame
+        sent.append(frame)
+        ledger.accept(boot, frame)
+        nonzero = {k: v for k, v in ledger.totals().items() if v}
+        assert nonzero == {k: v for k, v in truth.items() if v}
