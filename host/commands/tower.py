@@ -182,28 +182,57 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 
 
 # --- record ------------------------------------------------------------------------------
+class TraceClock:
+    """Device `ticks_us` (they wrap every 2**30 us on a Pico) -> microseconds since the first
+    sample, as docs/trace-format.md wants."""
+
+    PERIOD = 1 << 30
+
+    def __init__(self) -> None:
+        self.last: int | None = None
+        self.elapsed = 0
+
+    def __call__(self, ticks_us: int) -> int:
+        if self.last is not None:
+            delta = (ticks_us - self.last) % self.PERIOD
+            if delta >= self.PERIOD // 2:
+                delta -= self.PERIOD  # a sample older than the previous one
+            self.elapsed += delta
+        self.last = ticks_us
+        return self.elapsed
+
+
+def record_rows(link: SerialTowerLink, seconds: float | None, label: str) -> list[list[Any]]:
+    """Diagnostics samples as trace rows, in time order; the label goes on beam rows only."""
+    clock = TraceClock()
+    rows: list[list[Any]] = []
+    deadline = time.monotonic() + seconds if seconds else None
+    try:
+        while deadline is None or time.monotonic() < deadline:
+            sample = link.next_diag(timeout=0.2)
+            if sample is None:
+                continue
+            beam = int(sample.beam)
+            row = [clock(sample.us), sample.r, sample.g, sample.b, sample.c, beam]
+            rows.append([*row, label if beam else ""])
+    except KeyboardInterrupt:
+        pass  # Ctrl-C ends a recording normally
+    rows.sort(key=lambda row: int(row[0]))
+    return rows
+
+
 def cmd_record(args: argparse.Namespace) -> int:
-    rows = 0
-    with connected_link(args) as link, args.out.open("w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(TRACE_COLUMNS)
+    with connected_link(args) as link:
         link.diagnostics(True)
         try:
-            deadline = time.monotonic() + args.seconds if args.seconds else None
-            while deadline is None or time.monotonic() < deadline:
-                sample = link.next_diag(timeout=0.2)
-                if sample is None:
-                    continue
-                beam = int(sample.beam)
-                writer.writerow(
-                    [sample.us, sample.r, sample.g, sample.b, sample.c, beam, args.label]
-                )
-                rows += 1
-        except KeyboardInterrupt:
-            pass  # Ctrl-C ends a recording normally
+            rows = record_rows(link, args.seconds, args.label)
         finally:
             link.diagnostics(False)
-    print(f"{rows} samples written to {args.out}", file=sys.stderr)
+    with args.out.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(TRACE_COLUMNS)
+        writer.writerows(rows)
+    print(f"{len(rows)} samples written to {args.out}", file=sys.stderr)
     return 0
 
 
@@ -270,7 +299,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     add_port_arguments(record)
     record.add_argument("--out", type=Path, required=True, help="CSV file to write")
     record.add_argument("--seconds", type=float, help="stop after this long (default: Ctrl-C)")
-    record.add_argument("--label", default="", help="value of the label column")
+    record.add_argument(
+        "--label", default="", help="what is thrown (label of the rows where the beam is broken)"
+    )
     record.set_defaults(handler=run_guarded(cmd_record))
 
     scene = commands.add_parser("scene", help="light LED segments, e.g. Toledo=255,0,255")

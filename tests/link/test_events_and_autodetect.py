@@ -111,3 +111,14 @@ def test_resolve_port_explains_missing_and_ambiguous(monkeypatch: pytest.MonkeyP
         autodetect.resolve_port(None, comports=lambda: PORTS[:1])
     only = autodetect.resolve_port(None, "E6614103E7452D2F", comports=lambda: PORTS)
     assert only == "/dev/ttyACM0"
+
+
+def test_trace_clock_rebases_and_survives_the_ticks_wrap() -> None:
+    from host.commands.tower import TraceClock
+
+    clock = TraceClock()
+    period = TraceClock.PERIOD
+    assert clock(period - 1000) == 0
+    assert clock(period - 10) == 990
+    assert clock(5) == 1005  # ticks_us wrapped
+    assert clock(2) == 1002  # an older sample sorts before
