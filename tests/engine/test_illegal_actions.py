@@ -12,19 +12,26 @@ Aragón, blue Galicia, orange Sevilla, 2 caballeros each there and 7 in each cou
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from collections.abc import Callable
 
 import pytest
 
 from engine.elgrande.actions import Action
 from engine.elgrande.errors import IllegalAction, NotationError, NotYourTurn
+from engine.elgrande.frames import EscortFrame, PassFrame
 from engine.elgrande.game import CHANCE, Game, Options
 from tests.engine.conftest import (
+    ALTERNATIVES_2023,
     advance,
     next_round,
     next_round_with,
     play_powers,
     play_random,
+    play_until,
+    players_for,
+    random_step,
     table_game,
 )
 
@@ -429,6 +436,17 @@ def action_space(game: Game) -> list[Action]:
     acts += [Action(verb) for verb in ("special", "skip", "done", "veto", "allow")]
     acts += [Action("first", c) for c in game.colours]
     acts += [Action("kingcard", t) for t in game.tok]
+    # Variants: Power Shift, New Regency, the dummy, alternative cards.
+    greys = list(game.data.grey_cards)
+    acts += [Action("shift", str(v), grey) for v in (1, 5, 9, 13) for grey in greys]
+    acts += [Action("pass", grey) for grey in greys] + [Action("grey")]
+    acts += [Action("powerback", grey) for grey in greys]
+    acts += [Action("movegrande", c, t) for c in game.colours for t in game.tok]
+    acts += [Action("viceroy", c) for c in game.colours]
+    acts += [Action("dummycard", t) for t in game.tok]
+    acts += [Action("dummypower", str(v)) for v in (1, 7, 13)]
+    acts += [Action("deal", c, grey) for c in game.colours for grey in greys[:2]]
+    acts += [Action("remove", str(d), c) for d in (1, 2) for c in list(game.data.cards)[:6]]
     return acts
 
 
@@ -445,18 +463,22 @@ def fingerprint(game: Game) -> tuple[object, ...]:
     )
 
 
-@pytest.mark.parametrize(
-    ("edition", "players", "alternatives"),
-    [("2023", 4, ()), ("2023", 5, ("militia", "civil-war", "veto")), ("1995", 4, ())],
-)
-def test_random_illegal_actions_are_refused_specifically(
-    edition: str, players: int, alternatives: tuple[str, ...]
-) -> None:
-    from tests.engine.conftest import players_for, random_step
+RANDOM_CASES = [
+    Options(players=players_for("2023", 4), seed=3),
+    Options(players=players_for("2023", 5), seed=3, alternatives=ALTERNATIVES_2023),
+    Options(players=players_for("1995", 4), edition="1995", seed=3),
+    Options(players=players_for("2023", 2), seed=4),
+    Options(players=players_for("2023", 3), seed=5, merge_decks_2_3=True),
+    Options(players=players_for("2023", 4), seed=6, new_regency=True, power_shift=True),
+]
 
-    options = Options(
-        players=players_for(edition, players), edition=edition, seed=3, alternatives=alternatives
-    )
+
+@pytest.mark.parametrize(
+    "options",
+    RANDOM_CASES,
+    ids=["2023-4p", "2023-5p-alt", "1995-4p", "2023-2p", "2023-3p-merged", "regency-shift"],
+)
+def test_random_illegal_actions_are_refused_specifically(options: Options) -> None:
     game = Game(options)
     space = action_space(game)
     rng = random.Random(11)
@@ -484,3 +506,64 @@ def test_random_illegal_actions_are_refused_specifically(
         for player, action in random_step(game, rng):
             game.apply(action, player)
     assert tried > 1_000
+
+
+# ------------------------------------------------------------------ variants (found by search)
+def find(options: Options, found: Callable[[Game], bool], seeds: int = 300) -> Game:
+    """The first position of a random dealer game (over several seeds) where `found` holds."""
+    for seed in range(seeds):
+        game = play_until(dataclasses.replace(options, mode="dealer", seed=seed), seed, found)
+        if game is not None:
+            return game
+    raise AssertionError("no such position in the random games")
+
+
+def test_power_shift_totals_must_differ() -> None:
+    def clash(g: Game) -> bool:
+        if g.phase != "power" or g.frame is not None:
+            return False
+        me = g.current_player()
+        return any(g.played_grey[q] and g.totals[q] in g.hands[me] for q in range(g.n) if q != me)
+
+    game = find(Options(power_shift=True), clash)
+    me = game.current_player()
+    q = next(q for q in range(game.n) if game.played_grey[q] and game.totals[q] in game.hands[me])
+    total = game.totals[q]
+    refused(game, f"power {total}", f"a power of {total}", f"by {game.colours[q]}")
+    missing = next(c for c in game.data.grey_cards if c not in game.grey_hands[me])
+    refused(game, f"shift {game.hands[me][0]} {missing}", "do not hold the modifier card")
+
+
+def test_passing_a_modifier_card_you_do_not_hold() -> None:
+    game = find(Options(power_shift=True), lambda g: isinstance(g.frame, PassFrame))
+    me = game.current_players()[0]
+    missing = next(c for c in game.data.grey_cards if c not in game.grey_hands[me])
+    refused(game, f"pass {missing}", "do not hold the modifier card", player=me)
+    refused(game, "place Toledo", "finish the current step", "pass", player=me)
+
+
+def test_nothing_is_thrown_into_the_castillo_while_the_king_stands_there() -> None:
+    def revolt(g: Game) -> bool:
+        return (
+            g.king == g.CASTILLO
+            and g.phase == "main"
+            and g.frame is None
+            and any(a.kind == "place" for a in g.legal_actions())
+        )
+
+    game = find(Options(new_regency=True), revolt)
+    refused(game, "place castillo", "King stands at the castillo")
+
+
+def test_the_kings_escort_comes_from_his_old_region() -> None:
+    game = find(Options(new_regency=True), lambda g: isinstance(g.frame, EscortFrame))
+    frame = game.frame
+    assert isinstance(frame, EscortFrame)
+    other = next(r for r in range(game.R) if r not in (frame.source, frame.target))
+    refused(game, f"pick {game.colours[0]} {game.tok[other]}", "escort", "old region")
+
+
+def test_the_dummy_never_acts() -> None:
+    game = find(Options(players=("purple", "green")), lambda g: g.phase == "power")
+    assert game.dummy >= 0 and game.dummy not in game.current_players()
+    refused(game, "power 9", "not", player=game.dummy, error=NotYourTurn)
