@@ -243,3 +243,30 @@ def test_the_dealer_draws_with_the_stated_probabilities() -> None:
     for action, p in probe.chance_outcomes():
         sd = math.sqrt(p * (1 - p) / runs)
         assert abs(draws[action.arg2] / runs - p) < 5 * sd, (action.arg2, draws, p)
+
+
+def test_alternative_cards_replace_a_random_card() -> None:
+    """Rulebook: for each alternative card, a random card of its deck goes back in the box. So
+    the deck keeps its size, Militia tops deck 1 with 1/10, and a base card with c copies with
+    c/10 · 9/10 (it may have been the one set aside)."""
+    options = Options(alternatives=("militia",))
+    game = Game(options)
+    game.apply("first purple", CHANCE)
+    removal = game.chance_outcomes()
+    assert_distribution(removal)
+    assert all(a.kind == "remove" and a.arg == "1" for a, _ in removal)
+    copies = {c.id: c.copies for c in game.data.cards.values() if c.deck == 1 and not c.alternative}
+    for action, p in removal:
+        assert math.isclose(p, copies[action.arg2] / 10), action
+    odds: dict[str, float] = {}
+    for action, p in removal:
+        branch = Game.replay(options, [*game.history, (CHANCE, action)])
+        while branch.phase != "reveal":
+            branch.apply(branch.chance_outcomes()[0][0], CHANCE)
+        assert len(branch.decks[1]) == game.data.deck_size
+        for reveal, q in branch.chance_outcomes():
+            odds[reveal.arg2] = odds.get(reveal.arg2, 0.0) + p * q
+    assert math.isclose(sum(odds.values()), 1.0)
+    assert math.isclose(odds["militia"], 1 / 10)
+    for card, c in copies.items():
+        assert math.isclose(odds[card], c / 10 * 9 / 10), card
