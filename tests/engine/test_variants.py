@@ -169,6 +169,7 @@ def test_two_players_add_a_dummy_colour() -> None:
     assert game.colours == ("purple", "green", "blue")  # the first colour nobody plays
     assert game.seats == (0, 1) and game.dummy == 2
     assert game.view()["dummy"] == "blue" and game.view()["players"] == ["purple", "green"]
+    assert {str(a) for a in game.legal_actions(CHANCE)} == {"first purple", "first green"}
     chosen = Game(Options(players=TWO, dummy="red"))
     assert chosen.colours == ("purple", "green", "red")
     with pytest.raises(ValueError, match="different colour"):
