@@ -23,7 +23,7 @@ from host.app.store import Store
 from host.app.towers import TowerRuntime
 from host.tower.events import LinkState, LinkStatus, event_from_frame
 from host.tower.ledger import EventSink, Ledger
-from host.tower.link import Hello, Listener, LinkMessage, TowerLink
+from host.tower.link import Hello, LinkMessage, Listener, TowerLink
 
 SENTINEL_KEY = "zz_sentinel"
 SENTINEL_VALUE = 424242

@@ -104,7 +104,7 @@ def test_missing_cube_blocks_until_resolved(setup: tuple[Checks, Game, Tower]) -
 
 
 def test_missing_cube_accepted_is_a_correction(setup: tuple[Checks, Game, Tower]) -> None:
-    checks, game, tower = setup
+    checks, game, _tower = setup
     game.throw("orange")
     checks.sync_game(game.facts(), 0.0)
     checks.tick(ARRIVE_S)
@@ -127,7 +127,7 @@ def test_late_cube_after_the_issue_clears_it(setup: tuple[Checks, Game, Tower]) 
 
 
 def test_unannounced_cube_becomes_an_extra_issue(setup: tuple[Checks, Game, Tower]) -> None:
-    checks, game, tower = setup
+    checks, _game, tower = setup
     tower.drop(checks, "blue", 1.0)
     assert checks.tick(1.0 + EARLY_S)
     (issue,) = checks.issues
@@ -221,9 +221,7 @@ def test_count_discrepancy_at_scoring_reports_totals_only(
     checks.sync_game(game.facts(), 12.0)
     (issue,) = checks.issues
     assert issue.kind == "count"
-    assert issue.text == (
-        "The tower counts 2 caballeros in the castillo, the game 1"
-    )
+    assert issue.text == ("The tower counts 2 caballeros in the castillo, the game 1")
     checks.resolve(issue.id, "accept_game", 13.0)
     assert not checks.waiting_for_scoring_check()
     assert checks.effective()["blue"] == 1
