@@ -34,7 +34,7 @@ MODIFIER_DISCARD_CANARY = "zz-modifier-discard-"  # + seat
 PASS_CANARY = "zz-passed-"  # + seat: the modifier card being passed to the left
 REMOVED_CANARY = "zz-set-aside"  # the action card set aside for an alternative card
 DEALER_SEED = 987_654_321
-CHECK_EVERY = 4  # steps between checks; every secret disc or power-card choice is checked
+CHECK_EVERY = 6  # steps between checks; every secret disc or power-card choice is checked
 
 
 @dataclass
