@@ -22,6 +22,7 @@ from engine.elgrande.frames import (
     ReturnFrame,
 )
 from engine.elgrande.options import Veto
+from engine.elgrande.scoring import regions_for_score_op
 
 if TYPE_CHECKING:
     from engine.elgrande.game import Game
@@ -113,16 +114,10 @@ def op_score(g: Game, op: Op, me: int) -> None:
         return
     if select == "castillo":
         chosen = [g.CASTILLO]
-    elif select == "value":
-        wanted = set(op["values"])
-        chosen = [r for r in range(g.R) if g.values_of(r)[0] in wanted]
-    elif select == "all":
-        chosen = list(range(g.R))
     else:
+        first_values = [g.values_of(r)[0] for r in range(g.R)]
         totals = [sum(g.pieces[r]) for r in range(g.R)]
-        occupied = [t for t in totals if t > 0]
-        target = (min(occupied) if select == "fewest" else max(occupied)) if occupied else -1
-        chosen = [r for r in range(g.R) if totals[r] == target]
+        chosen = regions_for_score_op(op, first_values, totals)
     first_only = bool(op.get("first_only", False))
     g.record_scoring(g.card_in_play(), [g.score(a, first_only) for a in chosen])
 

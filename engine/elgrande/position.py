@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.elgrande import data as gamedata
-from engine.elgrande.scoring import AreaScore, score_area
+from engine.elgrande.scoring import AreaScore, regions_for_score_op, score_area
 
 FIELDS = (
     "edition",
@@ -371,34 +371,6 @@ def read_scoring(data: gamedata.GameData, raw: Any) -> Scoring:
 
 
 # ---------------------------------------------------------------------------- scoring
-def regions_for_score_op(
-    step: Mapping[str, Any], first_values: Sequence[int], totals: Sequence[int]
-) -> list[int]:
-    """The regions a card's automatic `score` step scores, in board order.
-
-    `first_values`: each region's current first-place value (a tile's if one lies there);
-    `totals`: caballeros of all colours per region. The castillo is never among them.
-
-    >>> regions_for_score_op({"select": "fewest"}, [4, 5, 6], [3, 0, 3])
-    [0, 2]
-    """
-    select = step["select"]
-    if select == "all":
-        return list(range(len(totals)))
-    if select == "value":
-        wanted = set(step["values"])
-        return [r for r, value in enumerate(first_values) if value in wanted]
-    if select in ("fewest", "most"):
-        occupied = [t for t in totals if t > 0]
-        if not occupied:
-            return []
-        target = min(occupied) if select == "fewest" else max(occupied)
-        return [r for r, t in enumerate(totals) if t == target]
-    if select == "castillo":
-        return []
-    raise ValueError(f"score step {select!r} needs a player's choice")
-
-
 def _score_one(
     position: Position,
     area: int,

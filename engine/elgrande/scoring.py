@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 KING_BONUS = 2
 GRANDE_BONUS = 2
@@ -149,6 +150,34 @@ def score_area(
     return AreaScore(
         area, dict(candidates), values, ranks, points, bonus, tuple(tied), king_here, grandes
     )
+
+
+def regions_for_score_op(
+    step: Mapping[str, Any], first_values: Sequence[int], totals: Sequence[int]
+) -> list[int]:
+    """The regions a card's automatic `score` step scores, in board order.
+
+    `first_values`: each region's current first-place value (a tile's if one lies there);
+    `totals`: caballeros of all colours per region. The castillo is never among them.
+
+    >>> regions_for_score_op({"select": "fewest"}, [4, 5, 6], [3, 0, 3])
+    [0, 2]
+    """
+    select = step["select"]
+    if select == "all":
+        return list(range(len(totals)))
+    if select == "value":
+        wanted = set(step["values"])
+        return [r for r, value in enumerate(first_values) if value in wanted]
+    if select in ("fewest", "most"):
+        occupied = [t for t in totals if t > 0]
+        if not occupied:
+            return []
+        target = min(occupied) if select == "fewest" else max(occupied)
+        return [r for r, t in enumerate(totals) if t == target]
+    if select == "castillo":
+        return []
+    raise ValueError(f"score step {select!r} needs a player's choice")
 
 
 def totals(results: Iterable[AreaScore]) -> dict[str, int]:
