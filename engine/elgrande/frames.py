@@ -241,36 +241,75 @@ class ChoiceFrame(Frame):
         return out
 
 
-@dataclass(eq=False)
-class DiscFrame(Frame):
-    """Secret discs set by several players at once; revealed together when all are set."""
+class SecretFrame(Frame):
+    """Several players choose at once, in secret; the choices are revealed when all are in.
 
-    options: dict[int, list[Action]]  # player -> their legal disc actions
-    purpose: str
-    payload: Any = None
-    chosen: dict[int, int] = field(default_factory=dict)  # player -> region (hidden)
-    kind = "disc"
+    Subclasses say what a choice is (`_value`) and under which key a seat sees its own."""
+
+    options: dict[int, list[Action]]  # player -> their legal actions
+    chosen: dict[int, Any]  # player -> their choice (hidden until all are in)
+    own_key = "mine"
 
     def actors(self, g: Game) -> tuple[int, ...]:
         return tuple(p for p in sorted(self.options) if p not in self.chosen)
 
     def legal(self, g: Game, player: int) -> list[Action]:
-        return [] if player in self.chosen else self.options.get(player, [])
+        return [] if player in self.chosen else list(self.options.get(player, []))
 
     def apply(self, g: Game, player: int, action: Action) -> bool:
-        self.chosen[player] = g.area(action.arg)
+        self.chosen[player] = self._value(g, action)
         return len(self.chosen) == len(self.options)
+
+    @abstractmethod
+    def _value(self, g: Game, action: Action) -> Any:
+        """What a choice records."""
+
+    def _shown(self, g: Game, value: Any) -> str:
+        return str(value)
 
     def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
         out: dict[str, Any] = {
             "step": self.kind,
-            "purpose": self.purpose,
             "waiting_for": [g.colours[p] for p in self.actors(g)],
             "set": [g.colours[p] for p in sorted(self.chosen)],
         }
         if viewer is not None and viewer in self.chosen:
-            out["my_disc"] = g.tok[self.chosen[viewer]]
+            out[self.own_key] = self._shown(g, self.chosen[viewer])
         return out
+
+
+@dataclass(eq=False)
+class DiscFrame(SecretFrame):
+    """Secret discs (a region each): general scoring, Civil War, Coup, Rivalry."""
+
+    options: dict[int, list[Action]]
+    purpose: str
+    payload: Any = None
+    chosen: dict[int, int] = field(default_factory=dict)  # player -> region (hidden)
+    kind = "disc"
+    own_key = "my_disc"
+
+    def _value(self, g: Game, action: Action) -> int:
+        return g.area(action.arg)
+
+    def _shown(self, g: Game, value: Any) -> str:
+        return g.tok[int(value)]
+
+    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+        return {**super().describe(g, viewer), "purpose": self.purpose}
+
+
+@dataclass(eq=False)
+class PassFrame(SecretFrame):
+    """Power Shift: every player passes one modifier card face down to the left, all at once."""
+
+    options: dict[int, list[Action]]
+    chosen: dict[int, str] = field(default_factory=dict)  # player -> grey card id (hidden)
+    kind = "pass"
+    own_key = "my_pass"
+
+    def _value(self, g: Game, action: Action) -> str:
+        return action.arg
 
 
 @dataclass(eq=False)
@@ -290,32 +329,3 @@ class VetoFrame(Frame):
 
     def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
         return {**super().describe(g, viewer), "against": g.colours[self.against]}
-
-
-@dataclass(eq=False)
-class PassFrame(Frame):
-    """Power Shift: every player passes one modifier card face down to the left, all at once."""
-
-    options: dict[int, list[Action]]
-    chosen: dict[int, str] = field(default_factory=dict)  # player -> grey card id (hidden)
-    kind = "pass"
-
-    def actors(self, g: Game) -> tuple[int, ...]:
-        return tuple(p for p in sorted(self.options) if p not in self.chosen)
-
-    def legal(self, g: Game, player: int) -> list[Action]:
-        return [] if player in self.chosen else list(self.options.get(player, []))
-
-    def apply(self, g: Game, player: int, action: Action) -> bool:
-        self.chosen[player] = action.arg
-        return len(self.chosen) == len(self.options)
-
-    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "step": self.kind,
-            "waiting_for": [g.colours[p] for p in self.actors(g)],
-            "set": [g.colours[p] for p in sorted(self.chosen)],
-        }
-        if viewer is not None and viewer in self.chosen:
-            out["my_pass"] = self.chosen[viewer]
-        return out
