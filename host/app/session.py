@@ -601,10 +601,11 @@ class Session:
         with self.lock:
             active = self.active
             game_id = active.id if active is not None and active.checks.enabled else None
-            self.store.append_ledger(entry, game_id, payload)
+            at = self.clock()  # the session's clock, like every other log entry
+            self.store.append_ledger(entry, game_id, payload, at)
             self._tower_totals = entry.totals
             if active is not None and game_id is not None:
-                self._apply(active, "tower", "tower", payload, entry.at)
+                self._apply(active, "tower", "tower", payload, at)
         self._changed()
 
     def _on_link_message(self, message: LinkMessage) -> None:

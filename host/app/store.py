@@ -208,7 +208,11 @@ class Store:
 
     # ------------------------------------------------------------------ the tower ledger
     def append_ledger(
-        self, entry: LedgerEntry, game_id: int | None, log_payload: dict[str, Any] | None
+        self,
+        entry: LedgerEntry,
+        game_id: int | None,
+        log_payload: dict[str, Any] | None,
+        at: float,
     ) -> None:
         """A ledger entry, and (with an active game) its game-log entry, in one commit."""
         with self._tx() as db:
@@ -219,7 +223,7 @@ class Store:
             if game_id is not None and log_payload is not None:
                 db.execute(
                     "INSERT INTO log (game_id, kind, actor, payload, at) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, "tower", "tower", json.dumps(log_payload), entry.at),
+                    (game_id, "tower", "tower", json.dumps(log_payload), at),
                 )
 
     def last_ledger(self) -> LedgerEntry | None:
