@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test lint typecheck unit bench clean firmware-check flash hardware openscad
+.PHONY: setup run test lint typecheck unit bench clean firmware-check flash hardware openscad chromium
 
 # A local virtualenv, refreshed whenever the dependency lists change.
 $(STAMP): pyproject.toml requirements-dev.txt
@@ -27,7 +27,7 @@ typecheck: setup
 	$(VENV)/bin/mypy
 
 # pytest exits 5 when it collected nothing: that is a broken suite, not a pass.
-unit: setup openscad
+unit: setup openscad chromium
 	@$(PY) -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
@@ -36,6 +36,12 @@ test: lint typecheck firmware-check unit
 # OpenSCAD renders the chute model (the tests render it too); Debian's package, installed once.
 openscad:
 	@command -v openscad >/dev/null || (apt-get update -qq && apt-get install -y -qq openscad)
+
+# Debian's Chromium for the browser tests (Playwright drives it; never `playwright install`).
+# If it cannot be installed the browser tests skip and say why.
+chromium:
+	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium) \
+	|| echo "WARNING: chromium could not be installed: the browser tests will be skipped"
 
 # The build pack: regenerate tables, diagrams and the Wokwi project from the data, render STLs.
 hardware: setup openscad

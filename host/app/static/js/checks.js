@@ -5,28 +5,30 @@ import { COLOURS } from "./board.js";
 
 const confirmPick = new Map(); // issue id -> chosen colours
 
-export function checksView(i18n, checks, { send }) {
-  if (!checks || (!checks.open?.length && !checks.issues?.length)) return null;
-  const open = (checks.open ?? []).map((o) =>
-    h("p.check-open", { "data-check": o.id }, "⏳ ", i18n.t("check.open", { expected: o.expected, colour: i18n.colour(o.colour), seen: o.seen })),
-  );
-  const issues = (checks.issues ?? []).map((issue) => issueView(i18n, issue, send));
+export function checksView(i18n, checks, { send, players = [] }) {
+  if (!checks || (!checks.open?.length && !checks.issues?.length && !checks.scoring_check)) return null;
+  const open = (checks.open ?? []).flatMap((o) => [
+    o.waiting ? h("p.check-open", { "data-check": o.colour }, "⏳ ", i18n.t("check.open", { count: o.waiting, colour: i18n.colour(o.colour) })) : null,
+    o.unannounced ? h("p.check-open", { "data-check": o.colour }, "⏳ ", i18n.t("check.unannounced", { count: o.unannounced, colour: i18n.colour(o.colour) })) : null,
+  ]);
+  const issues = (checks.issues ?? []).map((issue) => issueView(i18n, issue, send, players));
   return h(
     `div.check-box${checks.blocked ? ".blocked" : ""}`,
     {},
     checks.blocked ? h("strong", {}, i18n.t("check.blocked")) : null,
+    checks.scoring_check ? h("p.check-open", {}, "⏳ ", i18n.t("check.scoring")) : null,
     open,
     issues,
   );
 }
 
-function issueView(i18n, issue, send) {
+function issueView(i18n, issue, send, players) {
   const title = i18n.has(`check.kind.${issue.kind}`) ? i18n.t(`check.kind.${issue.kind}`) : issue.kind;
   const body = [h("h4", {}, title), issue.text ? h("p", {}, issue.text) : null];
   if (issue.kind === "confirm") {
     const n = issue.cubes ?? (Object.values(issue.colours ?? {}).reduce((a, b) => a + b, 0) || 1);
     const chosen = confirmPick.get(issue.id) ?? [];
-    const palette = issue.palette ?? Object.keys(COLOURS).filter((c) => c !== "yellow");
+    const palette = players.length ? players : Object.keys(COLOURS).filter((c) => c !== "yellow");
     body.push(
       h("p", {}, i18n.t("check.confirm")),
       h("div.row", {}, palette.map((c) =>

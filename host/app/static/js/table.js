@@ -65,7 +65,7 @@ function render() {
   i18n.edition = game.edition ?? "2023";
   renderRoundTrack(game);
   renderPrompt(state);
-  fill($("#checks"), checksView(i18n, state.checks, { send, sim: state.sim }));
+  fill($("#checks"), checksView(i18n, state.checks, { send, players: game.players }));
   renderBoard(state);
   renderChoicesPane(state);
   renderPlayers(game);
@@ -317,20 +317,47 @@ function chartLegend(game) {
   return h("div.legend", {}, game.players.map((p) => h("span.mini", {}, h("span.swatch", { style: { background: COLOURS[p] } }), `${capitalise(i18n.colour(p))} ${game.scores[p]}`)));
 }
 
+function actorName(actor) {
+  if (actor === "chance") return i18n.t("colour.chance");
+  if (actor === "table") return i18n.t("colour.table");
+  if (actor === "tower") return i18n.t("tower.title");
+  return capitalise(i18n.colour(actor));
+}
+
+function logLine(e) {
+  const actor = actorName(e.actor);
+  switch (e.kind) {
+    case "undo":
+      return i18n.t("log.undo", { actor, text: logText(i18n, e.text) });
+    case "correction": {
+      const how = e.text.startsWith("confirm ")
+        ? `${i18n.t("check.confirm_send")}: ${e.text.slice(8).split(" ").map((c) => i18n.colour(c)).join(", ")}`
+        : i18n.has(`check.how.${e.text}`) ? i18n.t(`check.how.${e.text}`) : e.text;
+      return i18n.t("log.correction", { text: e.note ? `${how} (${e.note})` : how });
+    }
+    case "tower": {
+      const key = `tower.event.${e.text}`;
+      return `${actor}: ${i18n.has(key) ? i18n.t(key, { colour: "" }) : e.text}`;
+    }
+    case "scoring":
+      return i18n.t("log.scoring", { text: e.text === "general" ? i18n.t("score.general", { round: e.round }) : i18n.card(e.text) });
+    default:
+      return i18n.t("log.line", { actor, text: logText(i18n, e.text) });
+  }
+}
+
 function logView(state) {
   const game = state?.game;
   const entries = state?.log;
   if (entries?.length) {
-    const items = [...entries].reverse().map((e) => {
-      const actor = e.actor === "chance" ? i18n.t("colour.chance") : e.actor === "table" ? i18n.t("colour.table") : capitalise(i18n.colour(e.actor));
-      let text;
-      if (e.kind === "undo") text = i18n.t("log.undo", { actor, text: logText(i18n, e.text) });
-      else if (e.kind === "correction") text = i18n.t("log.correction", { text: e.text });
-      else if (e.kind === "action" || !e.kind) text = i18n.t("log.line", { actor, text: logText(i18n, e.text) });
-      else text = e.text;
-      return h("li", { "data-kind": e.kind ?? "action" }, e.round ? h("span.log-round", {}, `${e.round}`) : null, e.actor && COLOURS[e.actor] ? h("span.swatch", { style: { background: COLOURS[e.actor] } }) : null, text);
-    });
-    return h("ol.log", { reversed: true }, items);
+    const items = [...entries].reverse().map((e) => h(
+      "li",
+      { "data-kind": e.kind ?? "action", "data-n": e.n },
+      e.round ? h("span.log-round", {}, String(e.round)) : null,
+      COLOURS[e.actor] ? h("span.swatch", { style: { background: COLOURS[e.actor] } }) : null,
+      logLine(e),
+    ));
+    return h("ol.log", {}, items);
   }
   // No server log yet: the public events the view itself carries.
   const lines = [];
@@ -404,6 +431,7 @@ async function openLobby() {
       ui.tab = "seats";
       ui.seenScorings = null;
       await refreshState();
+      render();
     } catch (err) {
       showError(err);
     }

@@ -1,0 +1,206 @@
+"""A scripted player for the browser test: it plays a whole game by tapping the UI.
+
+Decisions are read from the app's public state (`GET /api/state`), but every decision is made by
+tapping the button the UI shows for it: power cards and secret discs on the seat pages (phones),
+everything else on the table page. Policy: the first legal choice, except that the most
+caballeros are taken to the court and each player throws one caballero into the castillo once a
+round; every throw is followed by dropping the cube through the dropper panel so that the
+simulated tower counts it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from tests.app.ui_browser import get_json
+
+STALL_S = 30.0  # no progress for this long: the test fails with the state it was stuck in
+CLICK_TIMEOUT_MS = 10_000
+
+
+class Stalled(AssertionError):
+    pass
+
+
+@dataclass
+class Driver:
+    base: str
+    table: Any  # the table page
+    seats: dict[str, Any]  # colour -> seat page
+    taps: Counter[str] = field(default_factory=Counter)  # where: table, seat, dropper, …
+    throws: int = 0
+    issues: Counter[str] = field(default_factory=Counter)
+    scorings_seen: int = 0
+    thrown: set[tuple[int, str]] = field(default_factory=set)
+    issue_log: list[dict[str, Any]] = field(default_factory=list)
+
+    # ------------------------------------------------------------------ state
+    def state(self) -> dict[str, Any]:
+        return dict(get_json(self.base + "/api/state"))
+
+    def _rev(self, page: Any) -> str:
+        return str(page.evaluate("document.body.dataset.rev || ''"))
+
+    def _tap(self, page: Any, selector: str, where: str) -> None:
+        """Tap a control and wait until the page shows a newer state."""
+        before = self._rev(self.table)
+        page.bring_to_front()
+        page.locator(selector).first.click(timeout=CLICK_TIMEOUT_MS)
+        self.taps[where] += 1
+        self.table.wait_for_function(
+            f"document.body.dataset.rev !== {before!r}", polling=50, timeout=CLICK_TIMEOUT_MS
+        )
+
+    # ------------------------------------------------------------------ policy
+    def choose(self, legal: list[str], state: dict[str, Any]) -> str:
+        game = state["game"]
+        actor = state.get("acting_as") or ""
+        key = (int(game["round"]), actor)
+        if "place castillo" in legal and key not in self.thrown:
+            self.thrown.add(key)
+            return "place castillo"
+        takes = [a for a in legal if a.startswith("take ")]
+        if takes:
+            return max(takes, key=lambda a: int(a.split()[1]))
+        return legal[0]
+
+    # ------------------------------------------------------------------ one step
+    def step(self) -> bool:
+        """Do the next thing the game waits for; False when the game is over."""
+        state = self.state()
+        game = state["game"]
+        self.close_scoring_dialog()
+        checks = state.get("checks") or {}
+        if checks.get("issues"):  # even after the game: the castillo is emptied at the end
+            self.settle_issue(checks["issues"][0])
+            return True
+        if game["phase"] == "over":
+            return False
+        step = game.get("step") or {}
+        if step.get("step") == "disc":
+            for colour in step.get("waiting_for", []):
+                self._tap(self.seats[colour], '#choices button[data-action^="disc "]', "seat:disc")
+            return True
+        for colour, page in self.seats.items():
+            # power cards (the hand) and powerback are played on the player's own page
+            if game["phase"] == "power" and game["acting"] == [colour]:
+                self._tap(page, "#hand button[data-action]:not([disabled])", "seat:power")
+                return True
+            if step.get("step") == "powerback" and step.get("actor") == colour:
+                self._tap(page, '#choices button[data-action^="powerback "]', "seat:powerback")
+                return True
+        legal = state.get("legal") or []
+        if legal:
+            action = self.choose(legal, state)
+            self._tap(self.table, f'#choices button[data-action="{action}"]', "table")
+            if action == "place castillo":
+                self.drop(state["acting_as"])
+            return True
+        return self.wait_for_change(state)
+
+    def wait_for_change(self, state: dict[str, Any]) -> bool:
+        """Nothing to tap (a check runs, the tower is busy): wait for the state to move on."""
+        deadline = time.monotonic() + STALL_S
+        while time.monotonic() < deadline:
+            time.sleep(0.1)
+            now = self.state()
+            if now.get("rev") != state.get("rev"):
+                return True
+        raise Stalled(f"nothing to do and nothing changed for {STALL_S} s: {state}")
+
+    # ------------------------------------------------------------------ the castillo
+    def open_dropper(self) -> None:
+        self.table.bring_to_front()
+        if not self.table.locator("#dropper").count():
+            self.table.locator('button[data-tab="dropper"]').click()
+            self.taps["dropper"] += 1
+
+    def drop(self, colour: str, count: int = 1) -> None:
+        """Throw `count` cubes of `colour` through the dropper panel; wait until the tower saw
+        them."""
+        self.open_dropper()
+        self.table.locator(f'#dropper button[data-drop-colour="{colour}"]').click()
+        self.table.locator('#dropper button[data-drop-how="single"]').click()
+        shown = self.table.locator("#dropper [data-drop-count]")
+        while int(shown.inner_text()) != count:
+            more = int(shown.inner_text()) < count
+            self.table.locator(f"#dropper button[data-drop-{'more' if more else 'less'}]").click()
+            self.taps["dropper"] += 1
+        self.table.locator("#drop-btn").click()
+        self.taps["dropper"] += 3
+        self.throws += count
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            checks = self.state().get("checks") or {}
+            if not checks.get("open") and not checks.get("issues"):
+                return
+            if checks.get("issues"):
+                return  # step() settles it (and counts it)
+            time.sleep(0.05)
+        raise Stalled(f"the tower did not see {count} {colour} cube(s) within 15 s")
+
+    def lift_castillo(self) -> None:
+        """Lift the castillo and put it back (the gate): the tower resets its counts."""
+        self.open_dropper()
+        self.table.locator('#dropper button[data-gate="open"]').click()
+        self.table.locator('#dropper button[data-gate="close"]').click()
+        self.taps["dropper"] += 2
+
+    def castillo_contents(self, game: dict[str, Any]) -> Counter[str]:
+        """What the castillo holds, from the public throw announcements since the last general
+        scoring emptied it (the per-colour contents are secret: the table only knows this)."""
+        emptied = max(
+            (int(s["round"]) for s in game["scorings"] if s["kind"] == "general"), default=0
+        )
+        held: Counter[str] = Counter()
+        for throw in game["throws"]:
+            if int(throw["round"]) > emptied:
+                held[throw["colour"]] += int(throw["count"])
+        return held
+
+    def settle_issue(self, issue: dict[str, Any]) -> None:
+        kind = issue["kind"]
+        self.issues[kind] += 1
+        self.issue_log.append(issue)
+        if kind in ("empty", "recount"):
+            self.lift_castillo()
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                if not any(i["id"] == issue["id"] for i in self.state()["checks"]["issues"]):
+                    break
+                time.sleep(0.05)
+            else:
+                how = "done" if kind == "empty" else "skip"
+                self._tap(
+                    self.table, f'button[data-resolve="{how}"][data-issue="{issue["id"]}"]', "check"
+                )
+                return
+            if kind == "recount":  # Revelation: the castillo's caballeros go back in
+                for colour, count in self.castillo_contents(self.state()["game"]).items():
+                    self.drop(colour, count)
+            return
+        if kind == "confirm":
+            colour = issue.get("best") or next(iter(self.seats))
+            for _ in range(int(issue.get("cubes") or 1)):
+                self.table.locator(f'button[data-confirm-colour="{colour}"]').first.click()
+            self._tap(self.table, f'button[data-confirm="{issue["id"]}"]', "check")
+            return
+        how = "accept_game" if "accept_game" in issue["options"] else issue["options"][0]
+        self._tap(self.table, f'button[data-resolve="{how}"][data-issue="{issue["id"]}"]', "check")
+
+    def close_scoring_dialog(self) -> None:
+        close = self.table.locator("#overlay:not([hidden]) button[data-close]")
+        if close.count():
+            self.scorings_seen += 1
+            close.first.click()
+            self.taps["dialog"] += 1
+
+    def play(self, max_steps: int = 3000) -> None:
+        for _ in range(max_steps):
+            if not self.step():
+                self.close_scoring_dialog()
+                return
+        raise Stalled(f"the game did not end within {max_steps} steps")
