@@ -123,12 +123,13 @@ def game_prompt(game: Game) -> Prompt:
 def _frame_prompt(
     game: Game, frame: Any, actors: tuple[str, ...], lights: tuple[Highlight, ...]
 ) -> Prompt:
+    params: dict[str, Any] = {}
     if isinstance(frame, DiscFrame):
         key = "disc.general" if frame.purpose == "general" else f"disc.{frame.purpose}"
         return Prompt(key, actors, {"waiting_for": list(actors)})
     if isinstance(frame, MoveFrame):
         key = "move.to" if frame.picked is not None else "move.pick"
-        params: dict[str, Any] = {}
+        params = {}
         if frame.picked is not None:
             params["colour"] = game.colours[frame.picked[0]]
             params["from"] = game.tok[frame.picked[1]]
@@ -136,8 +137,12 @@ def _frame_prompt(
     if isinstance(frame, PlaceFrame):
         return Prompt("place", actors, {"left": frame.left}, lights)
     if isinstance(frame, ChoiceFrame):
-        key = f"choice.{frame.kind}" + (f".{frame.purpose}" if frame.purpose else "")
-        return Prompt(key, actors, {}, lights if frame.kind != "powerback" else ())
+        key = f"choice.{frame.kind}"
+        if frame.purpose and f"{key}.{frame.purpose}" in prompt_texts():
+            key = f"{key}.{frame.purpose}"
+        elif frame.purpose:
+            params["purpose"] = frame.purpose
+        return Prompt(key, actors, params, lights if frame.kind != "powerback" else ())
     described = frame.describe(game, None)
     params = {k: v for k, v in described.items() if k in ("left", "colour", "against")}
     return Prompt(str(frame.kind), actors, params, lights)

@@ -1,0 +1,157 @@
+"""Lights as a pure function of the table's state, the prompts' state table, and the scenes
+the session really sends to the tower."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from engine.elgrande.game import Game, Options
+from host.app.checks import Checks
+from host.app.lights import LightsState, palette, program, sweep_of
+from host.app.prompts import game_prompt, prompt_for, prompt_texts
+from host.app.session import ActionError, Role
+from tests.app.conftest import PLAYERS, Table
+
+SEGMENTS = frozenset(
+    (
+        "castillo",
+        "Galicia",
+        "Portugal",
+        "Castilla",
+        "Navarra",
+        "France",
+        "Aragon",
+        "Cataluna",
+        "Valencia",
+        "Toledo",
+        "Granada",
+        "Sevilla",
+    )
+)
+
+
+def test_king_highlights_and_castillo() -> None:
+    pal = palette()
+    state = LightsState(
+        king="Toledo",
+        highlights=(("Aragon", "green"), ("castillo", "green"), ("Toledo", "green")),
+    )
+    (frame,) = program(state, SEGMENTS).loop
+    assert frame.segs["Toledo"] == pal.king and "Toledo" not in frame.anim
+    assert frame.segs["Aragon"] == pal.players["green"] and frame.anim["Aragon"] == "pulse"
+    assert frame.segs["castillo"] == pal.players["green"]
+    assert "Galicia" not in frame.segs  # not a target: dark
+    assert program(state, SEGMENTS).intro == ()
+
+
+def test_castillo_ring_shows_waiting_and_blocked_throws() -> None:
+    pal = palette()
+    waiting = program(LightsState(waiting_throw=True), SEGMENTS).loop[0]
+    assert waiting.segs["castillo"] == pal.check_waiting and waiting.anim["castillo"] == "blink"
+    blocked = program(LightsState(waiting_throw=True, blocked=True), SEGMENTS).loop[0]
+    assert blocked.segs["castillo"] == pal.warning
+    idle = program(LightsState(), SEGMENTS).loop[0]
+    assert idle.segs == {"castillo": pal.castillo_idle}
+
+
+def test_warning_flash_is_an_intro() -> None:
+    flash = program(LightsState(king="Granada"), SEGMENTS, flash=True)
+    (intro,) = flash.intro
+    assert set(intro.segs) == SEGMENTS and set(intro.anim.values()) == {"blink"}
+    assert flash.loop == program(LightsState(king="Granada"), SEGMENTS).loop
+
+
+def test_scoring_sweep_alternates_tied_winners() -> None:
+    scoring = {
+        "areas": [
+            {"area": "Aragón", "ranks": {"green": 1, "blue": 2}},
+            {"area": "Toledo", "ranks": {"purple": 1, "orange": 1}},
+            {"area": "castillo", "ranks": {}},
+        ]
+    }
+    sweep = sweep_of(scoring, {"Aragón": "Aragon", "Toledo": "Toledo", "castillo": "castillo"})
+    assert sweep == (
+        ("Aragon", ("green",)),
+        ("Toledo", ("orange", "purple")),
+        ("castillo", ()),
+    )
+    frames = program(LightsState(sweep=sweep), SEGMENTS).loop
+    pal = palette()
+    assert len(frames) == 2 and all(f.seconds > 0 for f in frames)
+    assert [f.segs["Toledo"] for f in frames] == [pal.players["orange"], pal.players["purple"]]
+    assert all(f.segs["Aragon"] == pal.players["green"] for f in frames)
+    assert all("castillo" not in f.segs for f in frames)
+
+
+def test_unknown_segments_are_never_sent() -> None:
+    frame = program(LightsState(king="Atlantis", highlights=(("Mars", "red"),)), SEGMENTS).loop[0]
+    assert set(frame.segs) <= SEGMENTS
+
+
+def test_every_reachable_state_has_a_known_prompt() -> None:
+    texts = prompt_texts()
+    rng = random.Random(8)
+    seen: set[str] = set()
+    for seed in range(3):
+        game = Game(Options(players=tuple(PLAYERS), mode="dealer", seed=seed, short_game=True))
+        while not game.is_terminal():
+            prompt = game_prompt(game)
+            seen.add(prompt.key)
+            assert prompt.key in texts, f"no prompt text for {prompt.key}"
+            assert "{" not in prompt.text, prompt.text
+            if len(game.current_players()) == 1 and game.current_players()[0] >= 0:
+                actor = game.colours[game.current_players()[0]]
+                assert all(h.colour == actor for h in prompt.highlights)
+            player = rng.choice(game.current_players())
+            game.apply(rng.choice(game.legal_actions(player)), player)
+        seen.add(game_prompt(game).key)
+    assert {"power", "take", "card", "main.place", "disc.general", "over"} <= seen
+
+
+def test_an_open_issue_overrides_the_game_prompt() -> None:
+    game = Game(Options(players=tuple(PLAYERS), mode="dealer", seed=1))
+    checks = Checks(PLAYERS)
+    checks.tower("grande", {"c": "green"}, {"grande:green": 1}, 1.0)
+    prompt = prompt_for(game, checks)
+    assert prompt.key == "check.grande" and prompt.actors == ("table",)
+    assert prompt.highlights == ()
+
+
+def test_session_sends_the_scenes_to_the_tower(table: Table) -> None:
+    session = table.session
+    session.new_game({"players": PLAYERS, "mode": "dealer", "seed": 2})
+    active = session.active
+    assert active is not None
+    game = active.game
+    while not (game.phase == "main" and any(a.kind == "place" for a in game.legal_actions())):
+        player = game.current_players()[0]
+        legal = [a for a in game.legal_actions(player) if a.kind != "special"]
+        session.act(Role("seat", game.colours[player]), str(legal[0]))
+    actor = game.colours[game.current_players()[0]]
+    king = game.tok[game.king]
+    targets = {str(a.arg) for a in game.legal_actions() if a.kind == "place"}
+    colour = list(palette().players[actor])
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        scenes = table.link.scenes
+        if scenes and scenes[-1]["segs"].get(next(iter(targets - {king}))) == colour:
+            break
+        time.sleep(0.02)
+    segs = table.link.scenes[-1]["segs"]
+    assert segs[king] == list(palette().king)
+    for area in targets:
+        assert segs[area] == colour
+    with pytest.raises(ActionError):
+        session.act(Role.table(), "power 99")
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        if any(set(s.get("anim", {}).values()) == {"blink"} for s in table.link.scenes[-3:]):
+            break
+        time.sleep(0.02)
+    assert any(
+        set(s.get("anim", {}).values()) == {"blink"} and s["segs"].get("Toledo") == [255, 0, 0]
+        for s in table.link.scenes
+    ), "no warning flash after a refused action"
