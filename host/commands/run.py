@@ -77,7 +77,11 @@ def run_table(args: argparse.Namespace) -> int:
     session = Session(store, checks_enabled=choice != "none")
     tower = open_tower(choice, session.sink)
     session.attach_tower(tower)
-    restored = session.restore_last()
+    try:
+        restored = session.restore_last()
+    except Exception as exc:  # a saved game this version cannot replay must not stop the app
+        print(f"castillo run: the last game could not be restored ({exc}); start or pick one")
+        restored = None
     access = Access(lan=args.lan, pairing_code=secrets.token_hex(4) if args.lan else "")
 
     def listening() -> None:
