@@ -91,3 +91,17 @@ def test_mpremote_interrupts_the_firmware_and_runs_code(tower: SimTower) -> None
     )
     assert out.stdout.strip() == b"42"
     assert tower.in_repl
+
+
+def test_a_starved_watchdog_resets_the_board(tower: SimTower, client: SimClient) -> None:
+    client.serial.write(b"\x03")
+    deadline = time.monotonic() + 5
+    while not tower.in_repl and time.monotonic() < deadline:
+        client.poll(0.05)
+    client.hello = None
+    # from the REPL: a tight watchdog nobody feeds, then a sleep longer than it
+    client.serial.write(b"import machine, time\r\nw = machine.WDT(timeout=100)\r\n")
+    client.serial.write(b"time.sleep_ms(400)\r\n")
+    hello = client.wait_hello(timeout=10)
+    assert hello["reset"] == "watchdog"
+    assert tower.boot_causes == ["power", "watchdog"]
