@@ -45,6 +45,7 @@ CHANCE = -1
 SPECIAL = Action("special")
 SKIP = Action("skip")
 GREY = Action("grey")
+UNSEEN = "?"  # a card set aside unseen at the table
 CHANCE_PHASES = frozenset(
     {
         "setup_first",
@@ -155,6 +156,7 @@ class Game:
         if not options.new_regency:
             self.decks[5] = []
         self.pending_alternatives = list(options.alternatives)
+        self.unseen_set_aside = 0
         self._round_slots = (*self.slots, 5) if options.new_regency else self.slots
         self.face_up: list[str] = [""] * 5
         self.used_cards: list[str] = []
@@ -181,8 +183,6 @@ class Game:
         self._legal: dict[int, list[Action]] = {}
         self._actors: tuple[int, ...] | None = None
         self._dealer = options.mode == "dealer"
-        # The dealer's generator; undo never crosses a chance step, so it is never rewound.
-        self._rng = random.Random(options.seed)
         self._auto_chance()
 
     # ------------------------------------------------------------------ set-up helpers
@@ -386,8 +386,9 @@ class Game:
         return cached
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        """The chance actions with their probabilities (cards are drawn uniformly by copy)."""
-        actions = self._chance_actions()
+        """The chance actions with their probabilities (cards are drawn uniformly by copy).
+        The table's `remove <deck> ?` (a card set aside unseen) is an entry, not an outcome."""
+        actions = [a for a in self._chance_actions() if a.arg2 != UNSEEN]
         pool = self._chance_pool()
         if pool is not None:
             return [(a, pool.count(a.arg2) / len(pool)) for a in actions]
@@ -466,22 +467,25 @@ class Game:
             self.checkpoint = len(history)
 
     def _auto_chance(self) -> None:
-        if not self._dealer:
+        if not self._dealer or self.phase not in CHANCE_PHASES:
             return
+        # Seeded per batch of chance steps from the seed and the history's length, so a game
+        # resumed from its record deals exactly what the uninterrupted game would have.
+        rng = random.Random(self.options.seed * 1_000_003 + len(self.history))
         while self.phase in CHANCE_PHASES and self.frame is None:
             phase = self.phase
             if phase == "reveal":
                 # A uniform draw among the copies left.
                 slot = self._reveal_slot()
                 pool = self.decks[slot]
-                chosen = Action("reveal", str(slot), pool[self._rng.randrange(len(pool))])
+                chosen = Action("reveal", str(slot), pool[rng.randrange(len(pool))])
             elif phase in ("setup_remove", "setup_deal"):
                 pool = self._chance_pool() or []
-                card = pool[self._rng.randrange(len(pool))]
+                card = pool[rng.randrange(len(pool))]
                 chosen = next(a for a in self._chance_actions() if a.arg2 == card)
             else:
                 options = self._chance_actions()
-                chosen = options[self._rng.randrange(len(options))]
+                chosen = options[rng.randrange(len(options))]
             self._apply_unchecked(CHANCE, chosen)
 
     def can_undo(self, player: int) -> bool:
@@ -499,10 +503,8 @@ class Game:
                 "nothing to undo: hidden information was revealed or another player acted"
             )
         undone = self.history[-1][1]
-        rng = self._rng
         replayed = Game.replay(self.options, self.history[:-1], data=self.data)
         self.__dict__.update(replayed.__dict__)
-        self._rng = rng
         return undone
 
     @classmethod
@@ -521,10 +523,9 @@ class Game:
 
     def resume_as(self, options: Options) -> None:
         """After a replay in table mode, continue with the original options (a dealer game
-        draws on from a generator seeded by the seed and the number of actions so far)."""
+        draws on exactly as it would have without the interruption)."""
         self.options = options
         self._dealer = options.mode == "dealer"
-        self._rng = random.Random(f"{options.seed}:{len(self.history)}")
         self._auto_chance()
 
     # ------------------------------------------------------------------ chance steps
@@ -548,7 +549,9 @@ class Game:
             return [Action("first", self.colours[p]) for p in self.seats]
         if phase == "setup_remove":
             deck = str(self.data.cards[self.pending_alternatives[0]].deck)
-            return [Action("remove", deck, c) for c in dict.fromkeys(self._removal_pool())]
+            named = [Action("remove", deck, c) for c in dict.fromkeys(self._removal_pool())]
+            # At the table the card goes back in the box unseen: `remove <deck> ?`.
+            return named if self._dealer else [*named, Action("remove", deck, UNSEEN)]
         if phase == "setup_king":
             return [Action("kingcard", self.tok[r]) for r in self.region_cards]
         if phase == "setup_home":
@@ -655,7 +658,10 @@ class Game:
 
     def _do_setup_remove(self, player: int, action: Action) -> None:
         self.pending_alternatives.pop(0)
-        self.decks[int(action.arg)].remove(action.arg2)
+        if action.arg2 == UNSEEN:
+            self.unseen_set_aside += 1  # the deck's list keeps one card that is not there
+        else:
+            self.decks[int(action.arg)].remove(action.arg2)
         if not self.pending_alternatives:
             # Every card is set aside before the alternative cards go in: none is set aside.
             for alternative in self.options.alternatives:

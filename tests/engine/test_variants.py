@@ -833,8 +833,8 @@ def test_cards_are_set_aside_before_the_alternative_cards_go_in() -> None:
     base = Counter(game.data.deck_cards(2))
     for _ in range(2):
         pool = {a.arg2 for a in game.legal_actions(CHANCE)}
-        assert pool == set(base), pool
-        card = game.legal_actions(CHANCE)[-1].arg2
+        assert pool == {*base, "?"}, pool  # "?": set aside unseen at the table
+        card = game.legal_actions(CHANCE)[-2].arg2
         game.apply(f"remove 2 {card}", CHANCE)
         base[card] -= 1
         base += Counter()  # drop a card with no copy left
@@ -1289,3 +1289,14 @@ def test_random_variant_games_conserve_caballeros_and_replay(variant: str, playe
         replayed = from_record(json.loads(json.dumps(to_record(game))))
         assert replayed.snapshot() == game.snapshot()
         assert replayed.scores == game.scores
+
+
+def test_table_sets_a_card_aside_unseen() -> None:
+    # "Return 1 random card ... to the box": at the table nobody looks at it.
+    game = Game(Options(alternatives=("militia",)))
+    game.apply("first purple", CHANCE)
+    assert "remove 1 ?" in [str(a) for a in game.legal_actions(CHANCE)]
+    assert all(a.arg2 != "?" for a, _ in game.chance_outcomes())
+    game.apply("remove 1 ?", CHANCE)
+    assert game.phase == "setup_king" and game.unseen_set_aside == 1
+    assert "militia" in game.decks[1]
