@@ -143,3 +143,27 @@ def test_a_resumed_dealer_game_deals_deterministically(options: Options) -> None
         endings.append((game.history, game.snapshot()))
     assert endings[0] == endings[1]
     assert len(chance_steps(Game.replay(options, endings[0][0]))) > len(chance_steps(dealer))
+
+
+def _decide(game: Game) -> None:
+    """A deterministic decision that depends only on the position in the history."""
+    for player in game.current_players():
+        if player in game.current_players():
+            legal = game.legal_actions(player)
+            game.apply(legal[(len(game.history) * 7919) % len(legal)], player)
+
+
+@pytest.mark.parametrize("cut", [40, 150, 260])
+def test_a_dealer_game_resumed_from_its_record_deals_as_if_never_interrupted(cut: int) -> None:
+    options = Options(mode="dealer", seed=11)
+    whole = Game(options)
+    while not whole.is_terminal():
+        _decide(whole)
+    resumed = Game(options)
+    while len(resumed.history) < cut:
+        _decide(resumed)
+    resumed = from_record(json.loads(json.dumps(to_record(resumed))))
+    while not resumed.is_terminal():
+        _decide(resumed)
+    assert resumed.history == whole.history
+    assert resumed.scores == whole.scores
