@@ -140,3 +140,30 @@ def test_scene_current_is_limited(rig: Rig) -> None:
     rig.run_us(100_000)
     frame = rig.hal.frames[-1]
     assert 0 < max(frame) < 255
+
+
+def test_saturated_sensor_is_reported_and_the_cube_flagged(rig: Rig) -> None:
+    t = 1000
+    rows = [(0, 20, 22, 18, 60, 0), (t, 20, 22, 18, 60, 1)]
+    rows += [(t + 2400 * k, 1024, 1024, 1024, 1024, 1) for k in range(1, 5)]
+    rows += [(t + 11_400, 1024, 1024, 1024, 1024, 0), (t + 14_000, 20, 22, 18, 60, 0)]
+    rig.hal.add_rows(rows)
+    rig.run_until_idle()
+    evs = rig.events()
+    assert [e["k"] for e in evs] == ["sensor", "uncertain", "sensor"]
+    assert evs[0]["why"] == "saturated" and evs[1]["why"] == "saturated"
+    assert evs[2]["why"] == "ok"  # the empty chute reads normally again
+
+
+def test_diagnostics_stream_raw_readings(rig: Rig) -> None:
+    assert rig.cmd("diag", on=True)["on"] is True
+    rig.drop(lambda d: d.single("green"))
+    rig.read()
+    diag = [m for m in rig.out if m["t"] == "diag"]
+    assert any(m["beam"] == 1 and m["c"] > 200 for m in diag)  # the burst, sent after the cube
+    assert sum(m["beam"] == 0 for m in diag) > 5  # the idle stream
+    rig.cmd("diag", on=False)
+    rig.out.clear()
+    rig.run_us(200_000)
+    rig.read()
+    assert not [m for m in rig.out if m["t"] == "diag"]

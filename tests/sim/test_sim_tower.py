@@ -105,3 +105,32 @@ def test_a_starved_watchdog_resets_the_board(tower: SimTower, client: SimClient)
     hello = client.wait_hello(timeout=10)
     assert hello["reset"] == "watchdog"
     assert tower.boot_causes == ["power", "watchdog"]
+
+
+def test_a_full_ring_fits_the_128k_heap(tower: SimTower) -> None:
+    with SimClient(tower.port, auto_ack=False) as quiet:
+        quiet.wait_hello()
+        evs = drop(tower, quiet, lambda d: d.singles(80, 8.0, ["red"]))
+        assert len(evs) == 80
+        snap = quiet.cmd("snap")
+        assert snap["unacked"] == 64 and snap["n"]["red"] == 80
+        assert quiet.cmd("replay", **{"from": 0})["count"] == 64
+        quiet.drain()
+        assert b"MemoryError" not in tower.console()
+
+
+def test_cli_prints_the_device_path() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    castillo = Path(sys.executable).parent / "castillo"
+    proc = subprocess.Popen([str(castillo), "tower-sim"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        port = proc.stdout.readline().strip()
+        with SimClient(port) as client:
+            assert client.wait_hello()["proto"] == 1
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
