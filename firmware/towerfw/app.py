@@ -424,7 +424,11 @@ class Tower:
         """No beam activity for a while: safe for LED writes and flash."""
         if self.state != IDLE or self.hal.beam.level():
             return False
-        since = self.hal.ticks_diff(self.hal.ticks_us(), self.last_edge)
+        now = self.hal.ticks_us()
+        since = self.hal.ticks_diff(now, self.last_edge)
+        if since > 10_000_000:
+            # keep the last edge within reach: ticks_us wraps every 2**30 us (18 min)
+            self.last_edge = self.hal.ticks_add(now, -10_000_000)
         return bool(since > self.cfg["quiet_us"])
 
     def idle_work(self) -> None:

@@ -167,3 +167,17 @@ def test_diagnostics_stream_raw_readings(rig: Rig) -> None:
     rig.run_us(200_000)
     rig.read()
     assert not [m for m in rig.out if m["t"] == "diag"]
+
+
+def test_counting_and_leds_survive_the_microsecond_tick_wrap() -> None:
+    rig = Rig()
+    rig.cmd("scene", segs={"castillo": [0, 0, 90]}, anim={"castillo": "blink"})
+    for _ in range(2):  # 12 minutes without a cube: past half the 18-minute tick period
+        rig.hal.clock += 6 * 60 * 1_000_000
+        rig.hal.wdt_fed = rig.hal.clock
+        rig.run_us(100_000)
+    before = len(rig.hal.frames)
+    rig.run_us(500_000)
+    assert len(rig.hal.frames) > before  # the LEDs still animate
+    rig.drop(lambda d: d.singles(3, 5.0, ["orange"]))
+    assert [e["c"] for e in rig.events() if e["k"] == "drop"] == ["orange"] * 3
