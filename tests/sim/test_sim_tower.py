@@ -134,3 +134,14 @@ def test_cli_prints_the_device_path() -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_drop_helpers(tower: SimTower, client: SimClient) -> None:
+    sid = tower.drop("blue", "red", "blue", rate_hz=8.0)
+    tower.wait_idle(sid)
+    sid = tower.drop_scenario(lambda d: d.grande("orange"), seed=9)
+    tower.wait_idle(sid)
+    client.cmd("ping")
+    client.drain()
+    assert [e.get("c") for e in client.events] == ["blue", "red", "blue", "orange"]
+    assert client.events[-1]["k"] == "grande"

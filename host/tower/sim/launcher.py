@@ -8,6 +8,10 @@ Process layout::
     SimTower ── control FIFO ──> _simhw (fake hardware) ── report FIFO ──> SimTower
 
 - ``SimTower.port`` is pty A's slave path: open it with pyserial exactly like /dev/ttyACM0.
+- The chute: ``drop("red", "blue")`` / ``drop_scenario(build)`` throw cubes through the sensor
+  model; ``play(rows)`` streams raw trace rows; ``wait_idle(id)`` waits for a scenario to end.
+  ``frames()`` / ``wait_frame()`` give the NeoPixel frames; ``set_gate``, ``set_idle_reading``,
+  ``fail_sensor`` drive the rest of the fake hardware; ``reset_device`` resets the board.
 - The bridge copies bytes both ways and emulates the Pico's Ctrl-C trap, which the unix port
   lacks: a 0x03 byte from the host is not forwarded; the pending input is dropped and the
   interpreter gets SIGINT (KeyboardInterrupt). Once the firmware has left its main loop
@@ -42,11 +46,13 @@ import threading
 import time
 import tty
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from host.paths import REPO_ROOT, firmware_dir, hardware_dir
+from host.tower.sim.dropper import Dropper, render
+from host.tower.sim.sensor_model import SensorModel
 
 RECORD = struct.Struct("<BBHIHHHH")
 BLOCK = 1024
@@ -396,6 +402,19 @@ class SimTower:
         """True once scenario ``sid`` has played to its end."""
         with self._lock:
             return sid in self._idle
+
+    def drop_scenario(
+        self, build: Callable[[Dropper], None], seed: int = 1, model: SensorModel | None = None
+    ) -> int:
+        """Play what ``build(dropper)`` throws (singles, handfuls, merged, stuck, Grandes)."""
+        dropper = Dropper(seed=seed)
+        build(dropper)
+        rows = render(dropper.passages, model or SensorModel(seed=seed))
+        return self.play([row.raw() for row in rows])
+
+    def drop(self, *colours: str, rate_hz: float = 5.0, seed: int = 1) -> int:
+        """Drop one cube of each colour, in order, at about ``rate_hz``; returns the scenario id."""
+        return self.drop_scenario(lambda d: d.singles(len(colours), rate_hz, colours), seed)
 
     def wait_idle(self, sid: int, timeout: float = 60.0) -> int:
         """Wait until scenario ``sid`` has played; returns the virtual time it ended (us)."""
