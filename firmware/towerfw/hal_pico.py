@@ -126,7 +126,7 @@ class PicoHal:
         return 1 if bool(self._beam_pin.value()) == self._beam_high else 0
 
     def sensor_start(self, gain: int) -> None:
-        self.sensor.start(gain)
+        self.sensor.start(gain, sleep_ms=time.sleep_ms)
 
     def sensor_read(self, out: "Any") -> None:
         self.sensor.read_into(out)

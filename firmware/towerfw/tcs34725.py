@@ -53,8 +53,11 @@ class TCS34725:
         self.i2c.readfrom_mem_into(self.address, CMD | reg, self._one)
         return self._one[0]
 
-    def start(self, gain: int = 16, cycles: int = 1) -> None:
-        """Power on and integrate continuously: ``cycles`` x 2.4 ms at ``gain`` (1, 4, 16, 60)."""
+    def start(self, gain: int = 16, cycles: int = 1, sleep_ms: "Any" = None) -> None:
+        """Power on and integrate continuously: ``cycles`` x 2.4 ms at ``gain`` (1, 4, 16, 60).
+
+        ``sleep_ms`` (if given) waits the 2.4 ms the oscillator needs between PON and AEN.
+        """
         try:
             ident = self._read8(ID)
         except OSError as exc:
@@ -65,6 +68,8 @@ class TCS34725:
         self._write(ATIME, 256 - cycles)
         self._write(CONTROL, GAINS[gain])
         self._write(ENABLE, PON)
+        if sleep_ms is not None:
+            sleep_ms(3)
         self._write(ENABLE, PON | AEN)
 
     def full_scale(self) -> int:
