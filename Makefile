@@ -66,14 +66,17 @@ firmware-check: setup $(FWSTUBS)/.stamp
 	MICROPYPATH=$(CURDIR)/firmware $(VENV)/bin/micropython -X heapsize=128k -c \
 	  "import towerfw.app, towerfw.codec, towerfw.tcs34725; print('unix port, 128k heap: firmware imports')"
 
-# Copy the firmware and the build pack's data to a Pico (PORT=/dev/ttyACM0 to choose one).
+FLASH_ROOT_FILES := firmware/main.py firmware/config.json firmware/palette.json \
+  hardware/pinmap.json hardware/ledmap.json
+
+# Copy the firmware and the build pack's data to a Pico (PORT=/dev/ttyACM0 to choose one;
+# MPREMOTE_OPTS=resume for the simulated tower, whose unix-port REPL has no soft reset).
 # mpremote interrupts the running firmware with Ctrl-C first; the firmware then idles in the REPL.
 flash: setup
-	$(VENV)/bin/mpremote $(if $(PORT),connect $(PORT)) fs mkdir :towerfw || true
-	$(VENV)/bin/mpremote $(if $(PORT),connect $(PORT)) \
+	$(VENV)/bin/mpremote $(if $(PORT),connect $(PORT)) $(MPREMOTE_OPTS) fs mkdir :towerfw || true
+	$(VENV)/bin/mpremote $(if $(PORT),connect $(PORT)) $(MPREMOTE_OPTS) \
 	  fs cp $(filter-out firmware/main.py firmware/towerfw/hal_fake.py,$(FIRMWARE_PY)) :towerfw/ + \
-	  fs cp firmware/main.py firmware/config.json firmware/palette.json \
-	    hardware/pinmap.json hardware/ledmap.json : + \
+	  $(foreach f,$(FLASH_ROOT_FILES),fs cp $(f) :$(notdir $(f)) +) \
 	  reset
 
 bench: setup

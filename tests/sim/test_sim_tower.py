@@ -145,3 +145,25 @@ def test_drop_helpers(tower: SimTower, client: SimClient) -> None:
     client.drain()
     assert [e.get("c") for e in client.events] == ["blue", "red", "blue", "orange"]
     assert client.events[-1]["k"] == "grande"
+
+
+def test_make_flash_copies_the_firmware_and_resets(tower: SimTower) -> None:
+    import subprocess
+
+    from host.paths import REPO_ROOT
+
+    subprocess.run(
+        ["make", "-s", "flash", f"PORT={tower.port}", "MPREMOTE_OPTS=resume"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    flash = tower.flash_dir
+    assert (flash / "main.py").read_bytes() == (REPO_ROOT / "firmware" / "main.py").read_bytes()
+    assert (flash / "towerfw" / "app.py").exists() and (flash / "pinmap.json").exists()
+    assert not (flash / "towerfw" / "hal_fake.py").exists()
+    deadline = time.monotonic() + 10
+    while tower.boot_causes[-1:] != ["soft"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert tower.boot_causes == ["power", "soft"]  # mpremote's reset restarted the board
