@@ -3,9 +3,9 @@
 Decisions are read from the app's public state (`GET /api/state`), but every decision is made by
 tapping the button the UI shows for it: power cards and secret discs on the seat pages (phones),
 everything else on the table page. Policy: the first legal choice, except that the most
-caballeros are taken to the court and each player throws one caballero into the castillo once a
-round; every throw is followed by dropping the cube through the dropper panel so that the
-simulated tower counts it.
+caballeros are taken to the court and each player throws one caballero into the castillo between
+two general scorings; every throw is followed by dropping the cube through the dropper panel so
+that the simulated tower counts it.
 """
 
 from __future__ import annotations
@@ -31,10 +31,11 @@ class Driver:
     table: Any  # the table page
     seats: dict[str, Any]  # colour -> seat page
     taps: Counter[str] = field(default_factory=Counter)  # where: table, seat, dropper, …
-    throws: int = 0
+    announced: int = 0  # caballeros announced into the castillo (`place castillo` taps)
+    dropped: int = 0  # cubes dropped into the simulated tower (re-throws included)
     issues: Counter[str] = field(default_factory=Counter)
     scorings_seen: int = 0
-    thrown: set[tuple[int, str]] = field(default_factory=set)
+    thrown: set[tuple[int, str]] = field(default_factory=set)  # (scoring period, colour)
     issue_log: list[dict[str, Any]] = field(default_factory=list)
 
     # ------------------------------------------------------------------ state
@@ -51,14 +52,16 @@ class Driver:
         page.locator(selector).first.click(timeout=CLICK_TIMEOUT_MS)
         self.taps[where] += 1
         self.table.wait_for_function(
-            f"document.body.dataset.rev !== {before!r}", polling=50, timeout=CLICK_TIMEOUT_MS
+            f"document.body.dataset.rev !== {before!r}", polling=20, timeout=CLICK_TIMEOUT_MS
         )
 
     # ------------------------------------------------------------------ policy
     def choose(self, legal: list[str], state: dict[str, Any]) -> str:
         game = state["game"]
         actor = state.get("acting_as") or ""
-        key = (int(game["round"]), actor)
+        # one throw per player between two general scorings: each castillo scoring has cubes
+        period = sum(1 for s in game["scorings"] if s["kind"] == "general")
+        key = (period, actor)
         if "place castillo" in legal and key not in self.thrown:
             self.thrown.add(key)
             return "place castillo"
@@ -97,6 +100,7 @@ class Driver:
             action = self.choose(legal, state)
             self._tap(self.table, f'#choices button[data-action="{action}"]', "table")
             if action == "place castillo":
+                self.announced += 1
                 self.drop(state["acting_as"])
             return True
         return self.wait_for_change(state)
@@ -122,32 +126,45 @@ class Driver:
         """Throw `count` cubes of `colour` through the dropper panel; wait until the tower saw
         them."""
         self.open_dropper()
-        self.table.locator(f'#dropper button[data-drop-colour="{colour}"]').click()
-        self.table.locator('#dropper button[data-drop-how="single"]').click()
+        for control in (f'[data-drop-colour="{colour}"]', '[data-drop-how="single"]'):
+            button = self.table.locator(f"#dropper button{control}")
+            if button.get_attribute("aria-checked") != "true":
+                button.click()
+                self.taps["dropper"] += 1
         shown = self.table.locator("#dropper [data-drop-count]")
         while int(shown.inner_text()) != count:
             more = int(shown.inner_text()) < count
             self.table.locator(f"#dropper button[data-drop-{'more' if more else 'less'}]").click()
             self.taps["dropper"] += 1
         self.table.locator("#drop-btn").click()
-        self.taps["dropper"] += 3
-        self.throws += count
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            checks = self.state().get("checks") or {}
-            if not checks.get("open") and not checks.get("issues"):
-                return
-            if checks.get("issues"):
-                return  # step() settles it (and counts it)
-            time.sleep(0.05)
-        raise Stalled(f"the tower did not see {count} {colour} cube(s) within 15 s")
+        self.taps["dropper"] += 1
+        self.dropped += count
+        self._until(
+            lambda s: (
+                s["checks"].get("issues")  # step() settles it (and counts it)
+                or not any(o["colour"] == colour for o in s["checks"].get("open", []))
+            ),
+            f"the tower to see {count} {colour} cube(s)",
+            timeout_s=15,
+        )
 
     def lift_castillo(self) -> None:
-        """Lift the castillo and put it back (the gate): the tower resets its counts."""
+        """Lift the castillo (the gate opens), then put it back: the tower resets its counts."""
         self.open_dropper()
         self.table.locator('#dropper button[data-gate="open"]').click()
+        self._until(lambda s: s["checks"].get("gate_open") is True, "the gate to open")
         self.table.locator('#dropper button[data-gate="close"]').click()
+        self._until(lambda s: s["checks"].get("gate_open") is False, "the gate to close")
         self.taps["dropper"] += 2
+
+    def _until(self, ready: Any, what: str, timeout_s: float = 10.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            state = self.state()
+            if ready(state):
+                return state
+            time.sleep(0.03)
+        raise Stalled(f"waited {timeout_s} s for {what}")
 
     def castillo_contents(self, game: dict[str, Any]) -> Counter[str]:
         """What the castillo holds, from the public throw announcements since the last general
@@ -167,19 +184,12 @@ class Driver:
         self.issue_log.append(issue)
         if kind in ("empty", "recount"):
             self.lift_castillo()
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline:
-                if not any(i["id"] == issue["id"] for i in self.state()["checks"]["issues"]):
-                    break
-                time.sleep(0.05)
-            else:
-                how = "done" if kind == "empty" else "skip"
-                self._tap(
-                    self.table, f'button[data-resolve="{how}"][data-issue="{issue["id"]}"]', "check"
-                )
-                return
+            state = self._until(
+                lambda s: all(i["id"] != issue["id"] for i in s["checks"]["issues"]),
+                f"the {kind} issue to clear after lifting the castillo",
+            )
             if kind == "recount":  # Revelation: the castillo's caballeros go back in
-                for colour, count in self.castillo_contents(self.state()["game"]).items():
+                for colour, count in self.castillo_contents(state["game"]).items():
                     self.drop(colour, count)
             return
         if kind == "confirm":

@@ -70,7 +70,7 @@ function button(action, { i18n, game, data, onPick }) {
     );
   }
   const text = label(i18n, action, { card: game?.turn?.card });
-  const colour = ["pick", "return", "home", "first"].includes(verb) ? args[0] : null;
+  const colour = ["pick", "return", "home", "first", "deal", "movegrande", "viceroy"].includes(verb) ? args[0] : null;
   const kind = ["done", "skip", "allow"].includes(verb) ? "button.choice.quiet" : "button.choice";
   return h(kind, attrs, colour ? swatch(colour) : null, text);
 }

@@ -12,7 +12,13 @@ export function parse(text) {
 
 /** The group (a heading of the choice panel) an action belongs to. */
 export function groupOf(verb) {
-  if (["first", "kingcard", "home", "reveal"].includes(verb)) return "chance";
+  if (["first", "kingcard", "home", "reveal", "remove", "deal", "dummycard", "dummypower"].includes(verb)) {
+    return "chance";
+  }
+  if (verb === "shift") return "power";
+  if (verb === "grey") return "special";
+  if (verb === "movegrande") return "grande";
+  if (verb === "viceroy") return "king";
   if (["special", "skip"].includes(verb)) return "special";
   if (["veto", "allow"].includes(verb)) return "veto";
   if (verb === "done") return "end";
@@ -82,6 +88,24 @@ export function label(i18n, action, ctx = {}) {
       return i18n.t("act.home", { colour: colour(args[0]), area: area(args[1]) });
     case "reveal":
       return i18n.t("act.reveal", { deck: args[0], card: i18n.card(args[1]) });
+    case "remove":
+      return i18n.t("act.remove", { deck: args[0], card: i18n.card(args[1]) });
+    case "deal":
+      return i18n.t("act.deal", { colour: colour(args[0]), card: i18n.card(args[1]) });
+    case "dummycard":
+      return i18n.t("act.dummycard", { area: area(args[0]) });
+    case "dummypower":
+      return i18n.t("act.dummypower", { n: args[0] });
+    case "shift":
+      return i18n.t("act.shift", { n: args[0], card: i18n.card(args[1]) });
+    case "pass":
+      return i18n.t("act.pass", { card: i18n.card(args[0]) });
+    case "grey":
+      return i18n.t("act.grey");
+    case "movegrande":
+      return i18n.t("act.movegrande", { colour: colour(args[0]), area: area(args[1]) });
+    case "viceroy":
+      return i18n.t("act.viceroy", { colour: colour(args[0]) });
     default:
       return action.text;
   }
@@ -92,6 +116,7 @@ export function logText(i18n, text, ctx = {}) {
   const action = parse(text);
   if (action.verb === "disc" && !action.args.length) return i18n.t("log.disc");
   if (action.verb === "powerback" && !action.args.length) return i18n.t("log.powerback");
+  if (action.verb === "pass" && !action.args.length) return i18n.t("group.pass");
   if (action.verb === "power") return i18n.t("ui.power_card", { n: action.args[0] });
   return label(i18n, action, ctx);
 }

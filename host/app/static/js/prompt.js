@@ -38,6 +38,7 @@ function seatPrompt(game, legal) {
   }
   if (verbs.has("power")) return { key: "seat.power", params: {} };
   if (verbs.has("powerback")) return { key: "seat.powerback", params: {} };
+  if (verbs.has("pass")) return { key: "seat.pass", params: {} };
   if (!legal.length) {
     const who = (game.acting ?? []).filter((c) => c !== "chance");
     if (game.phase !== "over" && who.length) return { key: "seat.wait", params: { who } };

@@ -118,6 +118,10 @@ function renderMe(game, me) {
   );
 }
 
+// The last render durations (ms), read by the UI benchmark.
+const renderTimes = [];
+window.castilloRenderTimes = renderTimes;
+
 async function onState(state, rev) {
   if (state.lang && state.lang !== i18n.lang) await i18n.use(state.lang);
   const edition = state.game?.edition ?? "2023";
@@ -127,7 +131,10 @@ async function onState(state, rev) {
   }
   ui.state = state;
   ui.rev = rev ?? ui.rev;
+  const started = performance.now();
   render();
+  renderTimes.push(performance.now() - started);
+  if (renderTimes.length > 50) renderTimes.shift();
   document.body.dataset.rev = String(ui.rev);
   document.body.dataset.ready = "1";
 }

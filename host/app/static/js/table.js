@@ -479,6 +479,10 @@ async function useData(edition) {
   i18n.data = await loadGameData(edition);
 }
 
+// The last render durations (ms), read by the UI benchmark.
+const renderTimes = [];
+window.castilloRenderTimes = renderTimes;
+
 async function onState(state, rev) {
   const lang = state.lang ?? i18n.lang;
   if (lang !== i18n.lang) await i18n.use(lang);
@@ -488,7 +492,10 @@ async function onState(state, rev) {
   ui.state = state;
   ui.rev = rev ?? ui.rev;
   if (newGame && state.game && ui.lobbyOpen) closeOverlay();
+  const started = performance.now();
   render();
+  renderTimes.push(performance.now() - started);
+  if (renderTimes.length > 50) renderTimes.shift();
   document.body.dataset.rev = String(ui.rev);
   document.body.dataset.ready = "1";
 }
