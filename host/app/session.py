@@ -122,10 +122,16 @@ def _public_text(action: Action) -> str:
     return action.kind if action.kind in SECRET_KINDS else str(action)
 
 
-def _game_from_start(start: Mapping[str, Any]) -> Game:
+def _game_from_start(start: Mapping[str, Any]) -> tuple[Game, Options]:
+    """The game as it started, in table mode (a replay takes chance steps from the log, never
+    from the dealer's generator), and the options to resume with afterwards."""
     if "record" in start:
-        return from_record(dict(start["record"]))
-    return Game(Options.from_json(dict(start["options"])))
+        record = dict(start["record"])
+        options = options_of(record)
+        table = dict(record, options={**dict(record.get("options") or {}), "mode": "table"})
+        return from_record(table), options
+    options = Options.from_json(dict(start["options"]))
+    return Game(options), options
 
 
 def _recount_cards(game: Game) -> frozenset[str]:
@@ -234,7 +240,8 @@ class Session:
             game = Game(opts)
         except (KeyError, TypeError, ValueError, EngineError) as exc:
             raise ActionError("bad_options", str(exc)) from None
-        return self._create({"options": opts.to_json()}, game)
+        # stored as a record: the dealer's set-up draws are in it, so a replay never redraws
+        return self._create({"record": to_record(game)}, game)
 
     def import_record(self, record: Mapping[str, Any]) -> int:
         try:
@@ -268,7 +275,7 @@ class Session:
         self._changed()
 
     def _load(self, game_id: int, start: Mapping[str, Any]) -> ActiveGame:
-        game = _game_from_start(start)
+        game, options = _game_from_start(start)
         rows = {row.colour: row for row in self.store.seats(game_id)}
         seats = {
             colour: Seat(colour, rows[colour].token, rows[colour].claimed, rows[colour].lang)
@@ -289,6 +296,7 @@ class Session:
             except (EngineError, CheckError, ActionError) as exc:
                 log.error("game %d log entry %d does not replay: %s", game_id, row.id, exc)
                 raise
+        game.resume_as(options)  # a dealer game deals on from here
         return active
 
     def list_games(self) -> list[dict[str, Any]]:
@@ -333,7 +341,13 @@ class Session:
         game, checks = active.game, active.checks
         if kind == "action":
             player = CHANCE if actor == "chance" else game.colour(actor)
+            before = len(game.history)
             game.apply(str(payload["text"]), player)
+            if "chance" in payload:  # a replay: the dealer's draws come from the log
+                for text in payload["chance"]:
+                    game.apply(str(text), CHANCE)
+            elif isinstance(payload, dict):  # live: log what the dealer drew after it
+                payload["chance"] = [str(a) for _, a in game.history[before + 1 :]]
             self._after_engine(active, at)
         elif kind == "undo":
             undone = game.undo(game.colour(actor))

@@ -158,3 +158,32 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
         assert len(played) - len(acked) <= 1  # at most one durable action whose answer was lost
         acked = played  # a durable-but-unanswered action is part of the game from now on
     assert len(acked) > 20
+
+
+def test_a_dealer_game_restores_from_its_logged_draws(tmp_path: Path, monkeypatch: Any) -> None:
+    """The dealer's draws are in the log: a restore never redraws, so a change of the engine's
+    dealing (or its generator) cannot change a saved game."""
+    store = Store(tmp_path / "castillo.db")
+    session = Session(store, checks_enabled=False)
+    session.new_game({"players": PLAYERS, "mode": "dealer", "seed": 21, "short_game": True})
+    active = session.active
+    assert active is not None
+    game = active.game
+    rng = random.Random(2)
+    for _ in range(150):
+        player = rng.choice(game.current_players())
+        session.act(Role("seat", game.colours[player]), str(rng.choice(game.legal_actions(player))))
+    assert game.round_number > 2  # action cards were revealed by the dealer on the way
+    snapshot = game.snapshot()
+    store.close()
+
+    import engine.elgrande.game as engine_game
+
+    class OtherDealer(random.Random):
+        def __init__(self, seed: Any = None) -> None:
+            super().__init__(f"another dealer {seed}")
+
+    monkeypatch.setattr(engine_game.random, "Random", OtherDealer)
+    again = Session(Store(tmp_path / "castillo.db"), checks_enabled=False)
+    again.restore_last()
+    assert again.active is not None and again.active.game.snapshot() == snapshot
