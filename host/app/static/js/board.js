@@ -49,12 +49,21 @@ function chip(x, y, colour, count) {
 }
 
 function chipRows(cx, top, entries, perRow = 3) {
+  return itemRows(cx, top, entries.map(([colour, n]) => ["chip", colour, n]), perRow);
+}
+
+/** The King, Grandes and caballeros of an area in centred rows (32 px a step). */
+function itemRows(cx, top, items, perRow) {
   let out = "";
-  for (let i = 0; i < entries.length; i += perRow) {
-    const row = entries.slice(i, i + perRow);
+  for (let i = 0; i < items.length; i += perRow) {
+    const row = items.slice(i, i + perRow);
     const start = cx - ((row.length - 1) * 32) / 2;
-    row.forEach(([colour, n], j) => {
-      out += chip(start + j * 32, top + (i / perRow) * 32, colour, n);
+    const y = top + (i / perRow) * 34;
+    row.forEach((item, j) => {
+      const x = start + j * 32;
+      if (item[0] === "king") out += crown(x, y);
+      else if (item[0] === "grande") out += grande(x, y, item[1]);
+      else out += chip(x, y, item[1], item[2]);
     });
   }
   return out;
@@ -95,6 +104,8 @@ export function boardSvg(game, opts) {
       `<g class="border-land" data-border="${token}"><polygon points="${points(b.points)}"/>` +
       `<text class="border-name" x="${b.label[0]}" y="${b.label[1]}">${esc(i18n.area(token))}</text></g>`;
   }
+  let contents = "";
+  let outlines = "";
   for (const [token, r] of Object.entries(map.regions)) {
     const classes = ["region"];
     if (lit.has(token)) classes.push("lit");
@@ -103,27 +114,24 @@ export function boardSvg(game, opts) {
     const [lx, ly] = r.label;
     const values = valuesFor(token, game, data);
     const here = Object.entries(game.board?.[token] ?? {});
-    const markers = [];
-    if (token === king) markers.push(["king"]);
-    for (const colour of grandesAt[token] ?? []) markers.push(["grande", colour]);
-    let inner = `<text class="region-name" x="${lx}" y="${ly}">${esc(i18n.area(token))}</text>`;
-    if (values) {
-      inner += `<text class="values${values.tile ? " tile" : ""}" x="${lx}" y="${ly + 18}">${esc(values.text)}</text>`;
-    }
-    let top = ly + 40;
-    if (markers.length) {
-      const start = lx - ((markers.length - 1) * 30) / 2;
-      markers.forEach((m, i) => {
-        inner += m[0] === "king" ? crown(start + i * 30, top) : grande(start + i * 30, top, m[1]);
-      });
-      top += 34;
-    }
-    inner += chipRows(lx, top, here);
+    const items = [];
+    if (token === king) items.push(["king"]);
+    for (const colour of grandesAt[token] ?? []) items.push(["grande", colour]);
+    for (const [colour, n] of here) items.push(["chip", colour, n]);
     const label = `${i18n.area(token)}: ${here.map(([c, n]) => `${i18n.colour(c)} ${n}`).join(", ")}`;
+    // shapes first, then every label and piece above all shapes, then the lit outlines on top
     svg +=
       `<g class="${classes.join(" ")}" data-area="${token}"${taps.has(token) ? ' role="button" tabindex="0"' : ""} ` +
-      `aria-label="${esc(label)}"><polygon points="${points(r.points)}"/>${inner}</g>`;
+      `aria-label="${esc(label)}"><polygon points="${points(r.points)}"/></g>`;
+    contents +=
+      `<g class="region-content" data-content="${token}">` +
+      `<text class="region-name" x="${lx}" y="${ly}">${esc(i18n.area(token))}</text>` +
+      (values ? `<text class="values${values.tile ? " tile" : ""}" x="${lx}" y="${ly + 18}">${esc(values.text)}</text>` : "") +
+      itemRows(lx, ly + 42, items, r.perRow ?? 4) +
+      "</g>";
+    if (lit.has(token)) outlines += `<polygon class="lit-outline" points="${points(r.points)}"/>`;
   }
+  svg += contents + outlines;
   svg += castilloSvg(game, opts);
   return `${svg}</svg>`;
 }

@@ -22,11 +22,22 @@ export function checksView(i18n, checks, { send, players = [] }) {
   );
 }
 
+/** The issue's cubes in words; the server's English text where only it knows the numbers. */
+function detail(i18n, issue) {
+  if (["missing", "extra"].includes(issue.kind) && issue.colours) {
+    return h("p", {}, Object.entries(issue.colours).map(([colour, count]) =>
+      i18n.t(`check.${issue.kind}_detail`, { count, colour: i18n.colour(colour) })).join(", "));
+  }
+  if (["count", "emptied"].includes(issue.kind) && issue.text) return h("p.muted", { lang: "en" }, issue.text);
+  return null;
+}
+
 function issueView(i18n, issue, send, players) {
   const title = i18n.has(`check.kind.${issue.kind}`) ? i18n.t(`check.kind.${issue.kind}`) : issue.kind;
-  const body = [h("h4", {}, title), issue.text ? h("p", {}, issue.text) : null];
+  const body = [h("h4", {}, title), detail(i18n, issue)];
   if (issue.kind === "confirm") {
     const n = issue.cubes ?? (Object.values(issue.colours ?? {}).reduce((a, b) => a + b, 0) || 1);
+    if (!confirmPick.has(issue.id) && issue.best) confirmPick.set(issue.id, Array(n).fill(issue.best));
     const chosen = confirmPick.get(issue.id) ?? [];
     const palette = players.length ? players : Object.keys(COLOURS).filter((c) => c !== "yellow");
     body.push(

@@ -44,10 +44,17 @@ export function dropperView(i18n, state, { send }) {
           await send({ type: "drop", cubes, how: panel.how });
         },
       }, i18n.t("drop.throw", { count: panel.how === "grande" ? 1 : panel.count, colour: i18n.colour(panel.colour) })),
-      h("button.secondary", { type: "button", "data-gate": "open", onclick: () => send({ type: "gate", open: true }) }, i18n.t("drop.gate_open")),
-      h("button.secondary", { type: "button", "data-gate": "close", onclick: () => send({ type: "gate", open: false }) }, i18n.t("drop.gate_close"))),
+      gateButton(i18n, send, true, state?.checks?.gate_open === true),
+      gateButton(i18n, send, false, state?.checks?.gate_open === false)),
   );
   return root;
+}
+
+function gateButton(i18n, send, open, on) {
+  return h(`button.secondary.gate-btn${on ? ".on" : ""}`, {
+    type: "button", "data-gate": open ? "open" : "close", "aria-pressed": on ? "true" : "false",
+    onclick: () => send({ type: "gate", open }),
+  }, i18n.t(open ? "drop.gate_open" : "drop.gate_close"));
 }
 
 export function towerEvents(i18n, state) {

@@ -118,5 +118,6 @@ export function logText(i18n, text, ctx = {}) {
   if (action.verb === "powerback" && !action.args.length) return i18n.t("log.powerback");
   if (action.verb === "pass" && !action.args.length) return i18n.t("group.pass");
   if (action.verb === "power") return i18n.t("ui.power_card", { n: action.args[0] });
+  if (action.verb === "card") return i18n.t("log.card", { card: i18n.card(action.args[0]) });
   return label(i18n, action, ctx);
 }

@@ -144,12 +144,13 @@ function renderChoicesPane(state) {
   const legal = state.legal ?? [];
   const acting = state.acting_as;
   const step = game.step;
-  if (acting && legal.length) {
-    const who = acting === "chance" ? i18n.t("colour.chance") : capitalise(i18n.colour(acting));
+  if (acting === "chance" && legal.length) {
+    fill($("#acting"), i18n.t("ui.acting_chance"));
+  } else if (acting && legal.length) {
     fill(
       $("#acting"),
-      acting !== "chance" ? h("span.dot", { style: { background: COLOURS[acting] } }) : null,
-      i18n.t("ui.acting_for", { colour: who }),
+      h("span.dot", { style: { background: COLOURS[acting] } }),
+      i18n.t("ui.acting_for", { colour: capitalise(i18n.colour(acting)) }),
     );
   } else if (step?.step === "disc") {
     fill($("#acting"), h("strong", {}, i18n.t("ui.choose_on_phone")));
@@ -223,6 +224,9 @@ function renderPlayers(game) {
   fill(
     $("#players"),
     h(
+      "div.table-wrap",
+      {},
+      h(
       "table.player-table",
       {},
       h(
@@ -238,6 +242,7 @@ function renderPlayers(game) {
         ),
       ),
       h("tbody", {}, rows),
+      ),
     ),
   );
 }
@@ -254,7 +259,7 @@ function renderCards(game) {
     : h("span.muted", {}, ` (${i18n.t("ui.castillo_secret")})`);
   fill(
     $("#cards"),
-    h("div.card-strip", {}, h("h3", {}, i18n.t("ui.action_cards")), h("div.face-cards", {}, cards)),
+    cards.length ? h("div.card-strip", {}, h("h3", {}, i18n.t("ui.action_cards")), h("div.face-cards", {}, cards)) : null,
     h(
       "div.facts",
       {},
@@ -382,8 +387,8 @@ function maybeShowScoring(game) {
     ui.seenScorings = count;
     const latest = game.scorings[count - 1];
     showOverlay(h("div.dialog.scoring-dialog", { role: "dialog", "aria-modal": "true" },
-      scoringView(i18n, latest, game.players),
-      h("button.primary", { type: "button", "data-close": "1", onclick: closeOverlay }, i18n.t("ui.close"))));
+      h("div.dialog-bar", {}, h("button.primary", { type: "button", "data-close": "1", onclick: closeOverlay }, `✕ ${i18n.t("ui.close")}`)),
+      scoringView(i18n, latest, game.players)));
   }
 }
 
