@@ -2,7 +2,8 @@
 the host link with its durable JSON-lines ledger (fsync before ack).
 
 1. cube leaves the sensor -> the typed event reaches the host application (target p99 <= 50 ms);
-2. host LED command sent -> the frame is written to the fake NeoPixel (target p99 <= 20 ms).
+2. host LED command sent -> the frame is written to the fake NeoPixel (target p99 <= 20 ms);
+3. device reset (interpreter restarted) -> the host reports DEVICE_RESET (target <= 2 s).
 
 The simulated tower runs at real time (speed 1.0). Its clock is virtual, so the moment a cube
 leaves the beam (an exact virtual time: the trace row that clears the beam) is mapped to host
@@ -22,7 +23,7 @@ import threading
 import time
 from pathlib import Path
 
-from host.tower.events import Drop, Grande, Merged, TowerEvent, Uncertain
+from host.tower.events import Drop, Grande, LinkState, LinkStatus, Merged, TowerEvent, Uncertain
 from host.tower.ledger import JsonLinesSink
 from host.tower.link import LinkMessage
 from host.tower.sim.dropper import Dropper, render
@@ -32,6 +33,8 @@ from host.tower.sim_link import SimTowerLink
 
 DROP_TARGET_P99_MS = 50.0
 LED_TARGET_P99_MS = 20.0
+RESET_TARGET_MS = 2000.0
+RESETS = 10
 BATCHES = 12
 CUBES_PER_BATCH = 10
 RATE_HZ = 4.0
@@ -131,6 +134,30 @@ def led_latencies(sim: SimTower, link: SimTowerLink) -> list[float]:
     return latencies
 
 
+def reset_detections(sim: SimTower, link: SimTowerLink) -> list[float]:
+    """Device reset (the interpreter restarted, as a watchdog reset would) -> the host reports
+    DEVICE_RESET. Target: within 2 s."""
+    noticed = threading.Event()
+
+    def watch(message: LinkMessage) -> None:
+        if isinstance(message, LinkStatus) and message.state is LinkState.DEVICE_RESET:
+            noticed.set()
+
+    link.add_listener(watch)
+    latencies: list[float] = []
+    try:
+        for _ in range(RESETS):
+            link.wait_connected(10.0)
+            noticed.clear()
+            started = time.perf_counter()
+            sim.reset_device("watchdog")
+            if noticed.wait(10.0):
+                latencies.append((time.perf_counter() - started) * 1000)
+    finally:
+        link.remove_listener(watch)
+    return latencies
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         sim = SimTower.start(speed=1.0)
@@ -143,6 +170,7 @@ def main() -> None:
             link.wait_connected(10.0)
             drops, discarded = drop_latencies(sim, link, stamps)
             leds = led_latencies(sim, link)
+            resets = reset_detections(sim, link)
         finally:
             link.close()
             sink.close()
@@ -151,6 +179,9 @@ def main() -> None:
     for reason in discarded:
         print(f"  discarded {reason}")
     print(summary("LED command -> NeoPixel frame", leds, LED_TARGET_P99_MS))
+    print(summary("device reset -> DEVICE_RESET on host", resets, RESET_TARGET_MS))
+    if len(resets) < RESETS:
+        print(f"  {RESETS - len(resets)} of {RESETS} resets were NOT noticed within 10 s")
 
 
 if __name__ == "__main__":
