@@ -3,6 +3,7 @@ Ctrl-C, truncated frames, disconnects and resets; and LED scenes reaching the Ne
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 from towerfw.codec import encode
 
+from host.paths import hardware_dir
 from host.tower.events import LinkState, LinkStatus
 from host.tower.ledger import JsonLinesSink
 from host.tower.link import CommandFailed
@@ -33,7 +35,8 @@ def bad_frames(link: SimTowerLink) -> int:
 
 def test_scene_reaches_the_neopixel(sim: SimTower, link: SimTowerLink) -> None:
     milliamps = link.scene({"Toledo": (255, 0, 255)})
-    assert 0 < milliamps <= 200  # the LED map's budget
+    budget = json.loads((hardware_dir() / "ledmap.json").read_text())["budget_milliamps"]
+    assert 0 < milliamps <= budget
 
     def toledo_lit(frame: LedFrame) -> bool:
         return all(frame.pixel(i)[0] > 0 and frame.pixel(i)[2] > 0 for i in TOLEDO)
