@@ -192,6 +192,7 @@ def test_a_short_game_played_through_the_ui(app: str, context: Any) -> None:
     assert driver.taps["seat:disc"] == 3 * 4  # three general scorings, four discs each
     assert driver.taps["seat:power"] == 6 * 4
     assert driver.scorings_seen >= 3  # the breakdown popped up after each general scoring
+    assert len(driver.undone) == 1 and driver.taps["undo"] == 1
     # every throw was seen by the tower in time: no missing, extra, or miscounted cubes
     assert not {k: n for k, n in driver.issues.items() if k in ("missing", "extra", "count")}
 

@@ -37,6 +37,8 @@ class Driver:
     scorings_seen: int = 0
     thrown: set[tuple[int, str]] = field(default_factory=set)  # (scoring period, colour)
     issue_log: list[dict[str, Any]] = field(default_factory=list)
+    undone: list[str] = field(default_factory=list)  # steps taken back with the Undo button
+    last_drop: str = ""  # the colour of the cubes dropped last (to confirm an unclear one)
 
     # ------------------------------------------------------------------ state
     def state(self) -> dict[str, Any]:
@@ -102,6 +104,12 @@ class Driver:
             if action == "place castillo":
                 self.announced += 1
                 self.drop(state["acting_as"])
+            elif action.startswith("place ") and not self.undone:
+                # once: take the placement back with the Undo button (it is placed again next)
+                self._tap(self.table, "#undo-row button[data-undo]", "undo")
+                last = self.state()["log"][-1]
+                assert (last["kind"], last["text"]) == ("undo", action), last
+                self.undone.append(action)
             return True
         return self.wait_for_change(state)
 
@@ -139,6 +147,7 @@ class Driver:
         self.table.locator("#drop-btn").click()
         self.taps["dropper"] += 1
         self.dropped += count
+        self.last_drop = colour
         self._until(
             lambda s: (
                 s["checks"].get("issues")  # step() settles it (and counts it)
@@ -193,7 +202,7 @@ class Driver:
                     self.drop(colour, count)
             return
         if kind == "confirm":
-            colour = issue.get("best") or next(iter(self.seats))
+            colour = self.last_drop or issue.get("best")
             for _ in range(int(issue.get("cubes") or 1)):
                 self.table.locator(f'button[data-confirm-colour="{colour}"]').first.click()
             self._tap(self.table, f'button[data-confirm="{issue["id"]}"]', "check")

@@ -10,6 +10,8 @@ export const COLOURS = {
   orange: "#ee8a1e",
   red: "#cf3a2b",
   yellow: "#e6c619",
+  black: "#262626",
+  white: "#f2f2ee",
 };
 
 let MAP = null;

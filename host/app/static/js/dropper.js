@@ -7,10 +7,13 @@ import { capitalise } from "./prompt.js";
 
 const panel = { colour: null, count: 1, how: "single" };
 const HOWS = ["single", "handful", "merged", "grande", "stuck"];
+const SIM_COLOURS = ["purple", "green", "blue", "orange", "red", "yellow", "black", "white"];
 
 export function dropperView(i18n, state, { send }) {
-  const players = state?.game?.players ?? ["purple", "green", "blue", "orange", "red"];
-  const palette = [...players, "yellow"];
+  // the players' colours first, then the others the simulated sensor knows (a cube of a colour
+  // not in the game comes back "uncertain": the table is asked to confirm it)
+  const players = state?.game?.players ?? [];
+  const palette = [...players, ...SIM_COLOURS.filter((c) => !players.includes(c))];
   if (!panel.colour || !palette.includes(panel.colour)) {
     panel.colour = state?.acting_as && palette.includes(state.acting_as) ? state.acting_as : palette[0];
   }
@@ -24,7 +27,7 @@ export function dropperView(i18n, state, { send }) {
           type: "button", role: "radio", "aria-checked": panel.colour === c ? "true" : "false",
           "data-drop-colour": c, style: { background: COLOURS[c] }, "aria-label": i18n.colour(c),
           onclick: () => { panel.colour = c; redraw(); },
-        }, panel.colour === c ? "✓" : ""))),
+        }, panel.colour === c ? "✓" : "", players.includes(c) ? null : h("span.not-in-game", { "aria-hidden": "true" }, "?")))),
     h("div.row", {},
       h("span.label", {}, i18n.t("drop.count")),
       h("button.step", { type: "button", "data-drop-less": "1", onclick: () => { panel.count = Math.max(1, panel.count - 1); redraw(); } }, "−"),
