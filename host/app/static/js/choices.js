@@ -6,7 +6,8 @@ import { COLOURS } from "./board.js";
 import { areasOf, groupOf, label, parse } from "./notation.js";
 
 /**
- * Render `legal` into `root`. ctx: { i18n, game, data, onPick(text), focusArea, onClearFocus }.
+ * Render `legal` into `root`. ctx: { i18n, game, data, onPick(text), focusArea, onClearFocus,
+ * disabled (a throw check stops play) }.
  * With `focusArea`, only the actions naming that area are shown (a tap on the map with several
  * possible actions there).
  */
@@ -25,7 +26,7 @@ export function renderChoices(root, legal, ctx) {
   }
   const sections = [];
   for (const [key, list] of groups) {
-    const buttons = list.map((action) => button(action, { i18n, game, data, onPick }));
+    const buttons = list.map((action) => button(action, { i18n, game, data, onPick, disabled: ctx.disabled }));
     sections.push(
       h(`section.choice-group.g-${key}`, {}, h("h3", {}, i18n.t(`group.${key}`)), h("div.buttons", {}, buttons)),
     );
@@ -42,10 +43,11 @@ function swatch(colour) {
   return h("span.swatch", { style: { background: COLOURS[colour] ?? "#888" }, "aria-hidden": "true" });
 }
 
-function button(action, { i18n, game, data, onPick }) {
+function button(action, { i18n, game, data, onPick, disabled }) {
   const attrs = {
     type: "button",
     "data-action": action.text,
+    disabled: Boolean(disabled),
     onclick: () => onPick(action.text),
   };
   const { verb, args } = action;

@@ -70,20 +70,20 @@ function render() {
   const others = legal.filter((t) => parse(t).verb !== "power");
   if (others.length) {
     renderChoices($("#choices"), others, {
-      i18n, game, data: i18n.data, onPick: act, focusArea: ui.focusArea,
+      i18n, game, data: i18n.data, onPick: act, focusArea: ui.focusArea, disabled: Boolean(state.checks?.blocked),
       onClearFocus: () => { ui.focusArea = null; render(); },
     });
   } else {
     fill($("#choices"), legal.length ? null : h("p.muted", {}, i18n.t("ui.nothing_to_do")));
   }
   fill($("#undo-row"), legal.length && state.can_undo ? h("button.secondary.undo", { type: "button", "data-undo": "1", onclick: () => send({ type: "undo" }) }, `↶ ${i18n.t("ui.undo")}`) : null);
-  renderHand(game, legal);
+  renderHand(game, legal, Boolean(state.checks?.blocked));
   const taps = new Set(legal.flatMap((t) => areasOf(parse(t))));
   $("#board").innerHTML = boardSvg(game, { i18n, data: i18n.data, lit: taps, taps });
   renderMe(game, me);
 }
 
-function renderHand(game, legal) {
+function renderHand(game, legal, blocked) {
   const playable = new Set(legal.map(parse).filter((a) => a.verb === "power").map((a) => Number(a.args[0])));
   const hand = new Set(game.hand ?? []);
   const discards = new Set(game.power_discards ?? []);
@@ -92,7 +92,7 @@ function renderHand(game, legal) {
   for (let v = 1; v <= 13; v++) {
     const takes = i18n.data?.power?.caballeros?.[v - 1];
     const status = playable.has(v) ? "playable" : played === v ? "played" : hand.has(v) ? "held" : discards.has(v) ? "used" : "gone";
-    const attrs = { type: "button", "data-power": v, "data-status": status, disabled: !playable.has(v) };
+    const attrs = { type: "button", "data-power": v, "data-status": status, disabled: !playable.has(v) || blocked };
     if (playable.has(v)) {
       attrs["data-action"] = `power ${v}`;
       attrs.onclick = () => act(`power ${v}`);

@@ -173,6 +173,7 @@ function renderChoicesPane(state) {
         ui.focusArea = null;
         renderChoicesPane(ui.state);
       },
+      disabled: Boolean(state.checks?.blocked),
     });
     if (legal.some((t) => areasOf(parse(t)).length)) {
       $("#choices").prepend(h("p.hint", {}, i18n.t("ui.tap_region")));
