@@ -856,8 +856,14 @@ class Game:
         if action.arg != self.king_card:
             self.used_cards.append(action.arg)
         turn.card = action.arg
-        turn.place_left = self.data.cards[action.arg].place
+        card = self.data.cards[action.arg]
+        turn.place_left = card.place
         self.phase = "main"
+        if any(op["op"] == "veto" for op in card.effect):
+            # "Having chosen the Veto card, you lay it face up in front of you": no special
+            # action to do or skip; it is the card itself that acts later.
+            effects.op_veto(self, {"op": "veto"}, player)
+            turn.special = 2
 
     def _do_main(self, player: int, action: Action) -> None:
         turn = self.turn

@@ -7,6 +7,7 @@ A seat's view adds that seat's own secrets; the public view (viewer None) adds n
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
 from engine.elgrande.frames import DiscFrame, PassFrame
@@ -89,8 +90,8 @@ def public_state(g: Game) -> dict[str, Any]:
         "deck_sizes": {str(d): len(g.decks[d]) for d in range(1, 6) if g.decks[d]},
         "vetoes": [{"holder": g.colours[v.holder], "card": v.card} for v in g.vetoes],
         "turn": _turn(g),
-        "scorings": g.scorings,
-        "score_history": g.score_history,
+        "scorings": copy.deepcopy(g.scorings),
+        "score_history": copy.deepcopy(g.score_history),
     }
     if g.options.open_castillo:
         out["castillo"]["contents"] = {

@@ -410,8 +410,7 @@ def test_veto_step() -> None:
         reveals=("conspiracy", "veto", "fiesta", "coup"),
         alternatives=("veto",),
     )
-    game.apply("special")  # purple now holds the Veto
-    game.apply("done")
+    game.apply("done")  # choosing the Veto laid it out: purple holds it
     game.apply("take 2")  # green
     game.apply("card fiesta")
     game.apply("special")

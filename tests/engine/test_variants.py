@@ -16,7 +16,7 @@ Interpretations where the rulebook is silent or ambiguous (the engine's choice, 
 - 2 players: the dummy's caballeros thrown into the castillo go back to its supply at a general
   scoring (it sets no disc); the dummy is never asked to decide anything (Withdrawal, Civil War,
   Coup, Rivalry, Plague skip it); Assassin returns one of its caballeros (the actor chooses).
-- Veto: taking the Veto card and doing its special action lays it out; skipping it does not.
+- Veto: choosing the Veto card lays it out at once (there is no special action to skip).
 - Revolt: at a general scoring nobody sets a disc; the castillo keeps its caballeros and Grandes.
 - Tournament: a Grande in the castillo moves with its owner's disc; a disc on the King's region
   (caballeros to the court) leaves the Grande in the castillo.
@@ -860,8 +860,7 @@ def veto_round(**options: Any) -> Game:
     game = setup(alternatives=("veto",), **options)
     to_power(game, {1: "intrigue", 2: "veto"})
     powers(game, {"purple": 9, "green": 8, "blue": 7, "orange": 6})
-    start_turn(game, "veto")
-    game.apply("special")
+    start_turn(game, "veto")  # choosing it lays it out: no special action to do or skip
     finish_turn(game)
     return game
 
@@ -935,13 +934,15 @@ def test_veto_unused_is_discarded_at_the_end_of_the_next_round() -> None:
     assert game.view()["vetoes"] == [] and "veto" in game.used_cards
 
 
-def test_veto_skipped_is_not_laid_out() -> None:
+def test_choosing_the_veto_lays_it_out_at_once() -> None:
+    # "Having chosen the Veto card, you lay it face up in front of you."
     game = setup(alternatives=("veto",))
     to_power(game, {2: "veto"})
     powers(game, {"purple": 9, "green": 8, "blue": 7, "orange": 6})
     start_turn(game, "veto")
-    game.apply("skip")
-    assert game.view()["vetoes"] == [] and "veto" in game.used_cards
+    assert game.view()["vetoes"] == [{"holder": "purple", "card": "veto"}]
+    assert "veto" not in game.used_cards
+    assert "special" not in legal(game) and "skip" not in legal(game)
 
 
 def militia_turn() -> Game:
