@@ -10,6 +10,7 @@ that the simulated tower counts it.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -18,7 +19,7 @@ from typing import Any
 from tests.app.ui_browser import get_json
 
 STALL_S = 30.0  # no progress for this long: the test fails with the state it was stuck in
-CLICK_TIMEOUT_MS = 10_000
+CLICK_TIMEOUT_MS = 20_000  # generous: CI machines may be busy
 
 
 class Stalled(AssertionError):
@@ -38,6 +39,7 @@ class Driver:
     thrown: set[tuple[int, str]] = field(default_factory=set)  # (scoring period, colour)
     issue_log: list[dict[str, Any]] = field(default_factory=list)
     undone: list[str] = field(default_factory=list)  # steps taken back with the Undo button
+    late: int = 0  # cubes the tower saw only after their window (they still count)
     last_drop: str = ""  # the colour of the cubes dropped last (to confirm an unclear one)
 
     # ------------------------------------------------------------------ state
@@ -189,6 +191,16 @@ class Driver:
 
     def settle_issue(self, issue: dict[str, Any]) -> None:
         kind = issue["kind"]
+        if kind == "missing":
+            # on a loaded machine the cube may reach the tower after the 5 s window: a late cube
+            # still settles the issue by itself (the app matches it); only a lost one counts
+            with contextlib.suppress(Stalled):
+                self._until(
+                    lambda s: all(i["id"] != issue["id"] for i in s["checks"]["issues"]),
+                    "a late cube",
+                )
+                self.late += 1
+                return
         self.issues[kind] += 1
         self.issue_log.append(issue)
         if kind in ("empty", "recount"):
