@@ -193,6 +193,11 @@ def test_a_short_game_played_through_the_ui(app: str, context: Any) -> None:
     assert driver.taps["seat:power"] == 6 * 4
     assert driver.scorings_seen >= 3  # the breakdown popped up after each general scoring
     assert len(driver.undone) == 1 and driver.taps["undo"] == 1
+    print(f"\n[e2e] taps {dict(driver.taps)}; verbs {dict(driver.verbs)}; late cubes {driver.late}")
+    # chance cards entered at the table, a turn's steps, and special actions' steps were tapped
+    core = {"first", "kingcard", "home", "reveal", "power", "take", "card", "place", "special"}
+    assert core <= set(driver.verbs), core - set(driver.verbs)
+    assert {"pick", "to"} <= set(driver.verbs)  # a move: pick a caballero, then where it goes
     # every throw was seen by the tower in time: no missing, extra, or miscounted cubes
     assert not {k: n for k, n in driver.issues.items() if k in ("missing", "extra", "count")}
 

@@ -39,6 +39,7 @@ class Driver:
     thrown: set[tuple[int, str]] = field(default_factory=set)  # (scoring period, colour)
     issue_log: list[dict[str, Any]] = field(default_factory=list)
     undone: list[str] = field(default_factory=list)  # steps taken back with the Undo button
+    verbs: Counter[str] = field(default_factory=Counter)  # the notation verbs tapped
     late: int = 0  # cubes the tower saw only after their window (they still count)
     last_drop: str = ""  # the colour of the cubes dropped last (to confirm an unclear one)
 
@@ -90,19 +91,23 @@ class Driver:
         if step.get("step") == "disc":
             for colour in step.get("waiting_for", []):
                 self._tap(self.seats[colour], '#choices button[data-action^="disc "]', "seat:disc")
+                self.verbs["disc"] += 1
             return True
         for colour, page in self.seats.items():
             # power cards (the hand) and powerback are played on the player's own page
             if game["phase"] == "power" and game["acting"] == [colour]:
                 self._tap(page, "#hand button[data-action]:not([disabled])", "seat:power")
+                self.verbs["power"] += 1
                 return True
             if step.get("step") == "powerback" and step.get("actor") == colour:
                 self._tap(page, '#choices button[data-action^="powerback "]', "seat:powerback")
+                self.verbs["powerback"] += 1
                 return True
         legal = state.get("legal") or []
         if legal:
             action = self.choose(legal, state)
             self._tap(self.table, f'#choices button[data-action="{action}"]', "table")
+            self.verbs[action.split()[0]] += 1
             if action == "place castillo":
                 self.announced += 1
                 self.drop(state["acting_as"])
@@ -162,11 +167,20 @@ class Driver:
     def lift_castillo(self) -> None:
         """Lift the castillo (the gate opens), then put it back: the tower resets its counts."""
         self.open_dropper()
-        self.table.locator('#dropper button[data-gate="open"]').click()
-        self._until(lambda s: s["checks"].get("gate_open") is True, "the gate to open")
-        self.table.locator('#dropper button[data-gate="close"]').click()
-        self._until(lambda s: s["checks"].get("gate_open") is False, "the gate to close")
-        self.taps["dropper"] += 2
+        for want, button in ((True, "open"), (False, "close")):
+            for attempt in range(5):  # a busy machine may be slow to report the gate: tap again
+                self.table.locator(f'#dropper button[data-gate="{button}"]').click()
+                self.taps["dropper"] += 1
+                try:
+                    self._until(
+                        lambda s, want=want: s["checks"].get("gate_open") is want,
+                        f"the gate to {button}",
+                        timeout_s=4,
+                    )
+                    break
+                except Stalled:
+                    if attempt == 4:
+                        raise
 
     def _until(self, ready: Any, what: str, timeout_s: float = 10.0) -> dict[str, Any]:
         deadline = time.monotonic() + timeout_s
