@@ -8,6 +8,7 @@ from a timer so the REPL stays usable.
 
 import json
 
+import micropython
 from towerfw import app
 from towerfw.hal_pico import PicoHal
 
@@ -23,6 +24,10 @@ def load(name):
 
 
 def main():
+    # room for the traceback of an exception raised inside the beam interrupt handler
+    reserve = getattr(micropython, "alloc_emergency_exception_buf", None)
+    if reserve is not None:
+        reserve(100)
     pinmap = load("pinmap.json")
     ledmap = load("ledmap.json")
     hal = PicoHal(pinmap, ledmap)

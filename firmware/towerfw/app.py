@@ -12,7 +12,7 @@ The watchdog is fed at the end of each healthy loop pass only.
 
 from towerfw import VERSION, calibration, codec
 from towerfw.classifier import Classifier, features
-from towerfw.counter import UNCERTAIN, Counts, EventRing
+from towerfw.counter import UNCERTAIN, Counts, EventRing, FrameQueue
 from towerfw.leds import CurrentLimiter, Scene
 from towerfw.sampler import Burst
 
@@ -46,7 +46,7 @@ class Tower:
         self.counts = Counts(self.colours)
         self.ring = EventRing(int(config["ring_size"]))
         self.seq = 0
-        self.outbox: list[bytes] = []
+        self.outbox = FrameQueue(OUTBOX_MAX)
         self.decoder = codec.FrameDecoder()
         self._rx = bytearray()
         cal = calibration.from_json(cal_text) if cal_text else None
@@ -132,9 +132,7 @@ class Tower:
 
     # ----------------------------------------------------------------- output
     def send(self, obj: "dict[str, Any]") -> None:
-        self.outbox.append(codec.encode(obj))
-        if len(self.outbox) > OUTBOX_MAX:
-            self.outbox.pop(0)  # events survive in the ring; the host can replay them
+        self.outbox.push(codec.encode(obj))
 
     def emit(self, kind: str, fields: "dict[str, Any]") -> None:
         """Record a sensed event: next sequence number, full count vector, into the ring."""
@@ -145,9 +143,7 @@ class Tower:
             ev[key] = fields[key]
         frame = codec.encode(ev)
         self.ring.push(self.seq, frame)
-        self.outbox.append(frame)
-        if len(self.outbox) > OUTBOX_MAX:
-            self.outbox.pop(0)
+        self.outbox.push(frame)
 
     def hello(self) -> "dict[str, Any]":
         return {
@@ -166,8 +162,8 @@ class Tower:
 
     def flush(self, limit: int = 8) -> None:
         n = 0
-        while self.outbox and n < limit:
-            self.hal.write(self.outbox.pop(0))
+        while len(self.outbox) and n < limit:
+            self.hal.write(self.outbox.pop())
             n += 1
 
     # ----------------------------------------------------------------- main loop
@@ -179,7 +175,7 @@ class Tower:
             self.sensor_ok = False
             self.report_sensor("init: " + str(exc))
         hal.wdt_start(int(self.cfg["watchdog_ms"]))
-        self.outbox.append(b"\n")  # ends any partial line the host saw before this boot
+        self.outbox.push(b"\n")  # ends any partial line the host saw before this boot
         self.send(self.hello())
         self.flush()
 
@@ -448,6 +444,8 @@ class Tower:
             self.show_leds()
         if ms - self._hb_ms >= self.cfg["heartbeat_ms"]:
             self._hb_ms = ms
+            if self.quiet():
+                _collect()  # between cubes: free garbage early, before it fragments the heap
             self.hal.status_led((ms // 1000) & 1)
             self.send({"t": "hb", "up_ms": ms, "seq": self.seq, "unacked": len(self.ring)})
 
@@ -564,7 +562,7 @@ class Tower:
     def cmd_replay(self, msg: "dict[str, Any]") -> "Any":
         frames = self.ring.after(int(msg.get("from", 0)))
         for frame in frames:
-            self.outbox.append(frame)
+            self.outbox.push(frame)
         return {"count": len(frames), "seq": self.seq}
 
     def cmd_reset(self, msg: "dict[str, Any]") -> "Any":
@@ -592,6 +590,7 @@ class Tower:
             "ring_dropped": self.ring.dropped,
             "base": [round(v, 1) for v in self.base],
             "sensor": self.sensor_fault or "ok",
+            "mem_free": _mem_free(),
         }
 
     def cmd_repl(self, msg: "dict[str, Any]") -> "Any":
@@ -651,6 +650,21 @@ class Tower:
             for k in range(4):
                 acc[k] += self.sample[k]
         return [round(v / n, 2) for v in acc]
+
+
+def _collect() -> None:
+    import gc
+
+    gc.collect()
+
+
+def _mem_free() -> int:
+    """Free heap bytes after a collection (MicroPython), or -1 where unknown (CPython)."""
+    import gc
+
+    gc.collect()
+    free = getattr(gc, "mem_free", None)
+    return int(free()) if free is not None else -1
 
 
 COMMANDS = {

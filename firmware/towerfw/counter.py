@@ -35,39 +35,83 @@ class Counts:
         return t
 
 
-class EventRing:
-    """The last ``size`` unacknowledged events as (seq, encoded frame), oldest first."""
+class FrameQueue:
+    """Fixed-capacity FIFO of frames. Preallocated: it never grows, so it never fragments the
+    heap; when full, the oldest frame goes (events stay replayable from the ring)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._items: list[Any] = []
+        self._slots: list[Any] = [None] * size
+        self._head = 0
+        self._count = 0
+        self.dropped = 0
+
+    def push(self, frame: bytes) -> None:
+        if self._count == self.size:
+            self._slots[self._head] = None
+            self._head = (self._head + 1) % self.size
+            self._count -= 1
+            self.dropped += 1
+        self._slots[(self._head + self._count) % self.size] = frame
+        self._count += 1
+
+    def pop(self) -> "Any":
+        """The oldest frame, or None when empty."""
+        if not self._count:
+            return None
+        frame = self._slots[self._head]
+        self._slots[self._head] = None
+        self._head = (self._head + 1) % self.size
+        self._count -= 1
+        return frame
+
+    def __len__(self) -> int:
+        return self._count
+
+
+class EventRing:
+    """The last ``size`` unacknowledged events as (seq, encoded frame), oldest first.
+
+    Preallocated slots, like FrameQueue: a ring full of unacknowledged events (the host is
+    away) must not fragment a 128k heap."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._seqs = [0] * size
+        self._frames: list[Any] = [None] * size
+        self._head = 0
+        self._count = 0
         self.dropped = 0  # overflowed before being acknowledged
 
     def push(self, seq: int, frame: bytes) -> None:
-        self._items.append((seq, frame))
-        if len(self._items) > self.size:
-            self._items.pop(0)
+        if self._count == self.size:
+            self._frames[self._head] = None
+            self._head = (self._head + 1) % self.size
+            self._count -= 1
             self.dropped += 1
+        i = (self._head + self._count) % self.size
+        self._seqs[i] = seq
+        self._frames[i] = frame
+        self._count += 1
 
     def ack(self, seq: int) -> None:
         """Forget every event with a sequence number <= ``seq``."""
-        items = self._items
-        i = 0
-        while i < len(items) and items[i][0] <= seq:
-            i += 1
-        if i:
-            self._items = items[i:]
+        while self._count and self._seqs[self._head] <= seq:
+            self._frames[self._head] = None
+            self._head = (self._head + 1) % self.size
+            self._count -= 1
 
     def after(self, seq: int) -> list[bytes]:
         """Frames of buffered events with a sequence number > ``seq``, in order."""
         out: list[bytes] = []
-        for s, frame in self._items:
-            if s > seq:
-                out.append(frame)
+        for k in range(self._count):
+            i = (self._head + k) % self.size
+            if self._seqs[i] > seq:
+                out.append(self._frames[i])
         return out
 
     def __len__(self) -> int:
-        return len(self._items)
+        return self._count
 
     def oldest(self) -> int:
-        return self._items[0][0] if self._items else 0
+        return self._seqs[self._head] if self._count else 0

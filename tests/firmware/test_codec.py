@@ -2,7 +2,7 @@
 
 import zlib
 
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 from towerfw import codec
 
@@ -17,6 +17,15 @@ messages = st.dictionaries(
     ),
     max_size=6,
 )
+
+
+def frame_of(msg: dict[str, object]) -> bytes:
+    """The message's frame; hypothesis discards messages too long for one frame."""
+    try:
+        return codec.encode(msg)
+    except ValueError:
+        assume(False)
+        raise
 
 
 def test_frame_is_json_star_crc_newline() -> None:
@@ -95,7 +104,7 @@ def test_random_bytes_never_raise(data: bytes, chunk: int) -> None:
 
 @given(messages)
 def test_truncated_frames_are_rejected_at_every_offset(msg: dict[str, object]) -> None:
-    frame = codec.encode(msg)
+    frame = frame_of(msg)
     for cut in range(len(frame) - 1):
         dec = codec.FrameDecoder()
         assert dec.feed(frame[:cut] + b"\n") == []
@@ -107,7 +116,7 @@ def test_valid_frames_round_trip_after_garbage(
     garbage: bytes, msg: dict[str, object], chunk: int
 ) -> None:
     dec = codec.FrameDecoder()
-    stream = garbage + b"\n" + codec.encode(msg) + codec.encode(msg)
+    stream = garbage + b"\n" + frame_of(msg) + frame_of(msg)
     got: list[dict[str, object]] = []
     for i in range(0, len(stream), chunk):
         got.extend(dec.feed(stream[i : i + chunk]))

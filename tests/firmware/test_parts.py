@@ -7,7 +7,7 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 from towerfw.classifier import Classifier, features
-from towerfw.counter import Counts, EventRing
+from towerfw.counter import Counts, EventRing, FrameQueue
 from towerfw.leds import CurrentLimiter, Scene
 from towerfw.sampler import Burst
 
@@ -96,6 +96,19 @@ def test_ring_acks_replays_and_overflows() -> None:
     ring.ack(4)
     assert len(ring) == 1 and ring.oldest() == 5
     assert ring.after(5) == []
+
+
+@given(st.lists(st.binary(max_size=4), max_size=20), st.integers(1, 6))
+def test_frame_queue_keeps_the_newest_in_order(frames: list[bytes], size: int) -> None:
+    q = FrameQueue(size)
+    for f in frames:
+        q.push(f)
+    assert len(q) == min(size, len(frames)) and q.dropped == max(0, len(frames) - size)
+    out = []
+    while len(q):
+        out.append(q.pop())
+    assert out == frames[-size:] if frames else out == []
+    assert q.pop() is None
 
 
 @given(st.lists(st.integers(0, 255), min_size=30, max_size=30), st.integers(10, 300))

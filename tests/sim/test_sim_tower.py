@@ -117,6 +117,7 @@ def test_a_full_ring_fits_the_128k_heap(tower: SimTower) -> None:
         assert quiet.cmd("replay", **{"from": 0})["count"] == 64
         quiet.drain()
         assert b"MemoryError" not in tower.console()
+        assert quiet.cmd("diag", on=False)["mem_free"] > 24 * 1024  # of the 128k heap
 
 
 def test_cli_prints_the_device_path() -> None:

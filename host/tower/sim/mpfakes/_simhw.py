@@ -15,10 +15,13 @@ with kind-0 records), so a 1024-byte read never waits for more than the rest of 
   7 I2C    beam field 1: the sensor stops answering (bus errors); 0: answers again
   8 SYNC   reply "Y <t> <now>" (lets the host wait until everything before it was read)
 
-Report channel (here -> host): a FIFO named by $CASTILLO_SIM_OUT carrying text lines
-``N <now_us> <hex r g b bytes>`` (a NeoPixel frame), ``I``/``Y`` (above), ``W <now>``
-(watchdog reset), ``R <now>`` (machine.reset()). After W or R this process waits to be killed
-and restarted by the launcher.
+Report channel (here -> host): a FIFO named by $CASTILLO_SIM_OUT carrying records
+``kind byte, u32 little-endian payload length, payload``: ``N`` a NeoPixel frame (u64 now_us,
+then r, g, b per pixel), and text payloads ``I <id> <now>`` / ``Y <t> <now>`` (above),
+``W <now>`` (watchdog reset), ``R <now>`` (machine.reset()). After W or R this process waits to
+be killed and restarted by the launcher.
+
+The fakes share the firmware's 128k heap, so they allocate nothing per record or frame.
 
 The virtual clock (``now``, microseconds) advances only when the firmware sleeps or does I2C.
 """
@@ -61,8 +64,11 @@ class Hw:
             self._poll.register(self._ctl, select.POLLIN)
         if out:
             self._out = open(out, "wb")
-        self._buf = b""
+        self._buf = bytearray(2 * BLOCK)  # preallocated: no allocation per record
+        self._mv = memoryview(self._buf)
+        self._len = 0
         self._pos = 0
+        self._hdr = bytearray(13)
         self.scen_id = 0
         self.scen_base = 0
         self.scen_open = False  # START seen, END not yet
@@ -93,7 +99,16 @@ class Hw:
     # ---------------------------------------------------------------- reports
     def report(self, line):
         if self._out is not None:
-            self._out.write(line.encode() + b"\n")
+            data = line.encode()
+            self._out.write(struct.pack("<BI", data[0], len(data) - 2))
+            self._out.write(data[2:])
+
+    def report_frame(self, rgb):
+        """A NeoPixel frame (r, g, b bytes per pixel), written without copying it."""
+        if self._out is not None:
+            struct.pack_into("<BIQ", self._hdr, 0, 78, 8 + len(rgb), self.now)  # 78: "N"
+            self._out.write(self._hdr)
+            self._out.write(rgb)
 
     # ---------------------------------------------------------------- control records
     def _fill(self, block):
@@ -101,15 +116,19 @@ class Hw:
             return False
         if not block and not self._poll.poll(0):
             return False
-        data = self._ctl.read(BLOCK)
-        if not data:
-            return False
-        self._buf = self._buf[self._pos :] + data
+        rest = self._len - self._pos
+        if rest:
+            self._buf[0:rest] = self._mv[self._pos : self._len]
         self._pos = 0
+        self._len = rest
+        n = self._ctl.readinto(self._mv[rest : rest + BLOCK])
+        if not n:
+            return False
+        self._len = rest + n
         return True
 
     def _peek(self):
-        if len(self._buf) - self._pos < REC and not self._fill(self.scen_open):
+        if self._len - self._pos < REC and not self._fill(self.scen_open):
             return None
         return struct.unpack_from("<BBHIHHHH", self._buf, self._pos)
 

@@ -31,5 +31,5 @@ class NeoPixel:
             self[i] = rgb
 
     def write(self):
-        _hw.report(f"N {_hw.now} {self.buf.hex()}")
+        _hw.report_frame(self.buf)
         _hw.advance(30 * self.n)  # bit-banged: ~30 us per LED

@@ -25,6 +25,7 @@ class StateMachine:
     def __init__(self, id, prog=None, freq=125000000, **kwargs):
         self.id = id
         self.on = False
+        self.out = None
 
     def active(self, v=None):
         if v is None:
@@ -33,11 +34,13 @@ class StateMachine:
         return None
 
     def put(self, words, shift=0):
-        out = bytearray(3 * len(words))
+        out = self.out
+        if out is None or len(out) != 3 * len(words):
+            out = self.out = bytearray(3 * len(words))
         for i in range(len(words)):
             w = words[i]
             out[3 * i] = (w >> 16) & 0xFF
             out[3 * i + 1] = (w >> 24) & 0xFF
             out[3 * i + 2] = (w >> 8) & 0xFF
-        _hw.report(f"N {_hw.now} {out.hex()}")
+        _hw.report_frame(out)
         _hw.advance(30 * len(words))  # put() waits for FIFO room; interrupts stay on
