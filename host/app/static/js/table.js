@@ -408,11 +408,11 @@ function closeOverlay() {
 // ------------------------------------------------------------------ lobby (new game, saved games)
 async function openLobby() {
   ui.lobbyOpen = true;
-  const colours = i18n.data?.colours ?? ["purple", "green", "blue", "orange", "red"];
+  const playersField = (colours) => h("fieldset", { id: "players-field" }, h("legend", {}, i18n.t("ui.players")),
+    colours.map((c, i) => h("label.check", {}, h("input", { type: "checkbox", name: "players", value: c, checked: i < 4 }), h("span.swatch", { style: { background: COLOURS[c] } }), capitalise(i18n.colour(c)))));
   const form = h("form.new-game", { id: "new-game" },
     h("h2", {}, i18n.t("ui.new_game")),
-    h("fieldset", {}, h("legend", {}, i18n.t("ui.players")),
-      colours.map((c, i) => h("label.check", {}, h("input", { type: "checkbox", name: "players", value: c, checked: i < 4 }), h("span.swatch", { style: { background: COLOURS[c] } }), capitalise(i18n.colour(c))))),
+    playersField((await gameData.get("2023"))?.colours ?? ["purple", "green", "blue", "orange", "red"]),
     h("fieldset", {}, h("legend", {}, i18n.t("ui.edition")),
       ["2023", "1995"].map((e, i) => h("label.check", {}, h("input", { type: "radio", name: "edition", value: e, checked: i === 0 }), e))),
     h("fieldset", {}, h("legend", {}, i18n.t("ui.mode")),
@@ -421,6 +421,13 @@ async function openLobby() {
     h("label.check", {}, h("input", { type: "checkbox", name: "open_castillo" }), i18n.t("ui.open_castillo")),
     h("button.primary", { type: "submit", id: "start-game" }, i18n.t("ui.start")),
   );
+  form.addEventListener("change", async (event) => {
+    if (event.target.name !== "edition") return;
+    const edition = event.target.value;
+    if (!gameData.has(edition)) gameData.set(edition, loadGameData(edition));
+    const colours = (await gameData.get(edition))?.colours;
+    if (colours) form.querySelector("#players-field").replaceWith(playersField(colours));
+  });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const fd = new FormData(form);
