@@ -69,8 +69,8 @@ firmware-check: setup $(FWSTUBS)/.stamp
 FLASH_ROOT_FILES := firmware/main.py firmware/config.json firmware/palette.json \
   hardware/pinmap.json hardware/ledmap.json
 
-# Copy the firmware and the build pack's data to a Pico (PORT=/dev/ttyACM0 to choose one;
-# MPREMOTE_OPTS=resume for the simulated tower, whose unix-port REPL has no soft reset).
+# Copy the firmware and the build pack's data to a Pico (PORT=/dev/ttyACM0 to choose one; the
+# simulated tower's pty works too). MPREMOTE_OPTS=resume skips mpremote's soft reset.
 # mpremote interrupts the running firmware with Ctrl-C first; the firmware then idles in the REPL.
 # The modules go precompiled (.mpy): compiling them on the Pico at import needs large heap blocks.
 FLASH_MODULES := $(filter-out firmware/main.py firmware/towerfw/hal_fake.py,$(FIRMWARE_PY))

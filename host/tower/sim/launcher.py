@@ -29,7 +29,9 @@ Process layout::
 - Flash is a private folder (``flash_dir``): data files are copied in at start, ``cal.json``
   persists across ``reset_device()``.
 - A watchdog bite or ``machine.reset()`` restarts the interpreter (reset cause ``watchdog`` /
-  ``soft``); so does leaving the REPL with Ctrl-D (``soft``).
+  ``soft``); so does leaving the REPL with Ctrl-D (``soft``). Ctrl-D in the raw REPL (mpremote's
+  soft reset) restarts it into the raw REPL without running main.py, as a Pico does, so plain
+  ``mpremote`` and ``make flash PORT=<sim port>`` work.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ REPORT_HEAD = struct.Struct("<BI")  # report record: kind (ASCII letter), payloa
 BLOCK = 1024
 NOP, ROW, START, END, SPEED, GATE, IDLE, I2C, SYNC = range(9)
 STOPPED_MARKER = b"castillo: main loop stopped"
+RAW_REPL_BANNER = b"raw REPL; CTRL-B to exit"
 WRITE_STALL_S = 0.5  # how long a Pico's USB write waits for a host that does not read
 FAKES_DIR = Path(__file__).resolve().parent / "mpfakes"
 DATA_FILES = (("firmware", "config.json"), ("firmware", "palette.json"))
@@ -138,7 +141,7 @@ def _open_pty() -> tuple[int, int, str]:
 class _Boot:
     """One run of the interpreter: its pty, FIFOs, process and threads."""
 
-    def __init__(self, tower: SimTower, cause: str) -> None:
+    def __init__(self, tower: SimTower, cause: str, raw_repl: bool = False) -> None:
         self.tower = tower
         self.cause = cause
         n = tower._boots
@@ -161,14 +164,10 @@ class _Boot:
                 "CASTILLO_SIM_SPEED": str(tower._speed_code()),
             }
         )
+        # a soft reset from the raw REPL stays in the raw REPL (main.py does not run)
+        script = [] if raw_repl else ["-i", str(tower.image / "main.py")]
         self.proc = subprocess.Popen(
-            [
-                tower.micropython,
-                "-X",
-                f"heapsize={tower.heapsize}",
-                "-i",
-                str(tower.image / "main.py"),
-            ],
+            [tower.micropython, "-X", f"heapsize={tower.heapsize}", *script],
             stdin=slave,
             stdout=slave,
             stderr=subprocess.STDOUT,
@@ -177,7 +176,8 @@ class _Boot:
             start_new_session=True,
         )
         os.close(slave)
-        self.in_repl = False
+        self.in_repl = raw_repl
+        self.raw_repl = False  # the host put the REPL in raw mode (mpremote)
         self.dead = False
         self.queue: queue.Queue[bytes | None] = queue.Queue()
         self.threads = [
@@ -238,9 +238,14 @@ class _Boot:
             if not data:
                 break
             self.tower._console_add(data)
-            if not self.in_repl and STOPPED_MARKER in tail + data:
+            seen = tail + data
+            if not self.in_repl and STOPPED_MARKER in seen:
                 self.in_repl = True
-            tail = (tail + data)[-64:]
+            if RAW_REPL_BANNER in seen:
+                self.raw_repl = seen.rfind(RAW_REPL_BANNER) > seen.rfind(b"\n>>> ")
+            elif b"\n>>> " in seen:
+                self.raw_repl = False
+            tail = seen[-64:]
             self.tower._to_host(data)
         self.tower._boot_ended(self)
 
@@ -333,11 +338,11 @@ class SimTower:
     def _speed_code(self) -> int:
         return 0 if self.speed is None else max(1, int(self.speed * 1000))
 
-    def _start_boot(self, cause: str) -> None:
+    def _start_boot(self, cause: str, raw_repl: bool = False) -> None:
         with self._lock:
             self._boots += 1
             self.boot_causes.append(cause)
-            self._boot = _Boot(self, cause)
+            self._boot = _Boot(self, cause, raw_repl)
             boot = self._boot
         records = [RECORD.pack(GATE, self._state["gate"], 0, 0, 0, 0, 0, 0)]
         if self._state["i2c_fail"]:
@@ -418,8 +423,21 @@ class SimTower:
     def _boot_ended(self, boot: _Boot) -> None:
         if boot.dead or self._stopping or boot is not self._boot:
             return
-        # the interpreter exited by itself (Ctrl-D at the REPL): a soft reset
-        threading.Thread(target=self.reset_device, args=("soft",), daemon=True).start()
+        # the interpreter exited by itself (Ctrl-D at the REPL): a soft reset. From the raw
+        # REPL (mpremote) a Pico reboots into the raw REPL without running main.py.
+        threading.Thread(
+            target=self._soft_reset, args=(boot.raw_repl and boot.in_repl,), daemon=True
+        ).start()
+
+    def _soft_reset(self, raw_repl: bool) -> None:
+        old = self._boot
+        if old is not None:
+            old.kill()
+        if raw_repl:
+            self._to_host(b"MPY: soft reboot\r\n")
+        self._start_boot("soft", raw_repl)
+        if raw_repl and self._boot is not None:
+            self._boot._write(b"\r\x01")  # back into the raw REPL, as the host left it
 
     def _report(self, boot: _Boot, kind: str, payload: bytes) -> None:
         rest = "" if kind == "N" else payload.decode(errors="replace")

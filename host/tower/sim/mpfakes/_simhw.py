@@ -224,8 +224,6 @@ class Hw:
                     tm.active = False
 
     def _hang(self):
-        if self._out is not None:
-            self._out.flush()
         while True:
             _rt.sleep_ms(100)
 
