@@ -105,11 +105,79 @@ def sustained(seconds: int = 60, rate_hz: float = 10.0, seed: int = 13) -> Score
     return s
 
 
+# Runs inside MicroPython: the firmware's per-cube work (classify, count, encode the event)
+# and one idle loop pass, timed with the interpreter's own clock, on the fake HAL.
+_CPU_PROBE = """
+import json, time
+from towerfw.app import Tower
+from towerfw.hal_fake import FakeHal
+rows = []
+t = 10000
+for i in range(60):
+    rows.append((t, 20, 22, 18, 60, 1))
+    for k in range(1, 5):
+        rows.append((t + 2400 * k, 231 + k, 75, 75, 378, 1))
+    rows.append((t + 11400, 231, 75, 75, 378, 0))
+    rows.append((t + 14000, 20, 22, 18, 60, 0))
+    t += 100000
+hal = FakeHal(rows)
+load = lambda n: json.load(open(n))
+tower = Tower(hal, load(CONFIG), load(PALETTE), load(LEDMAP))
+tower.boot()
+finish = Tower.finish
+costs = []
+def timed(self):
+    t0 = time.ticks_us()
+    finish(self)
+    costs.append(time.ticks_diff(time.ticks_us(), t0))
+Tower.finish = timed
+t0 = time.ticks_us()
+steps = 0
+while hal.busy():
+    tower.step()
+    steps += 1
+total = time.ticks_diff(time.ticks_us(), t0)
+costs.sort()
+print(costs[len(costs) // 2], costs[int(len(costs) * 0.99)], total // steps)
+"""
+
+
+def cpu_cost() -> tuple[int, int, int]:
+    """(median, p99 us of the per-cube work, mean us of a loop pass) in the unix port."""
+    import subprocess
+
+    from host.paths import REPO_ROOT, hardware_dir
+    from host.tower.sim.launcher import micropython_path
+
+    fw = REPO_ROOT / "firmware"
+    script = (
+        _CPU_PROBE.replace("CONFIG", repr(str(fw / "config.json")))
+        .replace("PALETTE", repr(str(fw / "palette.json")))
+        .replace("LEDMAP", repr(str(hardware_dir() / "ledmap.json")))
+    )
+    out = subprocess.run(
+        [micropython_path(), "-X", "heapsize=128k", "-c", script],
+        env={"MICROPYPATH": str(fw)},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout.split()
+    median, p99, per_pass = (int(float(v)) for v in out[-3:])
+    print(
+        f"firmware CPU in the MicroPython unix port (x86): per cube median {median} us, "
+        f"p99 {p99} us; idle loop pass {per_pass} us (virtual time does not count these; "
+        "an RP2040 is some tens of times slower)"
+    )
+    return median, p99, per_pass
+
+
 def main() -> dict[str, Any]:
     s1 = singles()
     s2, handful_rate = handfuls()
     s3 = sustained()
     s4 = grandes()
+    cpu_cost()
     pct = 100.0 * s1.correct / s1.cubes
     verdict = {
         "singles >= 99.5 % correct": pct >= 99.5,
