@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 from host.tower.sim.client import SimClient
 from host.tower.sim.dropper import Dropper, render
@@ -12,7 +13,9 @@ from host.tower.sim.runner import play_rows
 from host.tower.sim.sensor_model import SensorModel
 
 
-def drop(tower: SimTower, client: SimClient, build: Callable[[Dropper], None], seed: int = 3):  # type: ignore[no-untyped-def]
+def drop(
+    tower: SimTower, client: SimClient, build: Callable[[Dropper], None], seed: int = 3
+) -> list[dict[str, Any]]:
     d = Dropper(seed=seed)
     build(d)
     return play_rows(tower, client, render(d.passages, SensorModel(seed=seed)))
