@@ -96,13 +96,11 @@ def game_prompt(game: Game) -> Prompt:
     if phase == "over":
         return Prompt("over", (), {"scores": dict(zip(game.colours, game.scores, strict=True))})
     if phase == "setup_home":
-        colour = game.colours[(game.first + game.home_pos) % game.n]
+        chance = game.legal_actions(CHANCE)
+        colour = chance[0].arg if chance else ""
         return Prompt("setup.home", actors, {"colour": colour})
-    if phase == "reveal":
-        deck = next((d for d in range(1, 5) if not game.face_up[d - 1] and game.decks[d]), 0)
-        return Prompt("reveal", actors, {"deck": deck})
-    if phase in ("setup_first", "setup_king"):
-        return Prompt(phase.replace("_", "."), actors)
+    if phase in CHANCE_KEYS:
+        return _chance_prompt(game, actors)
     if frame is not None:
         return _frame_prompt(game, frame, actors, lights)
     turn = game.turn
@@ -118,6 +116,34 @@ def game_prompt(game: Game) -> Prompt:
             return Prompt(key, actors, {"left": turn.place_left, "card": turn.card}, lights)
         return Prompt("main.special", actors, {"card": turn.card}, lights)
     return Prompt(phase, actors, {}, lights)
+
+
+# Chance steps (entered at the table; Power Shift's deal on the dealt player's own page).
+CHANCE_KEYS = {
+    "setup_first": "setup.first",
+    "setup_king": "setup.king",
+    "setup_remove": "setup.remove",
+    "setup_deal": "setup.deal",
+    "reveal": "reveal",
+    "dummy_regions": "dummy.regions",
+    "dummy_power": "dummy.power",
+}
+
+
+def _chance_prompt(game: Game, actors: tuple[str, ...]) -> Prompt:
+    key = CHANCE_KEYS[game.phase]
+    chance = game.legal_actions(CHANCE)
+    params: dict[str, Any] = {}
+    if key == "reveal" and chance:
+        params["deck"] = int(chance[0].arg)  # the deck's slot (2 holds decks 2+3 when merged)
+    elif key == "setup.remove" and chance:
+        params = {"deck": int(chance[0].arg), "card": game.pending_alternatives[0]}
+    elif key == "setup.deal" and chance:
+        colour = chance[0].arg
+        params = {"colour": colour, "dealt": len(game.grey_hands[game.colour(colour)])}
+    elif key.startswith("dummy.") and game.dummy >= 0:
+        params["colour"] = game.colours[game.dummy]
+    return Prompt(key, actors, params)
 
 
 def _frame_prompt(

@@ -197,8 +197,17 @@ def gamedata_json(edition: str) -> dict[str, Any]:
                 "place": c.place,
                 "king_card": c.king_card,
                 "alternative": c.alternative,
+                "regency": c.regency,
             }
             for c in data.cards.values()
+        },
+        # what the lobby offers: the edition's alternative cards and mini-expansions
+        "alternatives": [c.id for c in data.cards.values() if c.alternative],
+        "new_regency": any(c.regency for c in data.cards.values()),
+        "power_shift": bool(data.grey_cards),
+        "modifiers": {
+            g.id: {"names": dict(g.names), "text": g.text, "value": g.value, "copies": g.copies}
+            for g in data.grey_cards.values()
         },
         "power": {
             "values": list(range(1, len(data.power_caballeros) + 1)),

@@ -29,6 +29,7 @@ from engine.elgrande.errors import UndoError as EngineUndoError
 from engine.elgrande.game import CHANCE, Game, Options
 from engine.elgrande.record import from_record, options_of, to_record
 from host.app.checks import CheckError, Checks, GameFacts
+from host.app.game_options import MAX_SEED, options_from_request
 from host.app.lights import LightsState, LightsWorker, program, sweep_of
 from host.app.prompts import SECRET_KINDS, prompt_for
 from host.app.store import Store
@@ -103,11 +104,31 @@ def seat_indices(game: Game) -> list[int]:
     return list(seats) if seats is not None else list(range(game.n))
 
 
+def options_view(game: Game) -> dict[str, Any]:
+    """The game's options as every client may see them (never the dealer's seed): with
+    2 players the dummy's colour and the merged decks 2+3 as the engine set them."""
+    options = game.options
+    dummy = getattr(game, "dummy", -1)
+    return {
+        "edition": game.data.edition,
+        "mode": options.mode,
+        "players": [game.colours[p] for p in seat_indices(game)],
+        "short_game": options.short_game,
+        "open_castillo": options.open_castillo,
+        "merge_decks_2_3": options.merge_decks_2_3 or dummy >= 0,
+        "new_regency": options.new_regency,
+        "power_shift": options.power_shift,
+        "alternatives": list(options.alternatives),
+        "dummy": game.colours[dummy] if dummy >= 0 else None,
+    }
+
+
 def _summary(game: Game) -> dict[str, Any]:
     seats = seat_indices(game)
     return {
         "edition": game.data.edition,
         "players": [game.colours[p] for p in seats],
+        "options": options_view(game),
         "mode": game.options.mode,
         "phase": game.phase,
         "round": game.round_number,
@@ -118,8 +139,26 @@ def _summary(game: Game) -> dict[str, Any]:
 
 
 def _public_text(action: Action) -> str:
-    """An action as the public log shows it: secret choices without their argument."""
+    """An action as the public log shows it: secret choices without their argument (a deal
+    keeps its colour: who is dealt a modifier card is public, not which)."""
+    if action.kind == "deal":
+        return f"deal {action.arg}"
     return action.kind if action.kind in SECRET_KINDS else str(action)
+
+
+def dealing_to(game: Game) -> str | None:
+    """Power Shift in table mode: the colour whose modifier cards are entered now. The cards
+    are that player's secret hand, so only that player's own page enters them."""
+    if game.phase != "setup_deal" or game.current_players() != (CHANCE,):
+        return None
+    chance = game.legal_actions(CHANCE)
+    return chance[0].arg if chance else None
+
+
+def deal_choices(game: Game, colour: str) -> list[str]:
+    """The deal steps a dealt player's page offers: every modifier card of the edition, not
+    only those left in the deck (which would tell what the others were dealt)."""
+    return [f"deal {colour} {card}" for card in game.data.grey_cards]
 
 
 def _game_from_start(start: Mapping[str, Any]) -> tuple[Game, Options]:
@@ -231,13 +270,12 @@ class Session:
         return None
 
     def new_game(self, options: Mapping[str, Any]) -> int:
+        """A new game from a client's options (host/app/game_options.py); it becomes active."""
         raw = dict(options)
-        raw.setdefault("mode", "table")
         if raw.get("mode") == "dealer" and "seed" not in raw:
-            raw["seed"] = secrets.randbelow(2**31)
+            raw["seed"] = secrets.randbelow(MAX_SEED)
         try:
-            opts = Options.from_json(raw)
-            game = Game(opts)
+            game = Game(options_from_request(raw))
         except (KeyError, TypeError, ValueError, EngineError) as exc:
             raise ActionError("bad_options", str(exc)) from None
         # stored as a record: the dealer's set-up draws are in it, so a replay never redraws
@@ -431,6 +469,23 @@ class Session:
             raise ActionError("forbidden", f"several players choose now ({names}) on their pages")
         return actors[0]
 
+    def _own_deal(
+        self, active: ActiveGame, role: Role, action: Action, as_colour: str | None
+    ) -> int:
+        """A seat enters a modifier card dealt to itself (a chance step: it acts as chance)."""
+        if as_colour not in (None, role.colour, "chance") or action.arg != role.colour:
+            raise self._refused(
+                active, "forbidden", "a seat enters only the modifier cards dealt to itself"
+            )
+        dealing = dealing_to(active.game)
+        if dealing is None:
+            raise self._refused(active, "not_your_turn", "no modifier cards are being dealt now")
+        if dealing != role.colour:
+            raise self._refused(
+                active, "not_your_turn", f"{dealing}'s modifier cards are being dealt now"
+            )
+        return CHANCE
+
     def act(self, role: Role, text: str, as_colour: str | None = None) -> int:
         """One engine action; the new revision once it is durable."""
         with self.lock:
@@ -440,8 +495,11 @@ class Session:
                 action = game.parse(text)
             except NotationError as exc:
                 raise self._refused(active, "notation", str(exc)) from None
-            player = self._who(active, role, as_colour)
-            if player == CHANCE and role.kind != "table":
+            if role.kind == "seat" and action.kind == "deal":
+                player = self._own_deal(active, role, action, as_colour)
+            else:
+                player = self._who(active, role, as_colour)
+            if player == CHANCE and role.kind != "table" and action.kind != "deal":
                 raise ActionError("forbidden", "chance steps are entered at the table")
             if role.kind == "table" and action.kind in SECRET_KINDS:
                 raise self._refused(
@@ -705,11 +763,7 @@ class Session:
                 checks=active.checks.public(),
                 log=list(active.log),
                 seats=self._seats_view(active, role),
-                options={
-                    k: v
-                    for k, v in game.options.to_json().items()
-                    if k in ("edition", "mode", "short_game", "open_castillo", "players")
-                },
+                options=options_view(game),
             )
             return base
 
@@ -719,8 +773,11 @@ class Session:
         game = active.game
         actors = game.current_players()
         if viewer is not None:
+            colour = game.colours[viewer]
+            if dealing_to(game) == colour:
+                return deal_choices(game, colour), colour, False
             legal = [str(a) for a in game.legal_actions(viewer)] if viewer in actors else []
-            return legal, (game.colours[viewer] if legal else None), game.can_undo(viewer)
+            return legal, (colour if legal else None), game.can_undo(viewer)
         if len(actors) != 1:
             return [], None, False
         player = actors[0]
