@@ -437,7 +437,19 @@ class Game:
             from engine.elgrande.explain import explain
 
             raise IllegalAction(str(action), explain(self, player, action))
-        self._apply_unchecked(player, action)
+        # The body of _apply_unchecked, inlined: this is the hot path of every game.
+        history = self.history
+        history.append((player, action))
+        frame = self.frame
+        if frame is None:
+            _PHASE_HANDLERS[self.phase](self, player, action)
+        elif frame.apply(self, player, action) and self.frame is frame:
+            self.frame = None
+            self._after_frame(frame)
+        self._legal = {}
+        self._actors = after = self._compute_actors()
+        if player < 0 or actors != after or action.kind in _UNDO_BARRIERS or not after:
+            self.checkpoint = len(history)
         if self._dealer and self.phase in CHANCE_PHASES:
             self._auto_chance()
 
@@ -455,6 +467,7 @@ class Game:
         raise NotYourTurn(str(action), f"it is not {name}'s turn to act (now: {who})")
 
     def _apply_unchecked(self, player: int, action: Action) -> None:
+        """Apply a known-legal action (apply() inlines the same steps)."""
         before = self._actors or self.current_players()
         history = self.history
         history.append((player, action))
@@ -486,7 +499,12 @@ class Game:
             else:
                 options = self._chance_actions()
                 chosen = options[rng.randrange(len(options))]
-            self._apply_unchecked(CHANCE, chosen)
+            self.history.append((CHANCE, chosen))
+            self._do(CHANCE, chosen)
+        # A chance step is always an undo barrier; who acts is known again after the batch.
+        self._legal = {}
+        self._actors = self._compute_actors()
+        self.checkpoint = len(self.history)
 
     def can_undo(self, player: int) -> bool:
         return (
