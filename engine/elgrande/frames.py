@@ -112,21 +112,22 @@ class MoveFrame(Frame):
     picked: tuple[int, int] | None = None  # (colour, region)
     kind = "move"
 
-    def _budget(self, colour: int) -> int:
-        return (self.own if colour == self.actor else self.foreign) + self.any
-
     def legal(self, g: Game, player: int) -> list[Action]:
         if self.picked is not None:
             colour, src = self.picked
             return [g.to_actions[a] for a in g.move_destinations(src)]
         acts: list[Action] = []
+        me = self.actor
+        own_left = self.own + self.any
+        foreign_left = self.foreign + self.any
+        picks = g.pick_actions
         for region in g.movable_regions():
             if self.from_one and self.source >= 0 and region != self.source:
                 continue
             row = g.pieces[region]
             for colour in range(g.n):
-                if row[colour] and self._budget(colour):
-                    acts.append(g.pick_actions[colour][region])
+                if row[colour] and (own_left if colour == me else foreign_left):
+                    acts.append(picks[colour][region])
         acts.append(DONE)
         return acts
 

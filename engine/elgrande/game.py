@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any, cast
+from typing import Any
 
 from engine.elgrande import data as gamedata
 from engine.elgrande import effects
@@ -85,6 +85,7 @@ class Game:
     R: int
     tok: list[str]
     area_tokens: frozenset[str]
+    _area_names: list[str]  # printed region names, then the other areas' tokens
     _area_index: dict[str, int]
     _exact_area: dict[str, int]
     _colour_index: dict[str, int]
@@ -243,6 +244,7 @@ class Game:
             "R": len(regions),
             "tok": tok,
             "area_tokens": frozenset(tok),
+            "_area_names": [r.name for r in regions] + tok[len(regions) :],
             "_area_index": {gamedata.fold(t): i for i, t in enumerate(tok)},
             "_exact_area": {t: i for i, t in enumerate(tok)},
             "_colour_index": {gamedata.fold(c): i for i, c in enumerate(colours)},
@@ -326,7 +328,8 @@ class Game:
 
     def board_supply(self, player: int) -> int:
         """Own caballeros a player could recall to court from regions (never the King's)."""
-        return sum(self.pieces[r][player] for r in self._movable[self.king])
+        pieces = self.pieces
+        return sum([pieces[r][player] for r in self._movable[self.king]])
 
     def opponents_from_left(self, me: int, with_dummy: bool = False) -> list[int]:
         """The other players clockwise from `me`'s left (the dummy last, when asked for)."""
@@ -420,9 +423,8 @@ class Game:
 
     def apply(self, action: Action | str, player: int | None = None) -> None:
         """Apply one action; an illegal one raises IllegalAction and changes nothing."""
-        if action.__class__ is str:
+        if isinstance(action, str):
             action = self.parse(action)
-        action = cast(Action, action)
         actors = self._actors or self.current_players()
         if player is None:
             if len(actors) != 1:
@@ -888,12 +890,18 @@ class Game:
         assert turn is not None
         kind = action.kind
         if kind == "place":
-            self.place_piece(player, self._exact_area[action.arg], "court")
-            turn.placing = True
+            area = self._exact_area[action.arg]
+            court = self.court
+            court[player] -= 1
+            self.pieces[area][player] += 1
+            if area == self.CASTILLO:
+                self._announce_throw(player, player)
             turn.place_left -= 1
-            if turn.place_left == 0 or not self.court[player]:
-                turn.placing = False
-                turn.placed = True
+            if turn.place_left and court[player]:
+                turn.placing = True
+                return  # still placing: the turn cannot end yet
+            turn.placing = False
+            turn.placed = True
         elif kind == "done":
             turn.placing = False
             turn.placed = True
@@ -1026,25 +1034,29 @@ class Game:
         row = self.pieces[area]
         colours = self.colours
         counts = {colours[p]: n for p, n in enumerate(row) if n}
-        grandes = [colours[p] for p, where in enumerate(self.grandes) if where == area]
+        where = self.grandes
+        grandes = [colours[p] for p in range(self.n) if where[p] == area]
         result = score_area(
-            self.tok[area] if area == self.CASTILLO else self.regions[area].name,
+            self._area_names[area],
             counts,
             self.values_of(area),
-            places=self.places,
-            king_here=area == self.king,
-            grandes_here=grandes,
-            first_place_only=first_only,
+            self.places,
+            area == self.king,
+            grandes,
+            first_only,
         )
-        if self.dummy >= 0 and colours[self.dummy] in result.ranks:
-            dummy = colours[self.dummy]
-            result.points = {c: v for c, v in result.points.items() if c != dummy}
-            result.bonus = {c: v for c, v in result.bonus.items() if c != dummy}
-        index = self._exact_colour
-        for colour, points in result.points.items():
-            self.scores[index[colour]] += points
-        for colour, points in result.bonus.items():
-            self.scores[index[colour]] += points
+        dummy = self.dummy
+        if dummy >= 0 and colours[dummy] in result.ranks:
+            name = colours[dummy]
+            result.points = {c: v for c, v in result.points.items() if c != name}
+            result.bonus = {c: v for c, v in result.bonus.items() if c != name}
+        if counts:
+            index = self._exact_colour
+            scores = self.scores
+            for colour, points in result.points.items():
+                scores[index[colour]] += points
+            for colour, points in result.bonus.items():
+                scores[index[colour]] += points
         if area == self.CASTILLO:
             self.checkpoint = len(self.history)  # its contents are public now: no undo past
         return result

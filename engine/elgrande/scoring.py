@@ -17,6 +17,7 @@ The Navarra example of the rulebook (5/3/1): three players tied on 2 score 3 eac
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -86,15 +87,13 @@ class AreaScore:
         }
 
 
-def _by_count(item: tuple[str, int]) -> int:
-    return -item[1]
+_COUNT = operator.itemgetter(1)
 
 
 def score_area(
     area: str,
     counts: Mapping[str, int],
     values: Sequence[int],
-    *,
     places: int | None = None,
     king_here: bool = False,
     grandes_here: Iterable[str] = (),
@@ -107,12 +106,13 @@ def score_area(
     2–3 players). `king_here`: the King bonus applies. `grandes_here`: owners of the Grandes in
     the area. `first_place_only`: only a sole first place scores (a tie for first scores nothing).
     """
-    values = tuple(values)
+    values = values if isinstance(values, tuple) else tuple(values)
     grandes = tuple(grandes_here)
     limit = len(values) if places is None else min(places, len(values))
     if first_place_only:
         limit = min(limit, 1)
-    candidates = sorted([item for item in counts.items() if item[1] > 0], key=_by_count)
+    # A stable sort: players with equal counts keep their order.
+    candidates = sorted([item for item in counts.items() if item[1] > 0], key=_COUNT, reverse=True)
     if not candidates:
         return AreaScore(area, {}, values, {}, {}, {}, (), king_here, grandes)
     ranks: dict[str, int] = {}
