@@ -67,13 +67,16 @@ def replay_times(records: int = 30) -> list[float]:
 
 def main() -> None:
     for edition in ("2023", "1995"):
-        rounds = [games_per_second(3.0, edition)[0] for _ in range(3)]
+        rounds = [games_per_second(2.0, edition)[0] for _ in range(5)]
         median = statistics.median(rounds)
+        best = max(rounds)
         verdict = "meets" if median >= 450 else "MISSES"
         print(
-            f"random 4-player games/s ({edition}): median {median:.0f} of {len(rounds)} runs "
-            f"({', '.join(f'{r:.0f}' for r in rounds)}); {median / REFERENCE_GAMES_PER_S:.1f}x "
-            f"the 44.6 reference; {verdict} the 450 target"
+            f"random 4-player games/s ({edition}): median {median:.0f}, best {best:.0f} of "
+            f"{len(rounds)} runs ({', '.join(f'{r:.0f}' for r in rounds)}); "
+            f"{median / REFERENCE_GAMES_PER_S:.1f}x the 44.6 reference; "
+            f"the median {verdict} the 450 target (the machine is shared: the best run is the "
+            "least disturbed)"
         )
     listing = legal_listing_times()
     p50 = statistics.median(listing) * 1e6
