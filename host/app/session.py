@@ -139,10 +139,11 @@ def _summary(game: Game) -> dict[str, Any]:
 
 
 def _public_text(action: Action) -> str:
-    """An action as the public log shows it: secret choices without their argument (a deal
-    keeps its colour: who is dealt a modifier card is public, not which)."""
-    if action.kind == "deal":
-        return f"deal {action.arg}"
+    """An action as the public log shows it: secret choices without their argument. A deal
+    keeps its colour and a card set aside its deck: who is dealt a card and which deck lost one
+    are public, not which card (the rulebook sets it aside unseen)."""
+    if action.kind in ("deal", "remove"):
+        return f"{action.kind} {action.arg}"
     return action.kind if action.kind in SECRET_KINDS else str(action)
 
 

@@ -226,6 +226,94 @@ def test_a_short_game_played_through_the_ui(app: str, context: Any) -> None:
 
 
 @browser
+def test_lobby_options_and_a_first_round_of_two_players_with_new_regency(
+    app: str, context: Any
+) -> None:
+    """The lobby offers every option: a 2-player game (the dummy's colour chosen) with New
+    Regency is created from it and its first round is played by tapping, the dummy's cards and
+    the New Regency deck turned up at the table. A refused request is explained in the lobby."""
+    errors: list[str] = []
+    table = context.new_page()
+    watch_errors(table, errors)
+    table.goto(app + "/")
+    table.wait_for_selector("body[data-ready='1']")
+    if not table.locator("#new-game").count():  # a game is active: open the lobby
+        table.locator("#games-btn").click()
+    table.wait_for_selector("#new-game #players-field")
+    form = table.locator("#new-game")
+    # the edition decides the colours and what is offered
+    form.locator('input[name="edition"][value="1995"]').check()
+    table.wait_for_selector('#new-game input[name="players"][value="yellow"]')
+    assert form.locator('input[name="new_regency"], input[name="alternatives"]').count() == 0
+    form.locator('input[name="edition"][value="2023"]').check()
+    table.wait_for_selector('#new-game input[name="players"][value="purple"]')
+    assert form.locator('input[name="alternatives"]').count() == 3  # Militia, Civil War, Veto
+    assert form.locator('input[name="merge_decks_2_3"]').count() == 0  # only with 3 players
+    form.locator('input[name="players"][value="orange"]').uncheck()
+    table.wait_for_selector('#new-game input[name="merge_decks_2_3"]')
+    for colour in ("blue", "green"):
+        form.locator(f'input[name="players"][value="{colour}"]').uncheck()
+    assert form.locator("#start-game").is_disabled()  # one player
+    form.locator('input[name="players"][value="green"]').check()
+    table.wait_for_selector("#new-game #dummy-field select")
+    assert form.locator("#merge-auto").count() == 1  # merged anyway with 2 players
+    form.locator('select[name="dummy"]').select_option("red")
+    form.locator('input[name="new_regency"]').check()
+    assert not _small_controls(table), _small_controls(table)
+    # a card the server does not know: its reason is shown in the form, nothing starts
+    table.evaluate(
+        """() => document.querySelector('#alternatives-field').append(Object.assign(
+            document.createElement('input'),
+            {type: 'checkbox', name: 'alternatives', value: 'jester', checked: true}))"""
+    )
+    form.locator("#start-game").click()
+    table.wait_for_selector("#lobby-error:not([hidden])")
+    assert "jester" in table.locator("#lobby-error").inner_text()
+    assert all("status of 400" in e for e in errors), errors  # the browser logs the refusal
+    errors.clear()
+    table.evaluate("() => document.querySelector('input[value=\"jester\"]').remove()")
+    table.screenshot(path=str(ARTIFACTS / "lobby-variants-tablet.png"))
+    form.locator("#start-game").click()
+    table.wait_for_selector("#tab-body .seat-card a[data-seat-link]")
+
+    state = get_json(app + "/api/state")
+    options = state["options"]
+    assert options["players"] == ["purple", "green"] and options["dummy"] == "red"
+    assert options["new_regency"] and options["merge_decks_2_3"] and options["mode"] == "table"
+    links = {
+        el.get_attribute("data-seat-link"): el.get_attribute("href")
+        for el in table.locator("a[data-seat-link]").all()
+    }
+    assert set(links) == {"purple", "green"}
+    seats: dict[str, Any] = {}
+    for colour, url in links.items():
+        page = context.new_page()
+        page.set_viewport_size(PHONE)
+        watch_errors(page, errors)
+        page.goto(url)
+        page.wait_for_selector("body[data-ready='1']")
+        seats[colour] = page
+
+    def second_round(state: dict[str, Any]) -> bool:
+        return bool(state["game"]["round"] >= 2 and state["game"]["phase"] == "power")
+
+    driver = Driver(app, table, seats, until=second_round)
+    driver.play(max_steps=400)
+    game = get_json(app + "/api/state")["game"]
+    print(f"\n[e2e 2p] taps {dict(driver.taps)}; verbs {dict(driver.verbs)}")
+    assert {"first", "kingcard", "home", "dummycard", "dummypower", "reveal"} <= set(driver.verbs)
+    assert driver.taps["seat:power"] >= 2 and {"take", "card"} <= set(driver.verbs)
+    assert any(line[1].startswith("reveal 5 ") for line in game["log"])  # New Regency deck
+    assert "your-majesty" not in game["face_up"]
+    assert sum(where.get("red", 0) for where in game["board"].values()) >= 4  # the dummy's
+    table.screenshot(path=str(ARTIFACTS / "two-players-round-2-tablet.png"))
+    assert not errors, errors
+    for page in seats.values():
+        page.close()
+    table.close()
+
+
+@browser
 def test_touch_targets_on_tablet_and_phone(app: str, context: Any) -> None:
     """Every control is at least 44 × 44 px on a tablet and on a phone, and the table view
     has no horizontal scrolling on a phone."""

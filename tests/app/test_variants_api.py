@@ -19,11 +19,14 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engine.elgrande import data as gamedata
+from engine.elgrande.game import Game, Options
+from host.app.prompts import prompt_for
 from host.app.session import Role, Session
 from host.app.store import Store
 from tests.app.conftest import Table
 
 MAX_STEPS = 600
+EN = Path(__file__).resolve().parents[2] / "host" / "app" / "static" / "i18n" / "en.json"
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -170,6 +173,51 @@ def test_alternative_cards_are_set_up_at_the_table(client: TestClient, table: Ta
     cards = [c for deck in snapshot["decks"].values() for c in deck] + snapshot["used_cards"]
     cards += snapshot["face_up"]
     assert "veto" in cards and "militia" in cards
+
+
+def test_the_dealer_sets_cards_aside_unseen(client: TestClient, table: Table) -> None:
+    create(client, players=["purple", "green", "blue"], alternatives=["civil-war"], mode="dealer")
+    game = table.session.active.game  # type: ignore[union-attr]
+    removed = [str(a) for p, a in game.history if a.kind == "remove"]
+    assert len(removed) == 1 and removed[0].startswith("remove 2 ")
+    state = client.get("/api/state").json()
+    assert ["chance", "remove 2 ?"] in state["game"]["log"]
+    assert removed[0] not in json.dumps(state)
+
+
+def test_a_card_set_aside_at_the_table_is_logged_without_its_name(client: TestClient) -> None:
+    create(client, players=["purple", "green", "blue"], alternatives=["veto"])
+    client.post("/api/action", json={"text": "first purple"})
+    state = client.get("/api/state").json()
+    assert state["prompt"]["key"] == "setup.remove"
+    named = next(t for t in state["legal"] if not t.endswith("?"))  # somebody saw it
+    assert client.post("/api/action", json={"text": named}).status_code == 200
+    state = client.get("/api/state").json()
+    assert state["log"][-1]["text"] == "remove 2" and named not in json.dumps(state)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        Options(players=("purple", "green"), new_regency=True, power_shift=True,
+                alternatives=("militia", "civil-war", "veto")),
+        Options(players=("purple", "green", "blue"), merge_decks_2_3=True, new_regency=True,
+                power_shift=True, alternatives=("veto",)),
+        Options(players=("yellow", "red", "black"), edition="1995", merge_decks_2_3=True),
+    ],
+)  # fmt: skip
+def test_the_ui_translates_every_prompt_and_phase_of_the_variants(options: Options) -> None:
+    english = json.loads(EN.read_text("utf-8"))
+    seen: set[str] = set()
+    for seed in range(4):
+        rng = random.Random(seed)
+        game = Game(options)
+        while not game.is_terminal():
+            seen.update((f"prompt.{prompt_for(game, None).key}", f"phase.{game.phase}"))
+            player = rng.choice(game.current_players())
+            game.apply(rng.choice(game.legal_actions(player)), player)
+    assert len(seen) > 20
+    assert sorted(seen - set(english)) == []
 
 
 BAD_REQUESTS = [

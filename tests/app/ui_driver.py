@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +43,7 @@ class Driver:
     verbs: Counter[str] = field(default_factory=Counter)  # the notation verbs tapped
     late: int = 0  # cubes the tower saw only after their window (they still count)
     last_drop: str = ""  # the colour of the cubes dropped last (to confirm an unclear one)
+    until: Callable[[dict[str, Any]], bool] | None = None  # stop early once this state is seen
 
     # ------------------------------------------------------------------ state
     def state(self) -> dict[str, Any]:
@@ -80,6 +82,8 @@ class Driver:
         """Do the next thing the game waits for; False when the game is over."""
         state = self.state()
         game = state["game"]
+        if self.until is not None and self.until(state):
+            return False
         self.close_scoring_dialog()
         checks = state.get("checks") or {}
         if checks.get("issues"):  # even after the game: the castillo is emptied at the end
@@ -244,6 +248,7 @@ class Driver:
             self.taps["dialog"] += 1
 
     def play(self, max_steps: int = 3000) -> None:
+        """Play until the game is over (or `until` says stop)."""
         for _ in range(max_steps):
             if not self.step():
                 self.close_scoring_dialog()

@@ -55,15 +55,21 @@ export class I18n {
     return token;
   }
 
+  /** An action card's or a Power Shift modifier card's name in the current language. */
   card(id) {
-    const card = this.data?.cards?.[id];
+    return this.cardOf(this.data, id);
+  }
+
+  /** The same from another edition's game data (the lobby shows any edition's cards). */
+  cardOf(data, id) {
+    const card = data?.cards?.[id] ?? data?.modifiers?.[id];
     if (card?.names) return card.names[this.lang] || card.names.en || id;
-    const words = id.replace(/^95-/, "").replaceAll("-", " ");
+    const words = String(id).replace(/^95-/, "").replaceAll("-", " ");
     return words.charAt(0).toUpperCase() + words.slice(1);
   }
 
   cardText(id) {
-    return this.data?.cards?.[id]?.text ?? "";
+    return (this.data?.cards?.[id] ?? this.data?.modifiers?.[id])?.text ?? "";
   }
 }
 

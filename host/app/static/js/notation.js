@@ -89,7 +89,9 @@ export function label(i18n, action, ctx = {}) {
     case "reveal":
       return i18n.t("act.reveal", { deck: args[0], card: i18n.card(args[1]) });
     case "remove":
-      return i18n.t("act.remove", { deck: args[0], card: i18n.card(args[1]) });
+      return !args[1] || args[1] === "?"
+        ? i18n.t("act.remove_unseen", { deck: args[0] })
+        : i18n.t("act.remove", { deck: args[0], card: i18n.card(args[1]) });
     case "deal":
       return i18n.t("act.deal", { colour: colour(args[0]), card: i18n.card(args[1]) });
     case "dummycard":
@@ -117,6 +119,7 @@ export function logText(i18n, text, ctx = {}) {
   if (action.verb === "disc" && !action.args.length) return i18n.t("log.disc");
   if (action.verb === "powerback" && !action.args.length) return i18n.t("log.powerback");
   if (action.verb === "pass" && !action.args.length) return i18n.t("group.pass");
+  if (action.verb === "deal" && action.args.length === 1) return i18n.t("log.deal", { colour: i18n.colour(action.args[0]) });
   if (action.verb === "power") return i18n.t("ui.power_card", { n: action.args[0] });
   if (action.verb === "card") return i18n.t("log.card", { card: i18n.card(action.args[0]) });
   return label(i18n, action, ctx);

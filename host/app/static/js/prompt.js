@@ -39,6 +39,7 @@ function seatPrompt(game, legal) {
   if (verbs.has("power")) return { key: "seat.power", params: {} };
   if (verbs.has("powerback")) return { key: "seat.powerback", params: {} };
   if (verbs.has("pass")) return { key: "seat.pass", params: {} };
+  if (verbs.has("deal")) return { key: "seat.deal", params: { n: (game.modifier_hand?.length ?? 0) + 1 } };
   if (!legal.length) {
     const who = (game.acting ?? []).filter((c) => c !== "chance");
     if (game.phase !== "over" && who.length) return { key: "seat.wait", params: { who } };

@@ -104,7 +104,12 @@ function renderHand(game, legal, blocked) {
         status === "played" ? h("span.small", {}, i18n.t("ui.hand_played")) : status === "used" ? h("span.small", {}, i18n.t("ui.hand_discarded")) : null),
     );
   }
-  fill($("#hand"), h("h2", {}, i18n.t("ui.hand")), h("div.hand-cards", {}, cards));
+  // Power Shift: the modifier cards in hand (secret: only this page shows them)
+  const modifiers = game.options?.power_shift
+    ? [h("h2", {}, i18n.t("ui.modifiers")), h("div.modifier-list", { id: "modifiers" },
+      (game.modifier_hand ?? []).map((id) => h("span.tag", { "data-modifier": id, title: i18n.cardText(id) }, i18n.card(id))))]
+    : null;
+  fill($("#hand"), h("h2", {}, i18n.t("ui.hand")), h("div.hand-cards", {}, cards), modifiers);
 }
 
 function renderMe(game, me) {

@@ -12,6 +12,7 @@ import { getJson, postJson, Connection } from "./net.js";
 import { seatsView } from "./seats.js";
 import { dropperView, towerEvents } from "./dropper.js";
 import { checksView } from "./checks.js";
+import { newGameForm, optionTags } from "./lobby.js";
 
 const ui = {
   state: null,
@@ -408,46 +409,21 @@ function closeOverlay() {
 // ------------------------------------------------------------------ lobby (new game, saved games)
 async function openLobby() {
   ui.lobbyOpen = true;
-  const playersField = (colours) => h("fieldset", { id: "players-field" }, h("legend", {}, i18n.t("ui.players")),
-    colours.map((c, i) => h("label.check", {}, h("input", { type: "checkbox", name: "players", value: c, checked: i < 4 }), h("span.swatch", { style: { background: COLOURS[c] } }), capitalise(i18n.colour(c)))));
-  const form = h("form.new-game", { id: "new-game" },
-    h("h2", {}, i18n.t("ui.new_game")),
-    playersField((await gameData.get("2023"))?.colours ?? ["purple", "green", "blue", "orange", "red"]),
-    h("fieldset", {}, h("legend", {}, i18n.t("ui.edition")),
-      ["2023", "1995"].map((e, i) => h("label.check", {}, h("input", { type: "radio", name: "edition", value: e, checked: i === 0 }), e))),
-    h("fieldset", {}, h("legend", {}, i18n.t("ui.mode")),
-      [["table", "ui.mode_table"], ["dealer", "ui.mode_dealer"]].map(([m, k], i) => h("label.check", {}, h("input", { type: "radio", name: "mode", value: m, checked: i === 0 }), i18n.t(k)))),
-    h("label.check", {}, h("input", { type: "checkbox", name: "short_game" }), i18n.t("ui.short_game")),
-    h("label.check", {}, h("input", { type: "checkbox", name: "open_castillo" }), i18n.t("ui.open_castillo")),
-    h("button.primary", { type: "submit", id: "start-game" }, i18n.t("ui.start")),
-  );
-  form.addEventListener("change", async (event) => {
-    if (event.target.name !== "edition") return;
-    const edition = event.target.value;
-    if (!gameData.has(edition)) gameData.set(edition, loadGameData(edition));
-    const colours = (await gameData.get(edition))?.colours;
-    if (colours) form.querySelector("#players-field").replaceWith(playersField(colours));
-  });
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const fd = new FormData(form);
-    const body = {
-      players: fd.getAll("players"),
-      edition: fd.get("edition"),
-      mode: fd.get("mode"),
-      short_game: fd.get("short_game") === "on",
-      open_castillo: fd.get("open_castillo") === "on",
-    };
-    try {
+  const form = newGameForm({
+    i18n,
+    gameData: (edition) => {
+      if (!gameData.has(edition)) gameData.set(edition, loadGameData(edition));
+      return gameData.get(edition);
+    },
+    create: async (body) => {
       await postJson("/api/games", body);
       closeOverlay();
       ui.tab = "seats";
       ui.seenScorings = null;
       await refreshState();
       render();
-    } catch (err) {
-      showError(err);
-    }
+    },
+    onError: showError,
   });
   const saved = h("div.saved", {}, h("h2", {}, i18n.t("ui.saved_games")), h("p.muted", {}, "…"));
   const close = ui.state?.game ? h("button.secondary", { type: "button", "data-close": "1", onclick: closeOverlay }, i18n.t("ui.close")) : null;
@@ -455,7 +431,8 @@ async function openLobby() {
   try {
     const { games } = await getJson("/api/games");
     fill(saved, h("h2", {}, i18n.t("ui.saved_games")), games.length ? h("ul.games", {}, games.map((g) =>
-      h("li", {}, h("span", {}, `#${g.id} · ${g.edition} · ${g.players.map((p) => i18n.colour(p)).join(", ")} · ${i18n.t("ui.round_n", { n: g.round })} · ${g.finished ? i18n.t("ui.finished") : i18n.t("ui.in_play")}`),
+      h("li", {}, h("span", {}, `#${g.id} · ${g.edition} · ${g.players.map((p) => i18n.colour(p)).join(", ")} · ${i18n.t("ui.round_n", { n: g.round })} · ${g.finished ? i18n.t("ui.finished") : i18n.t("ui.in_play")}`,
+        optionTags(i18n, g).map((tag) => h("span.tag", {}, tag))),
         h("button.secondary", { type: "button", onclick: async () => {
           try { await postJson(`/api/games/${g.id}/continue`); closeOverlay(); ui.seenScorings = null; await refreshState(); } catch (err) { showError(err); }
         } }, i18n.t("ui.continue"))))) : h("p.muted", {}, i18n.t("ui.no_games")));
