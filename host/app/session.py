@@ -41,6 +41,9 @@ from host.tower.link import LinkMessage
 log = logging.getLogger("host.app.session")
 
 LANGUAGES = ("en", "cs", "pl", "uk")
+# Choices the table's buttons never list: secret steps, and a power card with a modifier (the
+# choices would show the player's secret modifier hand; the player plays it from their page).
+NOT_AT_TABLE = SECRET_KINDS | {"shift"}
 LOG_LINES = 200  # public log lines kept in `state.log`
 TOKEN_BYTES = 16
 Listener = Callable[[list[dict[str, Any]]], None]
@@ -782,7 +785,7 @@ class Session:
         if len(actors) != 1:
             return [], None, False
         player = actors[0]
-        legal = [str(a) for a in game.legal_actions(player) if a.kind not in SECRET_KINDS]
+        legal = [str(a) for a in game.legal_actions(player) if a.kind not in NOT_AT_TABLE]
         name = "chance" if player == CHANCE else game.colours[player]
         last = game.history[-1][0] if game.history else CHANCE
         return legal, name, last >= 0 and game.can_undo(last)

@@ -366,6 +366,14 @@ def test_power_shift_deals_on_the_seat_pages_and_leaks_nothing(
             assert conn.request(f"pass {passed[colour]}")["type"] == "ack"
         state = settle()
         assert state["prompt"]["key"] == "reveal"  # round 1 begins: the action cards
+        while state["prompt"]["key"] == "reveal":
+            assert table_conn.request(state["legal"][0])["type"] == "ack"
+            state = settle()
+        # a power card: the table may play one, never with a modifier (its hand is secret)
+        actor = state["acting_as"]
+        assert state["prompt"]["key"] == "power" and state["legal"]
+        assert all(t.startswith("power ") for t in state["legal"])
+        assert any(t.startswith("shift ") for t in seats[actor].state["legal"])
         for i, colour in enumerate(players):
             right = players[i - 1]  # cards go to the left: each gets its right neighbour's
             hand = list(dealt[colour])
@@ -374,6 +382,7 @@ def test_power_shift_deals_on_the_seat_pages_and_leaks_nothing(
             assert sorted(seats[colour].state["game"]["modifier_hand"]) == expected
 
         # the audit: before the first power card nothing about the modifier cards is public
+        # (the checks above made every client read up to this state)
         for conn in conns:
             for message in conn.messages:
                 if conn.name == "table":
