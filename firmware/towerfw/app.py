@@ -438,8 +438,13 @@ class Tower:
         if self.diag and ms - self._diag_ms >= self.cfg["diag_period_ms"]:
             self._diag_ms = ms
             self.send(self.diag_frame())
-        due = ms - self._led_ms >= self.cfg["led_frame_ms"]
-        if due and (self.led_dirty or self.scene.animated()) and self.quiet():
+        # a new scene is written in the pass that read it (after its answer is flushed), or the
+        # first quiet one; animations keep their frame rate. Passes are >= 1 ms apart: more
+        # than the WS2812 latch gap between two frames.
+        due = self.led_dirty or (
+            ms - self._led_ms >= self.cfg["led_frame_ms"] and self.scene.animated()
+        )
+        if due and self.quiet():
             self._led_ms = ms
             self.show_leds()
         if ms - self._hb_ms >= self.cfg["heartbeat_ms"]:

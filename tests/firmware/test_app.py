@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
+from towerfw import codec
+
+from host.tower.sim.dropper import Dropper, render
+from host.tower.sim.sensor_model import SensorModel
 from tests.firmware.conftest import Rig
 
 
@@ -181,3 +186,69 @@ def test_counting_and_leds_survive_the_microsecond_tick_wrap() -> None:
     assert len(rig.hal.frames) > before  # the LEDs still animate
     rig.drop(lambda d: d.singles(3, 5.0, ["orange"]))
     assert [e["c"] for e in rig.events() if e["k"] == "drop"] == ["orange"] * 3
+
+
+def record_led_writes(rig: Rig) -> list[tuple[int, int]]:
+    """(virtual time in us, beam level) of every LED write from now on."""
+    hal = rig.hal
+    writes: list[tuple[int, int]] = []
+    orig = hal.led_write
+
+    def led(frame: object) -> None:
+        writes.append((hal.clock, hal.beam_level))
+        orig(frame)
+
+    hal.led_write = led  # type: ignore[method-assign]
+    return writes
+
+
+def send_scene(rig: Rig, colour: list[int]) -> int:
+    """Queue a scene command for the firmware; returns the virtual time it arrived."""
+    rig.hal.rx.extend(codec.encode({"t": "cmd", "c": "scene", "id": 5, "segs": {"Toledo": colour}}))
+    return rig.hal.clock
+
+
+def test_a_new_scene_is_written_in_the_pass_that_reads_it(rig: Rig) -> None:
+    rig.run_us(200_000)
+    writes = record_led_writes(rig)
+    send_scene(rig, [0, 90, 0])
+    rig.run_us(5_000)  # well inside one 40 ms animation frame period
+    rig.read()
+    arrived = send_scene(rig, [90, 0, 0])
+    rig.tower.step()
+    assert len(writes) == 2 and writes[1][0] - arrived <= 1_500  # one loop pass
+    assert rig.hal.frames[-1][3 * 54 : 3 * 54 + 3] == bytes([90, 0, 0])
+    # the answer went out before the frame was written
+    assert [m["t"] for m in rig.read() if m.get("id") == 5] == ["ok"]
+
+
+def test_animations_keep_their_frame_rate(rig: Rig) -> None:
+    rig.run_us(200_000)
+    writes = record_led_writes(rig)
+    rig.cmd("scene", segs={"castillo": [0, 0, 90]}, anim={"castillo": "pulse"})
+    rig.run_us(1_000_000)
+    gaps = [b[0] - a[0] for a, b in itertools.pairwise(writes)]
+    frame_us = 1000 * rig.config["led_frame_ms"]
+    assert min(gaps) >= frame_us - 1_000  # the frame clock counts whole milliseconds
+    assert 1_000_000 // (frame_us + 2_000) <= len(writes) <= 1_000_000 // frame_us + 1
+
+
+def test_a_scene_read_just_after_a_cube_waits_for_the_quiet_chute(rig: Rig) -> None:
+    from towerfw.app import IDLE, TAIL
+
+    rig.run_us(200_000)
+    dropper = Dropper(seed=4)
+    dropper.single("red")
+    rows = render(dropper.passages, SensorModel(seed=4))
+    rig.hal.add_rows([r.raw() for r in rows], offset_us=1000)
+    writes = record_led_writes(rig)
+    while rig.tower.state != TAIL:
+        rig.tower.step()
+    while rig.tower.state != IDLE:
+        rig.tower.step()
+    send_scene(rig, [0, 0, 90])  # read in the next idle pass, within 15 ms of the beam edge
+    rig.run_until_idle()
+    quiet_from = rig.tower.last_edge + rig.config["quiet_us"]
+    assert len(writes) == 1 and writes[0][1] == 0
+    assert quiet_from < writes[0][0] <= quiet_from + 1_500  # the first quiet pass
+    assert [e["k"] for e in rig.events()] == ["drop"]
