@@ -176,3 +176,17 @@ def test_make_flash_copies_the_firmware_and_resets(tower: SimTower) -> None:
     with SimClient(tower.port) as client:
         client.send("hello")
         assert client.wait_hello()["reset"] == "soft"
+
+
+def test_scenario_ids_survive_a_device_reset(tower: SimTower, client: SimClient) -> None:
+    first = tower.drop("red")
+    tower.wait_idle(first, timeout=10)
+    client.hello = None
+    tower.reset_device()
+    client.wait_hello()  # the new interpreter is up; it has played no scenario yet
+    second = tower.drop("blue")
+    assert second == first + 1
+    tower.wait_idle(second, timeout=10)
+    client.cmd("ping")
+    client.drain()
+    assert [e.get("c") for e in client.events if e["k"] == "drop"] == ["red", "blue"]

@@ -21,7 +21,8 @@ Process layout::
 - The control FIFO carries fixed 16-byte records (trace rows, scenario start/end, gate, ambient,
   I2C failure, speed, sync); the report FIFO carries text lines (NeoPixel frames, scenario done,
   sync replies, watchdog/reset requests). The record layout is documented in
-  ``mpfakes/_simhw.py``.
+  ``mpfakes/_simhw.py``. Scenario ids and sync tokens are chosen here and carried in the
+  records, so they stay unique across ``reset_device()`` (each boot is a new interpreter).
 - Virtual time: the fake ``time`` module's clock advances only when the firmware sleeps or
   does I2C. With ``speed=None`` (the default) it runs free while a scenario plays and follows
   real time otherwise, so long drop sequences finish fast and deterministically while the link
@@ -467,13 +468,15 @@ class SimTower:
 
         The interpreter plays it ``start_in_us`` after it reads the start record.
         """
-        records = [RECORD.pack(START, 0, 0, start_in_us, 0, 0, 0, 0)]
-        for t, r, g, b, c, beam in rows:
-            records.append(RECORD.pack(ROW, beam, 0, t, r, g, b, c))
-        records.append(RECORD.pack(END, 0, 0, 0, 0, 0, 0, 0))
         with self._lock:
             self._scenarios += 1
             sid = self._scenarios
+        # the id travels in the START record: a reset interpreter cannot renumber scenarios
+        sid_lo, sid_hi = sid & 0xFFFF, (sid >> 16) & 0xFFFF
+        records = [RECORD.pack(START, 0, 0, start_in_us, sid_lo, sid_hi, 0, 0)]
+        for t, r, g, b, c, beam in rows:
+            records.append(RECORD.pack(ROW, beam, 0, t, r, g, b, c))
+        records.append(RECORD.pack(END, 0, 0, 0, 0, 0, 0, 0))
         self._send(records)
         return sid
 

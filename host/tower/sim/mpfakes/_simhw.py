@@ -6,7 +6,8 @@ with kind-0 records), so a 1024-byte read never waits for more than the rest of 
 
   0 NOP    padding
   1 ROW    trace row, t = us after the scenario start: sensor registers = r, g, b, c; beam level
-  2 START  a scenario starts t us from now (rows follow until END)
+  2 START  a scenario starts t us from now (rows follow until END); its id is r | g << 16
+           (numbered by the host, so ids stay unique when the interpreter is restarted)
   3 END    the scenario ends; when its rows are played, "I <id> <now>" is reported
   4 SPEED  t = 0: run the virtual clock free while a scenario plays, real time otherwise;
            t = n: virtual time runs at n/1000 x real time
@@ -155,7 +156,7 @@ class Hw:
                     self.beam = rec[1]
                     self._irq(self.beam_pin)
             elif kind == 2:
-                self.scen_id += 1
+                self.scen_id = rec[4] | (rec[5] << 16)
                 self.scen_base = self.now + rec[3]
                 self.scen_open = True
                 self.scen_rows = True
