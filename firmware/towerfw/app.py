@@ -481,7 +481,8 @@ class Tower:
         if s[3] <= self.cfg["dead_count"] and self.base[3] > self.cfg["dead_count"] + 2:
             self.report_sensor("dead")
             return
-        if self.sensor_fault is not None and self.sensor_fault != "init":
+        # a failed start stays reported: the sensor was never set up, whatever it reads now
+        if self.sensor_fault is not None and not self.sensor_fault.startswith("init"):
             self.sensor_fault = None
             self.emit("sensor", {"why": "ok"})
         w = self.cfg["baseline_weight"]
@@ -595,8 +596,16 @@ class Tower:
             "ring_dropped": self.ring.dropped,
             "base": [round(v, 1) for v in self.base],
             "sensor": self.sensor_fault or "ok",
+            "sensor_id": self.sensor_id(),
             "mem_free": _mem_free(),
         }
+
+    def sensor_id(self) -> "Any":
+        """The sensor's ID register byte, read now; None if the sensor does not answer."""
+        try:
+            return self.hal.sensor_id()
+        except Exception:  # OSError on a bus error
+            return None
 
     def cmd_repl(self, msg: "dict[str, Any]") -> "Any":
         self.stopped = True

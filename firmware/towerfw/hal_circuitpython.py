@@ -15,7 +15,7 @@ import sys
 import time
 
 from towerfw.beam import BeamEdges
-from towerfw.tcs34725 import AUTO_INC, CDATAL, CMD
+from towerfw.tcs34725 import AUTO_INC, CDATAL, CMD, ID
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
@@ -52,6 +52,8 @@ class CircuitPythonHal:
         self._dev = I2CDevice(i2c, address, probe=False)
         self._cmd = bytes([CMD | AUTO_INC | CDATAL])
         self._block = bytearray(8)
+        self._id_cmd = bytes([CMD | ID])
+        self._one = bytearray(1)
         self.pixels = neopixel.NeoPixel(
             pixel_pin, pixel_count, auto_write=False, pixel_order=neopixel.GRB
         )
@@ -115,6 +117,12 @@ class CircuitPythonHal:
         out[0] = b[2] | (b[3] << 8)
         out[1] = b[4] | (b[5] << 8)
         out[2] = b[6] | (b[7] << 8)
+
+    def sensor_id(self) -> int:
+        """The ID register (0x12), read now. Raises OSError on a bus error."""
+        with self._dev as dev:
+            dev.write_then_readinto(self._id_cmd, self._one)
+        return self._one[0]
 
     # pins and LEDs ---------------------------------------------------------------------
     def _beam_level(self) -> int:

@@ -7,6 +7,7 @@ the beam is ``beam``. Beam changes call the edge handler at their exact time.
 """
 
 from towerfw.beam import BeamEdges
+from towerfw.tcs34725 import PARTS, SensorError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
@@ -24,6 +25,7 @@ class FakeHal:
         uid: str = "e6614104033b4f2b",
         cause: str = "power",
         block_us: int = 250,
+        sensor_ident: int = 0x44,
     ) -> None:
         self.clock = 0
         self.rows: list[Any] = list(rows or [])
@@ -38,6 +40,7 @@ class FakeHal:
         self.files: dict[str, str] = {}
         self.gate = False
         self.i2c_fail = False
+        self.sensor_ident = sensor_ident  # the TCS34725 ID register
         self.sensor_started = False
         self.wdt_ms = 0
         self.wdt_fed = 0
@@ -98,6 +101,8 @@ class FakeHal:
     def sensor_start(self, gain: int) -> None:
         if self.i2c_fail:
             raise OSError(5)
+        if self.sensor_ident not in PARTS:  # as the driver checks the chip
+            raise SensorError("unexpected ID " + hex(self.sensor_ident))
         self.sensor_started = True
 
     def sensor_read(self, out: "Any") -> None:
@@ -106,6 +111,12 @@ class FakeHal:
             raise OSError(5)
         for k in range(4):
             out[k] = int(self.current[k])
+
+    def sensor_id(self) -> int:
+        self.advance(self.block_us)
+        if self.i2c_fail:
+            raise OSError(5)
+        return self.sensor_ident
 
     # io
     def gate_open(self) -> bool:

@@ -131,6 +131,9 @@ class PicoHal:
     def sensor_read(self, out: "Any") -> None:
         self.sensor.read_into(out)
 
+    def sensor_id(self) -> int:
+        return self.sensor.read_id()
+
     def gate_open(self) -> bool:
         return bool(self._gate.value()) == self._gate_high
 

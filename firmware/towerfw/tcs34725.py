@@ -29,7 +29,7 @@ CDATAL = 0x14
 PON = 0x01
 AEN = 0x02
 GAINS = {1: 0, 4: 1, 16: 2, 60: 3}
-IDS = (0x44, 0x4D)
+PARTS = {0x44: "TCS34721/TCS34725", 0x4D: "TCS34723/TCS34727"}  # ID register value -> parts
 CYCLE_US = 2400
 
 
@@ -59,10 +59,10 @@ class TCS34725:
         ``sleep_ms`` (if given) waits the 2.4 ms the oscillator needs between PON and AEN.
         """
         try:
-            ident = self._read8(ID)
+            ident = self.read_id()
         except OSError as exc:
             raise SensorError("no answer on I2C") from exc
-        if ident not in IDS:
+        if ident not in PARTS:
             raise SensorError("unexpected ID " + hex(ident))
         self.cycles = cycles
         self._write(ATIME, 256 - cycles)
@@ -71,6 +71,10 @@ class TCS34725:
         if sleep_ms is not None:
             sleep_ms(3)
         self._write(ENABLE, PON | AEN)
+
+    def read_id(self) -> int:
+        """The ID register (0x12): a key of ``PARTS`` for a TCS3472x. Raises OSError."""
+        return self._read8(ID)
 
     def full_scale(self) -> int:
         """Largest count a channel can hold at the current integration time."""

@@ -1,9 +1,9 @@
 """`castillo doctor`: a self-test of the tower, printed as a pass/fail report.
 
 Checks what the firmware lets the host check: the link and protocol, the colour sensor (its ID
-is checked by the firmware at boot and any fault is reported), the raw sensor stream, the
-break-beam and the gate inputs, the LED chain (each segment lit in turn) and the dark / white
-calibration baselines. Steps that need a person (drop a cube, open the gate, look at the LEDs)
+register, read when the doctor asks, and any fault the firmware reports), the raw sensor stream,
+the break-beam and the gate inputs, the LED chain (each segment lit in turn) and the dark /
+white calibration baselines. Steps that need a person (drop a cube, open the gate, look at the LEDs)
 run only with --interactive (the default on a terminal); otherwise they are reported as SKIP,
 never as PASS. The doctor never acks events, so it cannot make the device forget any.
 """
@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
+
+from towerfw.tcs34725 import PARTS
 
 from host.commands.tower import add_port_arguments, connected_link, run_guarded
 from host.paths import firmware_dir, hardware_dir
@@ -81,18 +83,31 @@ def check_link(link: TowerLink) -> list[Check]:
     ]
 
 
+def check_sensor_id(diag_answer: dict[str, Any]) -> Check:
+    """The ID register byte the firmware read for the `diag` command."""
+    if "sensor_id" not in diag_answer:
+        return Check("sensor id", SKIP, "the firmware does not report it (older firmware?)")
+    ident = diag_answer["sensor_id"]
+    if not isinstance(ident, int):
+        return Check("sensor id", FAIL, "no answer from the sensor's ID register (I2C)")
+    part = PARTS.get(ident)
+    if part is None:
+        return Check("sensor id", FAIL, f"ID register 0x{ident:02X}: not a TCS3472x colour sensor")
+    return Check("sensor id", PASS, f"ID register 0x{ident:02X}: {part}")
+
+
 def check_sensor(diag_answer: dict[str, Any], samples: list[DiagSample]) -> list[Check]:
     config = load_json(firmware_dir() / "config.json")
     saturated = int(config.get("saturated_count", 1020))
     dead = int(config.get("dead_count", 2))
-    checks = []
+    checks = [check_sensor_id(diag_answer)]
     state = diag_answer.get("sensor")
     if state is None:
-        checks.append(Check("sensor id", SKIP, "the firmware does not report the sensor state"))
+        checks.append(Check("sensor state", SKIP, "the firmware does not report it"))
     elif state == "ok":
-        checks.append(Check("sensor id", PASS, "TCS34725 ID verified by the firmware at boot"))
+        checks.append(Check("sensor state", PASS, "no fault reported by the firmware"))
     else:
-        checks.append(Check("sensor id", FAIL, f"sensor fault: {state}"))
+        checks.append(Check("sensor state", FAIL, f"sensor fault: {state}"))
     if not samples:
         checks.append(Check("sensor stream", FAIL, "no diagnostics samples within 1 s"))
         return checks

@@ -252,3 +252,19 @@ def test_a_scene_read_just_after_a_cube_waits_for_the_quiet_chute(rig: Rig) -> N
     assert len(writes) == 1 and writes[0][1] == 0
     assert quiet_from < writes[0][0] <= quiet_from + 1_500  # the first quiet pass
     assert [e["k"] for e in rig.events()] == ["drop"]
+
+
+def test_diag_answers_the_sensor_id_register_read_now() -> None:
+    assert Rig().cmd("diag", on=False)["sensor_id"] == 0x44
+    rig = Rig(sensor_ident=0x4D)
+    assert rig.cmd("diag", on=False)["sensor_id"] == 0x4D
+    rig.hal.i2c_fail = True  # the sensor stops answering after boot
+    assert rig.cmd("diag", on=False)["sensor_id"] is None
+
+
+def test_a_wrong_chip_is_a_sensor_fault_at_boot_and_shown_in_diag() -> None:
+    rig = Rig(sensor_ident=0x12)
+    rig.run_us(500_000)  # the fake still answers readings: the fault must stick regardless
+    answer = rig.cmd("diag", on=False)
+    assert answer["sensor_id"] == 0x12
+    assert answer["sensor"] == "init: unexpected ID 0x12"

@@ -137,6 +137,7 @@ def test_sensor_setup_through_the_adafruit_driver_and_fast_read(sent: list[bytes
     out = [0, 0, 0, 0]
     hal.sensor_read(out)
     assert out == [0x20, 0x30, 0x40, 0x110]
+    assert hal.sensor_id() == 0x44  # the ID register, one command byte and one read
 
 
 def test_led_frames_go_out_as_grb(sent: list[bytes]) -> None:

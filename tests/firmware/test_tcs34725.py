@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from towerfw.tcs34725 import TCS34725, SensorError
+from towerfw.tcs34725 import PARTS, TCS34725, SensorError
 
 
 class MemI2C:
@@ -57,3 +57,11 @@ def test_wrong_chip_or_no_answer_is_a_sensor_error() -> None:
 
     with pytest.raises(SensorError):
         TCS34725(Dead()).start()
+
+
+def test_the_id_register_names_the_part() -> None:
+    assert TCS34725(MemI2C(ident=0x44)).read_id() == 0x44
+    sensor = TCS34725(MemI2C(ident=0x4D))
+    sensor.start()  # a TCS34727 (the 1.8 V I2C variant) is accepted too
+    assert sensor.read_id() == 0x4D
+    assert PARTS == {0x44: "TCS34721/TCS34725", 0x4D: "TCS34723/TCS34727"}

@@ -13,7 +13,7 @@ import pytest
 
 from host import cli
 from host.commands import tower as tower_cmd
-from host.commands.doctor import run_checks
+from host.commands.doctor import check_sensor_id, run_checks
 from host.tower.autodetect import PORT_ENV
 from host.tower.sim.dropper import Dropper, render
 from host.tower.sim.launcher import SimTower
@@ -139,6 +139,8 @@ def test_doctor_is_honest_about_an_uncalibrated_tower(
     assert code == 1
     assert checks["baselines"]["status"] == "FAIL"
     assert checks["sensor id"]["status"] == "PASS"
+    assert checks["sensor id"]["detail"] == "ID register 0x44: TCS34721/TCS34725"
+    assert checks["sensor state"]["status"] == "PASS"
     assert checks["break-beam edge"]["status"] == "SKIP"  # nobody dropped a cube
     assert checks["LED chain"]["status"] == "PASS"
 
@@ -161,6 +163,31 @@ def test_doctor_catches_a_dead_sensor(sim: SimTower, capsys: pytest.CaptureFixtu
     checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)}
     assert code == 1
     assert checks["sensor id"]["status"] == "FAIL"
+    assert "no answer" in checks["sensor id"]["detail"]
+    assert checks["sensor state"]["status"] == "FAIL"
+
+
+@pytest.mark.parametrize(
+    ("ident", "status", "detail"),
+    [
+        (0x4D, "PASS", "ID register 0x4D: TCS34723/TCS34727"),
+        (0x12, "FAIL", "ID register 0x12: not a TCS3472x colour sensor"),
+    ],
+)
+def test_doctor_reads_the_sensor_id_register(
+    ident: int, status: str, detail: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with SimTower.start(sensor_id=ident) as sim:
+        cli.main(["doctor", "--port", sim.port, "--no-interactive", "--json"])
+    checks = {c["name"]: c for c in json.loads(capsys.readouterr().out)}
+    assert (checks["sensor id"]["status"], checks["sensor id"]["detail"]) == (status, detail)
+    # the firmware refuses to start a chip it does not know: a fault the doctor shows too
+    assert checks["sensor state"]["status"] == ("PASS" if status == "PASS" else "FAIL")
+
+
+def test_doctor_skips_the_sensor_id_of_an_older_firmware() -> None:
+    check = check_sensor_id({"sensor": "ok"})
+    assert check.status == "SKIP" and "older firmware" in check.detail
 
 
 def test_doctor_catches_an_open_gate(sim: SimTower, capsys: pytest.CaptureFixture[str]) -> None:

@@ -190,3 +190,13 @@ def test_scenario_ids_survive_a_device_reset(tower: SimTower, client: SimClient)
     client.cmd("ping")
     client.drain()
     assert [e.get("c") for e in client.events if e["k"] == "drop"] == ["red", "blue"]
+
+
+def test_the_sensor_model_serves_its_id_register(tower: SimTower, client: SimClient) -> None:
+    assert client.cmd("diag", on=False)["sensor_id"] == 0x44
+    tower.fail_sensor(True)
+    tower.sync()
+    assert client.cmd("diag", on=False)["sensor_id"] is None
+    tower.fail_sensor(False)
+    tower.sync()
+    assert client.cmd("diag", on=False)["sensor_id"] == 0x44

@@ -13,7 +13,8 @@ Process layout::
 - The chute: ``drop("red", "blue")`` / ``drop_scenario(build)`` throw cubes through the sensor
   model; ``play(rows)`` streams raw trace rows; ``wait_idle(id)`` waits for a scenario to end.
   ``frames()`` / ``wait_frame()`` give the NeoPixel frames; ``set_gate``, ``set_idle_reading``,
-  ``fail_sensor`` drive the rest of the fake hardware; ``reset_device`` resets the board.
+  ``fail_sensor`` drive the rest of the fake hardware; ``reset_device`` resets the board;
+  ``SimTower(sensor_id=...)`` sets the sensor's ID register (another part or a wrong chip).
 - The bridge copies bytes both ways and emulates the Pico's Ctrl-C trap, which the unix port
   lacks: a 0x03 byte from the host is not forwarded; the pending input is dropped and the
   interpreter gets SIGINT (KeyboardInterrupt). Once the firmware has left its main loop
@@ -163,6 +164,7 @@ class _Boot:
                 "CASTILLO_SIM_RESET": cause,
                 "CASTILLO_SIM_UID": tower.uid,
                 "CASTILLO_SIM_SPEED": str(tower._speed_code()),
+                "CASTILLO_SIM_SENSOR_ID": str(tower.sensor_id),
             }
         )
         # a soft reset from the raw REPL stays in the raw REPL (main.py does not run)
@@ -292,9 +294,11 @@ class SimTower:
         flash_dir: Path | None = None,
         heapsize: str = "128k",
         micropython: str | None = None,
+        sensor_id: int = 0x44,
     ) -> None:
         self.speed = speed
         self.uid = uid
+        self.sensor_id = sensor_id  # the colour sensor's ID register (0x4D: a TCS34727)
         self.heapsize = heapsize
         self.micropython = micropython or micropython_path()
         self.firmware = firmware_dir().resolve()

@@ -233,13 +233,19 @@ class Hw:
         self.advance((3 + nbytes) * 23)  # 9 bits per byte at 400 kHz
 
 
+READ_ONLY = 0x12  # ID, STATUS and the data registers (0x12..0x1B) ignore writes
+
+
 class Tcs34725Model:
-    """Registers of a TCS34725 (see towerfw.tcs34725) serving the current trace row."""
+    """Registers of a TCS34725 (see towerfw.tcs34725) serving the current trace row.
+
+    The ID register (0x12) holds $CASTILLO_SIM_SENSOR_ID (decimal), by default 0x44 (TCS34725).
+    """
 
     def __init__(self, hw_):
         self.hw = hw_
         self.regs = bytearray(32)
-        self.regs[0x12] = 0x44
+        self.regs[0x12] = int(os.getenv("CASTILLO_SIM_SENSOR_ID") or 0x44) & 0xFF
         self.regs[0x01] = 0xFF
         self.ptr = 0
         self.enabled_at = -1
@@ -254,7 +260,8 @@ class Tcs34725Model:
         for b in data[1:]:
             if self.ptr == 0x00 and (b & 3) == 3 and (self.regs[0] & 3) != 3:
                 self.enabled_at = self.hw.now
-            self.regs[self.ptr] = b
+            if self.ptr < READ_ONLY or self.ptr > 0x1B:
+                self.regs[self.ptr] = b
             self.ptr = (self.ptr + 1) & 0x1F
 
     def _refresh(self):
