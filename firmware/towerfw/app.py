@@ -13,7 +13,7 @@ The watchdog is fed at the end of each healthy loop pass only.
 from towerfw import VERSION, calibration, codec
 from towerfw.classifier import Classifier, features
 from towerfw.counter import UNCERTAIN, Counts, EventRing, FrameQueue
-from towerfw.leds import CurrentLimiter, Scene
+from towerfw.leds import USB_BUDGET_MA, CurrentLimiter, Scene
 from towerfw.sampler import Burst
 
 TYPE_CHECKING = False
@@ -98,7 +98,7 @@ class Tower:
             pixels,
             ledmap.get("milliamps_per_channel", 20),
             ledmap.get("idle_milliamps_per_pixel", 1),
-            ledmap.get("budget_milliamps", 200),
+            ledmap.get("budget_milliamps", USB_BUDGET_MA),
         )
         self.frame = bytearray(3 * pixels)
         self.led_dirty = True

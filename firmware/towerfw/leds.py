@@ -12,6 +12,9 @@ if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annota
     from typing import Any
 
 ANIMS = ("solid", "pulse", "blink", "sweep")
+# Budget when the LED map names none: the LED share of USB power (hardware/power.json, the build
+# pack's budget_profiles.usb). Never assume the external 5 V supply is wired.
+USB_BUDGET_MA = 160
 PULSE_MS = 1600
 BLINK_MS = 1000
 SWEEP_MS = 1200

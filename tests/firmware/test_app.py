@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import itertools
+import json
 from typing import Any
 
 from towerfw import codec
+from towerfw.app import Tower
+from towerfw.hal_fake import FakeHal
+from towerfw.leds import USB_BUDGET_MA
 
+from hardware.tools.power_table import usb_budget
+from host.paths import hardware_dir
 from host.tower.sim.dropper import Dropper, render
 from host.tower.sim.sensor_model import SensorModel
 from tests.firmware.conftest import Rig
@@ -268,3 +274,12 @@ def test_a_wrong_chip_is_a_sensor_fault_at_boot_and_shown_in_diag() -> None:
     answer = rig.cmd("diag", on=False)
     assert answer["sensor_id"] == 0x12
     assert answer["sensor"] == "init: unexpected ID 0x12"
+
+
+def test_an_led_map_without_a_budget_gets_the_usb_share_of_the_power_model() -> None:
+    rig = Rig()
+    power = json.loads((hardware_dir() / "power.json").read_text())
+    assert USB_BUDGET_MA == usb_budget(power).led_budget == rig.ledmap["budget_profiles"]["usb"]
+    ledmap = {k: v for k, v in rig.ledmap.items() if k != "budget_milliamps"}
+    tower = Tower(FakeHal(), rig.config, rig.palette, ledmap)
+    assert tower.limiter.budget_ma == USB_BUDGET_MA
