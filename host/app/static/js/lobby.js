@@ -48,8 +48,9 @@ export function newGameForm(ctx) {
   const form = h("form.new-game", { id: "new-game", novalidate: true });
   const options = h("div", { id: "game-options" });
   const error = h("p.lobby-error", { id: "lobby-error", role: "alert", hidden: true });
-  const start = h("button.primary", { type: "submit", id: "start-game" }, i18n.t("ui.start"));
-  let playable = true; // 2 to 5 players chosen
+  // disabled until the players are drawn (the edition's colours come with its game data)
+  const start = h("button.primary", { type: "submit", id: "start-game", disabled: true }, i18n.t("ui.start"));
+  let playable = false; // 2 to 5 players chosen
   fill(
     form,
     h("h2", {}, i18n.t("ui.new_game")),
