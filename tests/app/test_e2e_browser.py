@@ -306,6 +306,7 @@ def test_lobby_options_and_a_first_round_of_two_players_with_new_regency(
     assert any(line[1].startswith("reveal 5 ") for line in game["log"])  # New Regency deck
     assert "your-majesty" not in game["face_up"]
     assert sum(where.get("red", 0) for where in game["board"].values()) >= 4  # the dummy's
+    assert table.locator('#players tr.dummy[data-colour="red"]').count() == 1
     table.screenshot(path=str(ARTIFACTS / "two-players-round-2-tablet.png"))
     assert not errors, errors
     for page in seats.values():

@@ -12,7 +12,8 @@ const SIM_COLOURS = ["purple", "green", "blue", "orange", "red", "yellow", "blac
 export function dropperView(i18n, state, { send }) {
   // the players' colours first, then the others the simulated sensor knows (a cube of a colour
   // not in the game comes back "uncertain": the table is asked to confirm it)
-  const players = state?.game?.players ?? [];
+  const game = state?.game;
+  const players = game ? [...game.players, ...(game.dummy ? [game.dummy] : [])] : [];
   const palette = [...players, ...SIM_COLOURS.filter((c) => !players.includes(c))];
   if (!panel.colour || !palette.includes(panel.colour)) {
     panel.colour = state?.acting_as && palette.includes(state.acting_as) ? state.acting_as : palette[0];

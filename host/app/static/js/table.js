@@ -66,7 +66,7 @@ function render() {
   i18n.edition = game.edition ?? "2023";
   renderRoundTrack(game);
   renderPrompt(state);
-  fill($("#checks"), checksView(i18n, state.checks, { send, players: game.players }));
+  fill($("#checks"), checksView(i18n, state.checks, { send, players: onBoard(game) }));
   renderBoard(state);
   renderChoicesPane(state);
   renderPlayers(game);
@@ -201,6 +201,19 @@ function finalView(game) {
   );
 }
 
+/** The colours with caballeros in play: the players and, with 2 players, the dummy. */
+function onBoard(game) {
+  return game.dummy ? [...game.players, game.dummy] : game.players;
+}
+
+function dummyRow(game) {
+  const d = game.dummy;
+  return h("tr.dummy", { "data-colour": d },
+    h("th", { scope: "row" }, h("span.swatch", { style: { background: COLOURS[d] } }), `${capitalise(i18n.colour(d))} (${i18n.t("ui.dummy_player")})`),
+    h("td.score", {}, "–"), h("td", {}, String(game.court[d] ?? 0)), h("td", {}, String(game.province[d] ?? "")),
+    h("td", {}, String(game.hand_sizes?.[d] ?? "")), h("td.played", {}, game.played?.[d] ? String(game.played[d]) : "–"), h("td", {}, "–"));
+}
+
 function renderPlayers(game) {
   const acting = new Set(game.acting ?? []);
   const rows = game.players.map((p) =>
@@ -243,7 +256,7 @@ function renderPlayers(game) {
           ),
         ),
       ),
-      h("tbody", {}, rows),
+      h("tbody", {}, rows, game.dummy ? dummyRow(game) : null),
       ),
     ),
   );
