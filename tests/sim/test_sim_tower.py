@@ -200,3 +200,20 @@ def test_the_sensor_model_serves_its_id_register(tower: SimTower, client: SimCli
     tower.fail_sensor(False)
     tower.sync()
     assert client.cmd("diag", on=False)["sensor_id"] == 0x44
+
+
+def test_no_thread_outlives_the_descriptors_it_reads() -> None:
+    # A thread still reading a closed descriptor's number would read whatever file reuses it
+    # next (another tower's pty, a subprocess's pipe) and steal its bytes.
+    tower = SimTower.start()
+    try:
+        old = tower._boot
+        assert old is not None
+        tower.reset_device()
+        assert not any(t.is_alive() for t in old.threads)
+        new = tower._boot
+        assert new is not None and new is not old
+    finally:
+        tower.stop()
+    assert not any(t.is_alive() for t in new.threads)
+    assert not tower._host_thread.is_alive()

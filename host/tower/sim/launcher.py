@@ -28,6 +28,9 @@ Process layout::
   does I2C. With ``speed=None`` (the default) it runs free while a scenario plays and follows
   real time otherwise, so long drop sequences finish fast and deterministically while the link
   still sees a live device between them. A number pins it to that multiple of real time.
+- ``reset_device()`` and ``stop()`` end the bridge threads before closing their descriptors:
+  a thread reading a closed descriptor's number would steal the bytes of whatever file reuses
+  it (a subprocess's pipe, another tower's pty) in the same process.
 - Flash is a private folder (``flash_dir``): data files are copied in at start, ``cal.json``
   persists across ``reset_device()``.
 - A watchdog bite or ``machine.reset()`` restarts the interpreter (reset cause ``watchdog`` /
@@ -68,6 +71,7 @@ NOP, ROW, START, END, SPEED, GATE, IDLE, I2C, SYNC = range(9)
 STOPPED_MARKER = b"castillo: main loop stopped"
 RAW_REPL_BANNER = b"raw REPL; CTRL-B to exit"
 WRITE_STALL_S = 0.5  # how long a Pico's USB write waits for a host that does not read
+THREAD_END_S = 3.0  # how long stopping waits for a bridge thread (a stalled write ends in 0.5 s)
 FAKES_DIR = Path(__file__).resolve().parent / "mpfakes"
 DATA_FILES = (("firmware", "config.json"), ("firmware", "palette.json"))
 HARDWARE_FILES = ("pinmap.json", "ledmap.json")
@@ -182,6 +186,9 @@ class _Boot:
         self.in_repl = raw_repl
         self.raw_repl = False  # the host put the REPL in raw mode (mpremote)
         self.dead = False
+        self._kill_lock = threading.Lock()
+        self._fd_lock = threading.Lock()  # held while writing the pty or closing descriptors
+        self._closed = False
         self.queue: queue.Queue[bytes | None] = queue.Queue()
         self.threads = [
             threading.Thread(target=self._writer, daemon=True),
@@ -220,7 +227,7 @@ class _Boot:
                 chunk = os.read(self.out, 65536)
             except OSError:
                 return
-            if not chunk:
+            if not chunk or self.dead:
                 return
             buf += chunk
             while len(buf) >= REPORT_HEAD.size:
@@ -265,22 +272,47 @@ class _Boot:
             self._write(rest)
 
     def _write(self, data: bytes) -> None:
-        with contextlib.suppress(OSError):
-            os.write(self.master, data)
+        with self._fd_lock, contextlib.suppress(OSError):
+            if not self._closed:
+                os.write(self.master, data)
 
     def kill(self) -> None:
-        self.dead = True
+        with self._kill_lock:
+            if self.dead:
+                return
+            self.dead = True
         self.queue.put(None)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGKILL)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=5)
-        for fd in (self.master, self.ctl, self.out):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        # Descriptors are closed only once no thread can use their numbers again: a reused
+        # number would hand a late read another file's bytes (a pipe, another tower's pty).
+        if self._end_threads():
+            with self._fd_lock:
+                self._closed = True
+                for fd in (self.master, self.ctl, self.out):
+                    with contextlib.suppress(OSError):
+                        os.close(fd)
         for p in (self.ctl_path, self.out_path):
             with contextlib.suppress(OSError):
                 p.unlink()
+
+    def _end_threads(self) -> bool:
+        """Wake and join the bridge threads (the interpreter is gone); True if all ended."""
+        # the report reader holds its FIFO open read-write, so it never sees EOF: a byte wakes it
+        with contextlib.suppress(OSError):
+            os.write(self.out, b"\0")
+        # a writer blocked on a full control FIFO finishes once we drain it
+        os.set_blocking(self.ctl, False)
+        deadline = time.monotonic() + THREAD_END_S
+        me = threading.current_thread()
+        for thread in self.threads:
+            while thread is not me and thread.is_alive() and time.monotonic() < deadline:
+                with contextlib.suppress(OSError):
+                    os.read(self.ctl, 65536)
+                thread.join(0.01)
+        return not any(t.is_alive() for t in self.threads if t is not me)
 
 
 class SimTower:
@@ -312,6 +344,7 @@ class SimTower:
             shutil.copy(hardware_dir() / name, self.flash_dir / name)
         self._master, self._slave_keep, self.port = _open_pty()
         os.set_blocking(self._master, False)
+        self._wake_r, self._wake_w = os.pipe()  # wakes the host reader when stopping
         self._lock = threading.Condition()
         self._frames: list[LedFrame] = []
         self._console: deque[bytes] = deque(maxlen=256)
@@ -362,12 +395,19 @@ class SimTower:
         self._start_boot(cause)
 
     def stop(self) -> None:
+        if self._stopping:  # stopped already: its descriptor numbers may belong to others now
+            return
         self._stopping = True
         if self._boot is not None:
             self._boot.kill()
-        for fd in (self._master, self._slave_keep):
-            with contextlib.suppress(OSError):
-                os.close(fd)
+        host = self._host_thread
+        os.write(self._wake_w, b"\0")
+        if host.is_alive() and host is not threading.current_thread():
+            host.join(THREAD_END_S)
+        if not host.is_alive():  # (see _Boot.kill: no reads of a reused descriptor number)
+            for fd in (self._master, self._slave_keep, self._wake_r, self._wake_w):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
         shutil.rmtree(self.work, ignore_errors=True)
 
     @property
@@ -383,8 +423,8 @@ class SimTower:
     def _host_to_device(self) -> None:
         while not self._stopping:
             try:
-                ready, _, _ = select.select([self._master], [], [], 0.2)
-                if not ready:
+                ready, _, _ = select.select([self._master, self._wake_r], [], [], 0.2)
+                if self._master not in ready:
                     continue
                 data = os.read(self._master, 4096)
             except BlockingIOError:
