@@ -58,3 +58,18 @@ export function toast(text, kind = "info") {
   box.append(item);
   setTimeout(() => item.remove(), kind === "error" ? 6000 : 2500);
 }
+
+// The last 50 render times, read by the UI benchmark.
+const renderTimes = [];
+window.castilloRenderTimes = renderTimes;
+
+/** Render, time it, and mark the page with its state revision (and as ready, the first time). */
+export function renderTimed(render, rev) {
+  const started = performance.now();
+  render();
+  renderTimes.push(performance.now() - started);
+  if (renderTimes.length > 50) renderTimes.shift();
+  document.body.dataset.rev = String(rev);
+  if (!document.body.dataset.ready) performance.mark("castillo-interactive"); // the UI benchmark
+  document.body.dataset.ready = "1";
+}

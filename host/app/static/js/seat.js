@@ -1,7 +1,7 @@
 // A player's private page (a phone): their hand of power cards, their secret discs, their own
 // choices when it is their turn, in their language.
 
-import { $, fill, h, toast } from "./dom.js";
+import { $, fill, h, renderTimed, toast } from "./dom.js";
 import { i18n, LANGUAGES, loadGameData } from "./i18n.js";
 import { boardSvg, COLOURS, loadMap, onBoardTap } from "./board.js";
 import { renderChoices } from "./choices.js";
@@ -126,8 +126,6 @@ function renderMe(game, me) {
 }
 
 // The last render durations (ms), read by the UI benchmark.
-const renderTimes = [];
-window.castilloRenderTimes = renderTimes;
 
 async function onState(state, rev) {
   if (state.lang && state.lang !== i18n.lang) await i18n.use(state.lang);
@@ -139,13 +137,7 @@ async function onState(state, rev) {
   }
   ui.state = state;
   ui.rev = rev ?? ui.rev;
-  const started = performance.now();
-  render();
-  renderTimes.push(performance.now() - started);
-  if (renderTimes.length > 50) renderTimes.shift();
-  document.body.dataset.rev = String(ui.rev);
-  if (!document.body.dataset.ready) performance.mark("castillo-interactive"); // the UI benchmark
-  document.body.dataset.ready = "1";
+  renderTimed(render, ui.rev);
 }
 
 async function main() {

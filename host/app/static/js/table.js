@@ -1,7 +1,7 @@
 // The shared table view: board, prompt, choices, players, cards, log, scoring, chart, seats,
 // tower status and (in simulation) the dropper.
 
-import { $, fill, h, toast } from "./dom.js";
+import { $, fill, h, renderTimed, toast } from "./dom.js";
 import { i18n, LANGUAGES, loadGameData } from "./i18n.js";
 import { boardSvg, COLOURS, loadMap, onBoardTap } from "./board.js";
 import { renderChoices } from "./choices.js";
@@ -487,8 +487,6 @@ async function useData(edition) {
 }
 
 // The last render durations (ms), read by the UI benchmark.
-const renderTimes = [];
-window.castilloRenderTimes = renderTimes;
 
 async function onState(state, rev) {
   const lang = state.lang ?? i18n.lang;
@@ -499,13 +497,7 @@ async function onState(state, rev) {
   ui.state = state;
   ui.rev = rev ?? ui.rev;
   if (newGame && state.game && ui.lobbyOpen) closeOverlay();
-  const started = performance.now();
-  render();
-  renderTimes.push(performance.now() - started);
-  if (renderTimes.length > 50) renderTimes.shift();
-  document.body.dataset.rev = String(ui.rev);
-  if (!document.body.dataset.ready) performance.mark("castillo-interactive"); // the UI benchmark
-  document.body.dataset.ready = "1";
+  renderTimed(render, ui.rev);
 }
 
 async function refreshState() {
