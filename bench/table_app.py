@@ -29,11 +29,12 @@ import httpx
 import uvicorn
 from websockets.sync.client import connect
 
+from bench._sim_clock import percentile, timed_batch
 from host.app.server import Access, create_app
 from host.app.session import Session
 from host.app.store import Store
 from host.app.towers import TowerRuntime
-from host.tower.sim.dropper import Dropper, render
+from host.tower.sim.dropper import Dropper
 from host.tower.sim.launcher import SimTower
 from host.tower.sim.sensor_model import SensorModel
 from host.tower.sim_link import SimTowerLink
@@ -43,17 +44,11 @@ RSS_TARGET_MB = 200.0
 BATCHES = 10
 CUBES_PER_BATCH = 10
 RATE_HZ = 4.0
-DRIFT_MS = 3.0
 COLOURS = ("purple", "green", "blue", "orange")
 CUBE_KINDS = ("drop", "uncertain", "merged", "grande")
 PLAYERS = ["purple", "green", "blue", "orange"]
 REPO = Path(__file__).resolve().parent.parent
 RUN_SIM = [sys.executable, "-m", "host.cli", "run", "--sim", "--port", "0"]
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))]
 
 
 class Arrivals:
@@ -118,28 +113,11 @@ def cube_to_ui(folder: Path) -> tuple[list[float], list[str]]:
         for batch in range(BATCHES):
             dropper = Dropper(seed=300 + batch)
             dropper.singles(CUBES_PER_BATCH, RATE_HZ, COLOURS)
-            exits = [p.t_exit_us for p in dropper.passages]
-            rows = render(dropper.passages, model, end_us=exits[-1] + 150_000)
-            client.take()
-            host_0 = time.perf_counter()
-            virt_0 = sim.sync()
-            sid = sim.play([row.raw() for row in rows])
-            virt_idle = sim.wait_idle(sid, timeout=30.0)
-            time.sleep(0.3)
-            host_1 = time.perf_counter()
-            virt_1 = sim.sync()
-            drift = abs((virt_1 - virt_0) / 1000 - (host_1 - host_0) * 1000)
-            arrived = client.take()
-            if drift > DRIFT_MS:
-                discarded.append(f"batch {batch}: the simulator's clock drifted {drift:.1f} ms")
-                continue
-            if len(arrived) != len(exits):
-                discarded.append(f"batch {batch}: {len(arrived)} updates for {len(exits)} cubes")
-                continue
-            virt_start = virt_idle - rows[-1].t_us
-            for host_t, exit_us in zip(arrived, exits, strict=True):
-                exit_host = host_0 + (virt_start + exit_us - virt_0) / 1e6
-                latencies.append((host_t - exit_host) * 1000)
+            result = timed_batch(sim, dropper, model, client.take, 0.3, "updates")
+            if isinstance(result, str):
+                discarded.append(f"batch {batch}: {result}")
+            else:
+                latencies.extend(result)
     finally:
         client.ws.close()
         server.should_exit = True

@@ -23,10 +23,11 @@ import threading
 import time
 from pathlib import Path
 
+from bench._sim_clock import percentile, timed_batch
 from host.tower.events import Drop, Grande, LinkState, LinkStatus, Merged, TowerEvent, Uncertain
 from host.tower.ledger import JsonLinesSink
 from host.tower.link import LinkMessage
-from host.tower.sim.dropper import Dropper, render
+from host.tower.sim.dropper import Dropper
 from host.tower.sim.launcher import LedFrame, SimTower
 from host.tower.sim.sensor_model import SensorModel
 from host.tower.sim_link import SimTowerLink
@@ -39,16 +40,9 @@ BATCHES = 12
 CUBES_PER_BATCH = 10
 RATE_HZ = 4.0
 LED_COMMANDS = 150
-DRIFT_MS = 3.0
 COLOURS = ("purple", "green", "blue", "orange", "red")
 CUBE_EVENTS = (Drop, Uncertain, Merged, Grande)
 TOLEDO_FIRST_PIXEL = 54  # hardware/ledmap.json
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
-    return ordered[index]
 
 
 def summary(name: str, values: list[float], target: float) -> str:
@@ -89,28 +83,13 @@ def drop_latencies(
     for batch in range(BATCHES):
         dropper = Dropper(seed=100 + batch)
         dropper.singles(CUBES_PER_BATCH, RATE_HZ, COLOURS)
-        exits = [p.t_exit_us for p in dropper.passages]
-        rows = render(dropper.passages, model, end_us=exits[-1] + 150_000)
-        stamps.take()
-        host_0 = time.perf_counter()
-        virt_0 = sim.sync()
-        sid = sim.play([row.raw() for row in rows])
-        virt_idle = sim.wait_idle(sid, timeout=30.0)
-        time.sleep(0.1)  # the last event is long out (150 ms of trace after the last exit)
-        host_1 = time.perf_counter()
-        virt_1 = sim.sync()
-        drift_ms = abs((virt_1 - virt_0) / 1000 - (host_1 - host_0) * 1000)
-        arrived = stamps.take()
-        if drift_ms > DRIFT_MS:
-            discarded.append(f"batch {batch}: the simulator's clock drifted {drift_ms:.1f} ms")
-            continue
-        if len(arrived) != len(exits):
-            discarded.append(f"batch {batch}: {len(arrived)} cube events for {len(exits)} cubes")
-            continue
-        virt_start = virt_idle - rows[-1].t_us
-        for (host_t, _event), exit_us in zip(arrived, exits, strict=True):
-            exit_host = host_0 + (virt_start + exit_us - virt_0) / 1e6
-            latencies.append((host_t - exit_host) * 1000)
+        result = timed_batch(
+            sim, dropper, model, lambda: [t for t, _event in stamps.take()], 0.1, "cube events"
+        )
+        if isinstance(result, str):
+            discarded.append(f"batch {batch}: {result}")
+        else:
+            latencies.extend(result)
     return latencies, discarded
 
 
