@@ -181,16 +181,40 @@ class CircuitPythonHal:
             sys.stdout.write(data.decode())
 
     # flash -----------------------------------------------------------------------------
+    # CIRCUITPY is FAT: a rename refuses an existing target, so a save is three steps (write and
+    # sync ``<name>.tmp``, remove ``<name>``, rename). Whatever step a power cut stops, one whole
+    # copy survives: ``<name>`` while the new text is being written, ``<name>.tmp`` after the
+    # old file is gone (it is removed only once the new one is on flash).
     def load_text(self, name: str) -> "Any":
-        try:
-            with open(name) as f:
-                return f.read()
-        except OSError:
-            return None
+        for path in (name, name + ".tmp"):
+            try:
+                with open(path) as f:
+                    return f.read()
+            except OSError:
+                pass
+        return None
 
     def save_text(self, name: str, text: str) -> None:
-        with open(name, "w") as f:
+        import os
+
+        tmp = name + ".tmp"
+        with open(tmp, "w") as f:
             f.write(text)
+            f.flush()
+        _sync(os)
+        try:
+            os.remove(name)
+        except OSError:  # no previous copy
+            pass
+        os.rename(tmp, name)
+        _sync(os)
+
+
+def _sync(os_module: "Any") -> None:
+    """Flush the filesystem's caches to flash where the port can (CircuitPython's os.sync)."""
+    sync = getattr(os_module, "sync", None)
+    if sync is not None:
+        sync()
 
 
 def from_board(pinmap: "dict[str, Any]", ledmap: "dict[str, Any]") -> CircuitPythonHal:

@@ -180,3 +180,112 @@ def test_the_tower_runs_on_it(sent: list[bytes]) -> None:
     assert msgs[0]["t"] == "hello"
     assert any(m.get("id") == 5 and m["t"] == "ok" for m in msgs)
     assert sent and sent[-1][:3] == bytes([8, 9, 7])
+
+
+class PowerCut(Exception):
+    """The power went at this point of a flash write."""
+
+
+class FlakyFlash:
+    """Files and os calls as on CIRCUITPY (FAT: rename refuses an existing target) with the
+    power cut at the ``cut_at``-th operation; a write cut short leaves half its text."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, cut_at: int) -> None:
+        import builtins
+        import os
+
+        from towerfw import hal_circuitpython
+
+        self.ops = 0
+        self.cut_at = cut_at
+        real_open, real_rename, real_remove = builtins.open, os.rename, os.remove
+        flash = self
+
+        class File:
+            def __init__(self, path: str, mode: str = "r") -> None:
+                self.f = real_open(path, mode)
+
+            def write(self, text: str) -> None:
+                if flash.step():
+                    self.f.write(text[: len(text) // 2])
+                    self.f.close()
+                    raise PowerCut
+                self.f.write(text)
+
+            def flush(self) -> None:
+                flash.cut_here()
+                self.f.flush()
+
+            def read(self) -> str:
+                return str(self.f.read())
+
+            def __enter__(self) -> File:
+                return self
+
+            def __exit__(self, *exc: object) -> None:
+                self.f.close()
+
+        def rename(src: str, dst: str) -> None:
+            flash.cut_here()
+            if os.path.exists(dst):
+                raise OSError(17, "EEXIST")  # FAT
+            real_rename(src, dst)
+
+        def remove(path: str) -> None:
+            flash.cut_here()
+            real_remove(path)
+
+        monkeypatch.setattr(hal_circuitpython, "open", File, raising=False)
+        monkeypatch.setattr(os, "rename", rename)
+        monkeypatch.setattr(os, "remove", remove)
+        monkeypatch.setattr(os, "sync", self.cut_here)
+
+    def step(self) -> bool:
+        self.ops += 1
+        return self.ops == self.cut_at
+
+    def cut_here(self) -> None:
+        if self.step():
+            raise PowerCut
+
+
+def test_calibration_save_survives_a_power_cut_at_every_step(
+    sent: list[bytes], tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    hal, _, _, _ = make(sent)
+    old, new = '{"v":1,"white":[1,2,3,4]}' * 20, '{"v":1,"white":[5,6,7,8]}' * 20
+    hal.save_text("cal.json", old)
+    assert hal.load_text("cal.json") == old
+    cut_at = 1
+    while True:
+        with monkeypatch.context() as patch:
+            flash = FlakyFlash(patch, cut_at)
+            try:
+                hal.save_text("cal.json", new)
+                done = True
+            except PowerCut:
+                done = False
+            assert hal.load_text("cal.json") in (old, new), f"power cut at step {cut_at}"
+        if done:
+            assert flash.ops < cut_at and hal.load_text("cal.json") == new
+            break
+        hal.save_text("cal.json", old)  # the power is back: start again from the old copy
+        cut_at += 1
+    assert cut_at > 4  # write, flush, sync, remove, rename: each was cut once
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cal.json"]
+
+
+def test_a_save_cut_short_before_any_copy_existed_reads_as_nothing_usable(
+    sent: list[bytes], tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from towerfw import calibration
+
+    monkeypatch.chdir(tmp_path)
+    hal, _, _, _ = make(sent)
+    with monkeypatch.context() as patch:
+        FlakyFlash(patch, 1)
+        with pytest.raises(PowerCut):
+            hal.save_text("cal.json", calibration.canonical(calibration.empty()))
+    text = hal.load_text("cal.json")
+    assert text is None or calibration.from_json(text) is None  # never a half record
