@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from engine.elgrande.actions import Action
+from engine.elgrande.data import GameData
 from engine.elgrande.game import Game, Options
 
 
@@ -17,9 +18,9 @@ def random_step(game: Game, draw: random.Random) -> None:
         game.apply(actions[int(draw.random() * len(actions))], player)
 
 
-def random_game(options: Options) -> Game:
-    """A complete dealer-mode game of random legal actions, reproducible from the seed."""
-    game = Game(options)
+def random_game(options: Options, data: GameData | None = None) -> Game:
+    """A complete dealer-mode game of random legal actions, reproducible when seeded."""
+    game = Game(options, data)
     draw = random.Random(options.seed)
     while not game.is_terminal():
         random_step(game, draw)

@@ -6,7 +6,8 @@ at once for secret choices, `CHANCE` for a card to be revealed, or nobody when t
 serialisation: replaying it rebuilds the exact state.
 
 In **table mode** the players enter chance outcomes (which region and action cards were revealed)
-as actions; in **dealer mode** the engine draws them itself with a seeded random generator.
+as actions; in **dealer mode** the engine draws them itself: from the system's unpredictable
+source, or from a generator seeded by `Options.seed` when one is given (tests, self-play).
 Card effects live in `effects.py`, pending decisions in `frames.py`.
 
 >>> g = Game(Options(players=("purple", "green", "blue", "orange"), mode="dealer", seed=7))
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import secrets
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -58,6 +60,9 @@ CHANCE_PHASES = frozenset(
         "dummy_power",
     }
 )
+# Dealer mode without a seed: outcomes nobody can predict from the draws seen so far (the
+# record keeps each outcome, so a replay never draws again).
+_UNPREDICTABLE = secrets.SystemRandom()
 _TURN_PHASES = frozenset({"take", "card", "main"})
 _UNDO_BARRIERS = frozenset({"disc", "powerback", "power", "shift", "pass"})
 _CARD_ACTIONS: dict[str, Action] = {}
@@ -111,7 +116,9 @@ class Game:
 
     def __init__(self, options: Options, data: gamedata.GameData | None = None) -> None:
         self.options = options
-        self.data = data or gamedata.load(options.edition, options.overrides)
+        # Override files reach the engine only as loaded data (from the command line, a trusted
+        # caller): options come from clients and never name a file.
+        self.data = data or gamedata.load(options.edition)
         key = (
             id(self.data),
             options.players,
@@ -484,9 +491,13 @@ class Game:
     def _auto_chance(self) -> None:
         if not self._dealer or self.phase not in CHANCE_PHASES:
             return
-        # Seeded per batch of chance steps from the seed and the history's length, so a game
-        # resumed from its record deals exactly what the uninterrupted game would have.
-        rng = random.Random(self.options.seed * 1_000_003 + len(self.history))
+        seed = self.options.seed
+        if seed is None:
+            rng: random.Random = _UNPREDICTABLE
+        else:
+            # Seeded per batch of chance steps from the seed and the history's length, so a
+            # game resumed from its record deals exactly what the uninterrupted game would have.
+            rng = random.Random(seed * 1_000_003 + len(self.history))
         while self.phase in CHANCE_PHASES and self.frame is None:
             phase = self.phase
             if phase == "reveal":

@@ -17,7 +17,10 @@ class Options:
     players: tuple[str, ...] = ("purple", "green", "blue", "orange")
     edition: str = "2023"
     mode: str = "table"  # "table": chance entered by players; "dealer": drawn by the engine
-    seed: int = 0
+    # Dealer mode: None draws from the system's unpredictable source; a number reproduces the
+    # deal (tests, `castillo selfplay --seed`). Never give one in a real game: a seed can be
+    # recovered from the public set-up draws and the later cards predicted.
+    seed: int | None = None
     short_game: bool = False  # 6 rounds: the round track starts at 2 and skips 4 and 7
     open_castillo: bool = False  # table option: castillo contents are public
     alternatives: tuple[str, ...] = ()  # alternative action cards, each replacing a random card
@@ -25,7 +28,6 @@ class Options:
     new_regency: bool = False  # the 10 New Regency King cards replace Your Majesty
     power_shift: bool = False  # the 16 grey power modifier cards
     dummy: str = ""  # the dummy's colour with 2 players
-    overrides: tuple[str, ...] = ()  # data override files
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -36,6 +38,14 @@ class Options:
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> Options:
+        raw = dict(raw)
+        # Options come from clients and records: they must never name a file on the host. An
+        # empty list (records and saved games written before this rule) names none.
+        if raw.pop("overrides", []) != []:
+            raise ValueError(
+                "'overrides' cannot be an option: data override files are named only on the "
+                "host's command line (--override)"
+            )
         known = {f.name: f for f in fields(cls)}
         unknown = sorted(set(raw) - set(known))
         if unknown:
@@ -43,7 +53,9 @@ class Options:
         values: dict[str, Any] = {}
         for name, value in raw.items():
             default = known[name].default
-            if isinstance(default, tuple):
+            if name == "seed":
+                values[name] = None if value is None else int(value)
+            elif isinstance(default, tuple):
                 values[name] = tuple(value)
             elif isinstance(default, bool):
                 values[name] = bool(value)

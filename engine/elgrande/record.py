@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.elgrande.actions import Action
+from engine.elgrande.data import GameData
 from engine.elgrande.errors import EngineError, RecordError
 from engine.elgrande.game import CHANCE, Game, Options
 
@@ -65,11 +66,14 @@ def options_of(record: dict[str, Any]) -> Options:
     return options
 
 
-def from_record(record: dict[str, Any], upto: int | None = None) -> Game:
-    """Replay a record (or its first `upto` actions); a bad action names its index."""
+def from_record(
+    record: dict[str, Any], upto: int | None = None, data: GameData | None = None
+) -> Game:
+    """Replay a record (or its first `upto` actions); a bad action names its index. `data`:
+    the game data with override files, loaded by a trusted caller (the command line)."""
     options = options_of(record)
     try:
-        game = Game(dataclasses.replace(options, mode="table"))
+        game = Game(dataclasses.replace(options, mode="table"), data)
     except ValueError as exc:
         raise RecordError(str(exc)) from None
     actions = record.get("actions", [])

@@ -50,8 +50,9 @@ def options_from_request(raw: Mapping[str, Any]) -> Options:
         if not isinstance(value, bool):
             raise ValueError(f"'{flag}' must be true or false")
         values[flag] = value
-    seed = raw.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+    seed = raw.get("seed")  # none: the dealer draws from an unpredictable source
+    bad_seed = isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED
+    if seed is not None and bad_seed:
         raise ValueError(f"'seed' must be a whole number from 0 to {MAX_SEED}")
     values["seed"] = seed
     values["alternatives"] = _names(raw.get("alternatives", []), "alternatives")

@@ -29,7 +29,7 @@ from engine.elgrande.errors import UndoError as EngineUndoError
 from engine.elgrande.game import CHANCE, Game, Options
 from engine.elgrande.record import from_record, options_of, to_record
 from host.app.checks import CheckError, Checks, GameFacts
-from host.app.game_options import MAX_SEED, options_from_request
+from host.app.game_options import options_from_request
 from host.app.lights import LightsState, LightsWorker, program, sweep_of
 from host.app.prompts import SECRET_KINDS, prompt_for
 from host.app.store import Store
@@ -275,11 +275,8 @@ class Session:
 
     def new_game(self, options: Mapping[str, Any]) -> int:
         """A new game from a client's options (host/app/game_options.py); it becomes active."""
-        raw = dict(options)
-        if raw.get("mode") == "dealer" and "seed" not in raw:
-            raw["seed"] = secrets.randbelow(MAX_SEED)
         try:
-            game = Game(options_from_request(raw))
+            game = Game(options_from_request(options))
         except (KeyError, TypeError, ValueError, EngineError) as exc:
             raise ActionError("bad_options", str(exc)) from None
         # stored as a record: the dealer's set-up draws are in it, so a replay never redraws

@@ -13,7 +13,7 @@ from engine.elgrande.bots import random_game
 from engine.elgrande.data import EDITIONS, GameDataError, load
 from engine.elgrande.errors import RecordError
 from engine.elgrande.game import Options
-from engine.elgrande.record import from_record, load_record, summary, to_record
+from engine.elgrande.record import from_record, load_record, options_of, summary, to_record
 
 
 def register(subparsers: Any) -> None:
@@ -22,12 +22,17 @@ def register(subparsers: Any) -> None:
     )
     replay.add_argument("file", type=Path, help="a game record (JSON)")
     replay.add_argument("--json", action="store_true", help="print JSON")
+    _add_override(replay)
     replay.set_defaults(handler=run_replay)
 
     selfplay = subparsers.add_parser("selfplay", help="play random legal games (dealer mode)")
     selfplay.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
     selfplay.add_argument("--games", type=int, default=100)
-    selfplay.add_argument("--seed", type=int, default=0)
+    selfplay.add_argument(
+        "--seed",
+        type=int,
+        help="reproduce the games: game i is dealt from seed+i (default: unpredictable deals)",
+    )
     selfplay.add_argument("--edition", choices=EDITIONS, default="2023")
     selfplay.add_argument("--short", action="store_true", help="the short game (6 rounds)")
     selfplay.add_argument("--merge-decks", action="store_true", help="decks 2+3 as one (3 players)")
@@ -42,7 +47,20 @@ def register(subparsers: Any) -> None:
     )
     selfplay.add_argument("--record", type=Path, metavar="DIR", help="write one record per game")
     selfplay.add_argument("--json", action="store_true", help="print JSON")
+    _add_override(selfplay)
     selfplay.set_defaults(handler=run_selfplay)
+
+
+def _add_override(parser: Any) -> None:
+    # Override files are named here, on the host's command line, never in options or records.
+    parser.add_argument(
+        "--override",
+        action="append",
+        type=Path,
+        default=[],
+        metavar="TOML",
+        help="a game-data override file (repeatable; see docs/game-data.md)",
+    )
 
 
 def _fail(message: str) -> int:
@@ -52,7 +70,9 @@ def _fail(message: str) -> int:
 
 def run_replay(args: argparse.Namespace) -> int:
     try:
-        game = from_record(load_record(args.file))
+        record = load_record(args.file)
+        data = load(options_of(record).edition, args.override) if args.override else None
+        game = from_record(record, data=data)
     except (RecordError, GameDataError) as exc:
         return _fail(str(exc))
     result = summary(game)
@@ -95,7 +115,11 @@ class Progress:
 def run_selfplay(args: argparse.Namespace) -> int:
     if args.games < 1:
         return _fail("--games must be at least 1")
-    colours = load(args.edition).colours[: args.players]
+    try:
+        data = load(args.edition, args.override)
+    except GameDataError as exc:
+        return _fail(str(exc))
+    colours = data.colours[: args.players]
     variant = {
         "short_game": args.short,
         "merge_decks_2_3": args.merge_decks,
@@ -109,11 +133,12 @@ def run_selfplay(args: argparse.Namespace) -> int:
     wins: dict[str, int] = {}
     started = time.perf_counter()
     for index in range(args.games):
+        seed = None if args.seed is None else args.seed + index
         options = Options(
-            players=colours, edition=args.edition, mode="dealer", seed=args.seed + index, **variant
+            players=colours, edition=args.edition, mode="dealer", seed=seed, **variant
         )
         try:
-            game = random_game(options)
+            game = random_game(options, data)
         except ValueError as exc:  # options the rules refuse (e.g. merged decks with 5 players)
             progress.close()
             return _fail(str(exc))
@@ -122,7 +147,7 @@ def run_selfplay(args: argparse.Namespace) -> int:
             colour = game.colours[p]
             wins[colour] = wins.get(colour, 0) + (game.scores[p] == best)
         if args.record:
-            path = args.record / f"game-{args.seed + index:06d}.json"
+            path = args.record / f"game-{index if seed is None else seed:06d}.json"
             path.write_text(json.dumps(to_record(game), ensure_ascii=False), encoding="utf-8")
         progress.update(index + 1)
     progress.close()
