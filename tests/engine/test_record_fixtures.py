@@ -1,0 +1,40 @@
+"""Records written by earlier versions replay to the same result.
+
+`fixtures/records_v1/` holds records made by the engine at 6ca1cf6 (format version 1) and, beside
+each, the summary and the full snapshot (options left out) that engine computed. Every later
+version must replay them to exactly that.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.elgrande.record import from_record, summary
+
+FIXTURES = Path(__file__).parent / "fixtures" / "records_v1"
+NAMES = sorted(
+    p.name.removesuffix(".json") for p in FIXTURES.glob("*.json") if ".expected" not in p.name
+)
+
+
+def _read(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_there_are_fixtures() -> None:
+    assert len(NAMES) >= 4
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_version_1_record_replays_to_the_same_result(name: str) -> None:
+    record = _read(FIXTURES / f"{name}.json")
+    expected = _read(FIXTURES / f"{name}.expected.json")
+    game = from_record(record)
+    assert json.loads(json.dumps(summary(game))) == expected["summary"]
+    snapshot = game.snapshot()
+    snapshot.pop("options", None)
+    assert json.loads(json.dumps(snapshot)) == expected["snapshot"]
