@@ -7,6 +7,9 @@ at human speed (actions, a few cubes a second), so one fsync each is cheap.
 
 Every write commits before it returns; the caller acknowledges (to a client, or to the tower)
 only after that. One connection, shared by the app's threads under a lock.
+
+The files are private (0600 in a 0700 folder) and one process owns a database at a time
+(`host/app/db_files.py`): opening one another process serves raises `DatabaseInUse`.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from host.app import db_files
 from host.tower.ledger import LedgerEntry
 
 SCHEMA = """
@@ -83,20 +87,32 @@ class Store:
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
+        self._lock_file: Path | None = None
         if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(
-            str(path), check_same_thread=False, isolation_level=None, timeout=10.0
-        )
+            db_files.prepare_files(self.path)
+            self._lock_file = db_files.acquire(self.path)
         self._lock = threading.RLock()
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        try:
+            self._db = sqlite3.connect(
+                str(path), check_same_thread=False, isolation_level=None, timeout=10.0
+            )
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(SCHEMA)
+        except sqlite3.Error:
+            self._release_lock()
+            raise
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
+        self._release_lock()
+
+    def _release_lock(self) -> None:
+        lock_file, self._lock_file = self._lock_file, None
+        if lock_file is not None:
+            db_files.release(lock_file)
 
     def _tx(self) -> _Transaction:
         return _Transaction(self)

@@ -55,6 +55,7 @@ def _lan_address() -> str:
 def run_table(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from host.app.db_files import DatabaseInUse
     from host.app.server import Access, create_app
     from host.app.session import Session
     from host.app.store import Store
@@ -73,7 +74,12 @@ def run_table(args: argparse.Namespace) -> int:
     listener.listen(64)
     port = listener.getsockname()[1]
 
-    store = Store(db)
+    try:
+        store = Store(db)
+    except DatabaseInUse as exc:
+        listener.close()
+        print(f"castillo run: {exc}", file=sys.stderr)
+        return 2
     session = Session(store, checks_enabled=choice != "none")
     tower = open_tower(choice, session.sink)
     session.attach_tower(tower)
