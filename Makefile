@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test lint typecheck unit bench clean firmware-check flash hardware openscad chromium
+.PHONY: setup run test lint typecheck unit bench clean firmware-check flash hardware openscad chromium pico-harness
 
 # A local virtualenv, refreshed whenever the dependency lists change.
 $(STAMP): pyproject.toml requirements-dev.txt
@@ -27,11 +27,17 @@ typecheck: setup
 	$(VENV)/bin/mypy
 
 # pytest exits 5 when it collected nothing: that is a broken suite, not a pass.
-unit: setup openscad chromium
+unit: setup openscad chromium pico-harness
 	@$(PY) -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
 test: lint typecheck firmware-check unit
+
+# The emulated Pico's harness (tests/pico): rp2040js from the committed lock file, under Node.
+PICO_MODULES := tests/pico/node_modules/.package-lock.json
+$(PICO_MODULES): tests/pico/package.json tests/pico/package-lock.json
+	cd tests/pico && npm ci --no-audit --no-fund --loglevel=error
+pico-harness: $(PICO_MODULES)
 
 # OpenSCAD renders the chute model (the tests render it too); Debian's package, installed once.
 openscad:
@@ -86,8 +92,8 @@ flash: setup
 	  $(foreach f,$(FLASH_ROOT_FILES),fs cp $(f) :$(notdir $(f)) +) \
 	  reset
 
-bench: setup
+bench: setup pico-harness
 	$(PY) -m bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/flash
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/flash tests/pico/node_modules

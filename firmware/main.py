@@ -2,8 +2,9 @@
 
 ``make flash`` copies this file, the ``towerfw`` package and the JSON data files (config,
 palette, pin map, LED map) to the Pico's root. Ctrl-C (what mpremote sends) or the ``repl``
-command leave the main loop for the REPL; the watchdog (which cannot be stopped) is then fed
-from a timer so the REPL stays usable.
+command leave the main loop for the REPL (on the Pico, Ctrl-C is trapped while the loop runs and
+handled between two passes, so it never lands in the middle of counting a cube); the watchdog
+(which cannot be stopped) is then fed from a timer so the REPL stays usable.
 """
 
 import json
@@ -33,10 +34,13 @@ def main():
     hal = PicoHal(pinmap, ledmap)
     cal_text = hal.load_text(app.CAL_FILE)
     tower = app.Tower(hal, load("config.json"), load("palette.json"), ledmap, cal_text)
+    hal.trap_ctrl_c(True)
     try:
         tower.run()
     except KeyboardInterrupt:
         pass
+    finally:
+        hal.trap_ctrl_c(False)
     hal.keep_watchdog_fed()
     print("castillo: main loop stopped; REPL")
 

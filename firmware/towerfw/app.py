@@ -517,6 +517,13 @@ class Tower:
             b = hal.read_byte()
             if b < 0:
                 break
+            if b == codec.CTRL_C:
+                # a trapped Ctrl-C (mpremote taking over): stop between passes; the bytes after
+                # it stay unread for the REPL, the partial line before it is dropped
+                self.stopped = True
+                self._rx = bytearray()
+                self.decoder.reset()
+                return
             rx.append(b)
         if rx:
             for msg in self.decoder.feed(bytes(rx)):

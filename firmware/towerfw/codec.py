@@ -10,6 +10,13 @@ Written in the subset both interpreters accept: no typing imports at run time
 
 import json
 
+try:  # once, at import: an import inside crc32 searched the filesystem on every frame (2.7 ms)
+    import binascii
+
+    _crc32_builtin = getattr(binascii, "crc32", None)
+except ImportError:  # a build without binascii
+    _crc32_builtin = None
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
     from typing import Any
@@ -17,7 +24,7 @@ if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annota
 PROTOCOL_VERSION = 1
 MAX_LINE = 480  # bytes per frame including the final newline (the Pico's input buffer is 512)
 _HEX = b"0123456789abcdef"
-_CTRL_C = 3
+CTRL_C = 3  # never part of a frame: on the Pico it stops the firmware (the REPL takes over)
 
 
 def _crc32_soft(data: bytes) -> int:
@@ -32,12 +39,9 @@ def _crc32_soft(data: bytes) -> int:
 
 def crc32(data: bytes) -> int:
     """CRC-32 of ``data`` as an unsigned 32-bit integer."""
-    try:
-        import binascii
-
-        return int(binascii.crc32(data)) & 0xFFFFFFFF
-    except (ImportError, AttributeError):  # a build without binascii.crc32
+    if _crc32_builtin is None:
         return _crc32_soft(data)
+    return int(_crc32_builtin(data)) & 0xFFFFFFFF
 
 
 def _hex8(value: int) -> bytes:

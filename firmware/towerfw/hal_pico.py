@@ -113,7 +113,11 @@ class PicoHal:
         self._wdt: Any = None
         self._poll = select.poll()
         self._poll.register(sys.stdin, select.POLLIN)
+        # ipoll reuses its result (poll returns a new list every call: garbage each idle pass)
+        self._ipoll = getattr(self._poll, "ipoll", None)
         self._in: Any = getattr(sys.stdin, "buffer", sys.stdin)
+        self._byte = bytearray(1)
+        self._readinto = getattr(self._in, "readinto", None)
         self._out: Any = getattr(sys.stdout, "buffer", sys.stdout)
         self.ticks_us = time.ticks_us
         self.ticks_ms = time.ticks_ms
@@ -167,12 +171,32 @@ class PicoHal:
 
     def read_byte(self) -> int:
         # after poll says readable only a 1-byte read is guaranteed not to block
-        if not self._poll.poll(0):
+        if not self._readable():
             return -1
+        if self._readinto is not None:
+            return self._byte[0] if self._readinto(self._byte) else -1
         b = self._in.read(1)
         if not b:
             return -1
         return b[0] if isinstance(b, bytes) else ord(b)
+
+    def _readable(self) -> bool:
+        if self._ipoll is None:
+            return bool(self._poll.poll(0))
+        for _ in self._ipoll(0):
+            return True
+        return False
+
+    def trap_ctrl_c(self, on: bool) -> None:
+        """While the app runs, 0x03 arrives as a byte (the app stops at a safe point) instead
+        of raising KeyboardInterrupt wherever the code is, say between a count and its event.
+
+        Only on the Pico: the unix port's SIGINT handling (the simulated tower) needs the default.
+        """
+        if sys.platform == "rp2":
+            import micropython
+
+            micropython.kbd_intr(-1 if on else 3)
 
     def write(self, data: bytes) -> None:
         self._out.write(data)

@@ -1,0 +1,86 @@
+"""The tower firmware on an emulated RP2040: boot, counting through the real I2C driver, LEDs."""
+
+from __future__ import annotations
+
+import pytest
+from towerfw.leds import CurrentLimiter, Scene
+
+from host.tower.sim.dropper import Dropper
+from tests.pico.emulator import EmulatedPico
+from tests.pico.scenarios import play, singles
+
+COLOURS = ["purple", "green", "blue", "orange", "red"]
+
+
+def test_boots_and_says_hello(pico: EmulatedPico) -> None:
+    hello = pico.frames("hello")[0]
+    assert hello.msg["proto"] == 1 and hello.msg["reset"] == "power"
+    assert hello.msg["colours"] == COLOURS
+    assert hello.t_us < 400_000  # emulated: USB enumeration, littlefs mount, imports, sensor start
+    assert pico.command("ping")["t"] == "ok"
+
+
+def test_every_colour_is_counted_through_the_i2c_driver(pico: EmulatedPico) -> None:
+    reads = pico.stats.sensor_block_reads
+    played = play(pico, singles(COLOURS * 2, gap_us=60_000, seed=2), seed=2)
+    assert [(e.msg["k"], e.msg["c"]) for e in played.events] == [("drop", c) for c in COLOURS * 2]
+    # each cube is seen in several integration windows, each one an 8-byte block read
+    assert pico.stats.sensor_block_reads - reads >= 4 * len(played.events)
+    assert played.events[-1].msg["n"]["red"] >= 2
+
+
+def test_a_burst_of_cubes_5_ms_apart(pico: EmulatedPico) -> None:
+    colours = ["red", "blue", "green", "orange", "purple"] * 2
+    played = play(pico, singles(colours, gap_us=5_000, seed=5), seed=5)
+    assert [e.msg.get("c") for e in played.events] == colours
+    assert all(e.msg["k"] == "drop" for e in played.events)
+
+
+@pytest.mark.parametrize("k", [3, 6])
+def test_handfuls_count_every_cube(pico: EmulatedPico, k: int) -> None:
+    dropper = Dropper(seed=k, t_us=0)
+    dropper.handful(k, gap_us=20_000)
+    played = play(pico, dropper, seed=k)
+    assert len(played.events) == len(dropper.passages)
+    assert played.cubes_counted() == k
+    for event, passage in zip(played.events, dropper.passages, strict=True):
+        if len(passage.cubes) > 1:
+            assert event.msg["k"] == "merged" and event.msg["est"] == len(passage.cubes)
+        else:
+            assert event.msg["k"] in ("drop", "uncertain")
+            assert event.msg.get("c") in (passage.cubes[0], None)
+
+
+def test_the_led_waveform_is_the_scene(pico: EmulatedPico) -> None:
+    ledmap = _ledmap()
+    segs = {"castillo": [200, 40, 0], "Galicia": [0, 0, 255], "Navarra": [10, 250, 10]}
+    mark = len(pico.link.leds)
+    answer = pico.command("scene", segs=segs)
+    assert answer["t"] == "ok"
+    pico.run(20_000)
+    frames = pico.link.leds[mark:]
+    assert frames, "no LED frame on GP16"
+    expected = bytearray(3 * ledmap["total_pixels"])
+    scene = Scene({s["name"]: (s["start"], s["count"]) for s in ledmap["segments"]}, len(expected))
+    assert scene.set(segs, {}, True) is None
+    scene.render(0, expected)
+    limiter = CurrentLimiter(
+        ledmap["total_pixels"],
+        ledmap["milliamps_per_channel"],
+        ledmap["idle_milliamps_per_pixel"],
+        ledmap["budget_milliamps"],
+    )
+    ma = limiter.limit(expected)
+    assert answer["ma"] == round(ma, 1)
+    last = frames[-1]
+    assert last.bits == 24 * ledmap["total_pixels"]
+    assert last.rgb() == bytes(expected)
+    # 800 kbit/s: 1.25 us a bit
+    assert last.end_us - last.t_us == pytest.approx(1.25 * last.bits, rel=0.02)
+
+
+def _ledmap() -> dict[str, object]:
+    import json
+    from pathlib import Path
+
+    return json.loads((Path(__file__).resolve().parents[2] / "hardware/ledmap.json").read_text())
