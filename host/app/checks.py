@@ -27,6 +27,7 @@ EARLY_S = 5.0  # a cube thrown before the tap may wait this long for its announc
 RETHROW_S = 15.0  # after "rethrow": time to throw the missing cubes again
 RECOUNT_S = 120.0  # after the castillo was lifted (Revelation, emptied): time to throw them back
 RECENT = 8  # tower events kept for the status line
+MAX_ESTIMATE = 1000  # cubes in one merged pulse (docs/protocol.md)
 
 CUBE_EVENTS = ("drop", "uncertain", "merged", "grande")
 
@@ -201,10 +202,10 @@ class Checks:
         if not self.enabled:
             return
         if kind == "drop":
-            self._saw(str(fields.get("c", "")), at)
+            self._saw(_name(fields.get("c")), at)
         elif kind in ("uncertain", "merged"):
-            cubes = int(fields.get("est", 2)) if kind == "merged" else 1
-            best = str(fields.get("best", "")) if kind == "uncertain" else ""
+            cubes = _estimate(fields.get("est")) if kind == "merged" else 1
+            best = _name(fields.get("best")) if kind == "uncertain" else ""
             what = f"{cubes} cubes touching" if kind == "merged" else "a cube"
             self._raise(
                 "confirm", f"The tower saw {what} but could not tell the colour: which?", at,
@@ -217,9 +218,10 @@ class Checks:
         elif kind == "unstuck":
             self.warnings.pop("stuck", None)
         elif kind == "sensor":
-            self.warnings["sensor"] = f"The colour sensor reports a fault ({fields.get('why')})"
+            why = _name(fields.get("why")) or "?"
+            self.warnings["sensor"] = f"The colour sensor reports a fault ({why})"
         elif kind == "gate":
-            self.gate_open = bool(fields.get("open", False))
+            self.gate_open = fields.get("open") is True
         elif kind == "reset":
             self._counts_reset(at)
         elif kind == "snapshot":
@@ -425,6 +427,21 @@ class Checks:
             f"{game_total}",
             at,
         )
+
+
+def _estimate(value: Any) -> int:
+    """A merged pulse's cube estimate; the link validates it, but a row an older version
+    stored may hold anything: 2 (the least a merged pulse is) stands in for nonsense."""
+    if type(value) is int and 1 <= value <= MAX_ESTIMATE:
+        return value
+    return 2
+
+
+def _name(value: Any) -> str:
+    """A colour or reason from a tower frame; '' unless it is short printable text."""
+    if isinstance(value, str) and len(value) <= 32 and value.isprintable() and value.isascii():
+        return value
+    return ""
 
 
 def _issue_text(kind: str, colour: str, count: int) -> str:

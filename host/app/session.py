@@ -9,7 +9,9 @@ entry in one commit, applies it, and only then does the link ack the device.
 
 Restoring a game replays its log through the same code (`_apply`): the engine actions and undos,
 the tower entries, the clock ticks and the table's corrections, so the engine state and the
-throw checks come back exactly as they were.
+throw checks come back exactly as they were. A row that does not replay (an older version wrote
+something this one refuses, a damaged payload) is reported in the log and skipped: one bad row
+never keeps a game from being continued.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from host.app.checks import CheckError, Checks, GameFacts
 from host.app.game_options import options_from_request
 from host.app.lights import LightsState, LightsWorker, program, sweep_of
 from host.app.prompts import SECRET_KINDS, prompt_for
-from host.app.store import Store
+from host.app.store import LogRow, Store
 from host.app.towers import DropperError, TowerRuntime
 from host.tower.events import LinkStatus
 from host.tower.ledger import LedgerEntry
@@ -45,6 +47,7 @@ LANGUAGES = ("en", "cs", "pl", "uk")
 # choices would show the player's secret modifier hand; the player plays it from their page).
 NOT_AT_TABLE = SECRET_KINDS | {"shift"}
 LOG_LINES = 200  # public log lines kept in `state.log`
+TOWER_WARNING_S = 600.0  # how long a tower event the checks could not take stays a warning
 TOKEN_BYTES = 16
 Listener = Callable[[list[dict[str, Any]]], None]
 
@@ -227,6 +230,8 @@ class Session:
         self.rev = int(clock() * 1000)
         self._listeners: list[Listener] = []
         self._tower_totals: dict[str, int] = {}
+        self._tower_problem = ""  # the latest tower event the throw checks could not take
+        self._tower_problem_at = -TOWER_WARNING_S
         last = store.last_ledger()
         if last is not None:
             self._tower_totals = last.totals
@@ -330,13 +335,29 @@ class Session:
         active.history = len(game.history)  # an imported record's actions are not logged
         checks.sync_game(_facts(active), self.clock())
         for row in self.store.log(game_id):
-            try:
-                self._apply(active, row.kind, row.actor, row.payload, row.at)
-            except (EngineError, CheckError, ActionError) as exc:
-                log.error("game %d log entry %d does not replay: %s", game_id, row.id, exc)
-                raise
+            self._replay_row(active, row)
         game.resume_as(options)  # a dealer game deals on from here
         return active
+
+    def _replay_row(self, active: ActiveGame, row: LogRow) -> None:
+        """One row of a restore; a row that does not replay is reported and skipped."""
+        if row.problem:
+            self._report_row(active, row, "skipped", row.problem)
+            return
+        payload, repaired = _utf8_safe(row.payload)
+        if repaired:
+            self._report_row(active, row, "repaired", "text that is not valid Unicode")
+        try:
+            self._apply(active, row.kind, row.actor, payload, row.at)
+        except Exception as exc:  # whatever an old or damaged row raises: go on without it
+            self._report_row(active, row, "skipped", f"{type(exc).__name__}: {exc}")
+
+    @staticmethod
+    def _report_row(active: ActiveGame, row: LogRow, what: str, reason: str) -> None:
+        """In the server log with the reason; in the public log without it (the reason may
+        quote a secret action)."""
+        log.error("game %d log entry %d %s on restore: %s", active.id, row.id, what, reason)
+        active.note("problem", "table", what, entry=row.id, entry_kind=_utf8_safe(row.kind)[0])
 
     def list_games(self) -> list[dict[str, Any]]:
         return self.store.list_games()
@@ -675,10 +696,17 @@ class Session:
             active = self.active
             game_id = active.id if active is not None and active.checks.enabled else None
             at = self.clock()  # the session's clock, like every other log entry
-            self.store.append_ledger(entry, game_id, payload, at)
+            # raises only if nothing was committed: the link then keeps the event unacked
+            stored = self.store.append_ledger(entry, game_id, payload, at)
             self._tower_totals = entry.totals
-            if active is not None and game_id is not None:
-                self._apply(active, "tower", "tower", payload, at)
+            if stored and active is not None and game_id is not None:
+                try:
+                    self._apply(active, "tower", "tower", payload, at)
+                except Exception as exc:
+                    # durable already: raising would make the link fetch it and log it again
+                    log.exception("tower entry seq %d not applied to the checks", entry.seq)
+                    self._tower_problem = f"a tower event was not counted ({exc})"[:200]
+                    self._tower_problem_at = time.monotonic()
         self._changed()
 
     def _on_link_message(self, message: LinkMessage) -> None:
@@ -725,6 +753,9 @@ class Session:
 
     def tower_status(self) -> dict[str, Any]:
         status: dict[str, Any] = self.tower.status() if self.tower is not None else {"mode": "none"}
+        if time.monotonic() - self._tower_problem_at < TOWER_WARNING_S:
+            status["warning"] = self._tower_problem
+            status["warning_key"] = "tower.warn.not_counted"
         if self.active is not None:
             checks = self.active.checks
             status["recent"] = list(checks.recent)
@@ -801,6 +832,24 @@ class Session:
                 entry["url"] = f"/seat/{seat.token}"
             out.append(entry)
         return out
+
+
+def _utf8_safe(value: Any) -> tuple[Any, bool]:
+    """`value` with every string made encodable as UTF-8 (a lone surrogate, which JSON allows,
+    becomes U+FFFD), and whether anything changed. Old versions stored such text."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+            return value, False
+        except UnicodeEncodeError:
+            return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in value), True
+    if isinstance(value, dict):
+        pairs = [(_utf8_safe(k), _utf8_safe(v)) for k, v in value.items()]
+        return {k: v for (k, _), (v, _) in pairs}, any(a or b for (_, a), (_, b) in pairs)
+    if isinstance(value, list):
+        items = [_utf8_safe(v) for v in value]
+        return [v for v, _ in items], any(changed for _, changed in items)
+    return value, False
 
 
 class _SessionSink:

@@ -72,6 +72,7 @@ class LogRow:
     actor: str
     payload: dict[str, Any]
     at: float
+    problem: str = ""  # why the row cannot be read (its payload is then empty)
 
 
 @dataclass(frozen=True)
@@ -187,7 +188,7 @@ class Store:
                 (game_id,),
             ).fetchall()
         for row_id, kind, actor, payload, at in rows:
-            yield LogRow(row_id, kind, actor, json.loads(payload), at)
+            yield _log_row(row_id, kind, actor, payload, at)
 
     # ------------------------------------------------------------------ seats
     def seats(self, game_id: int) -> list[SeatRow]:
@@ -229,9 +230,20 @@ class Store:
         game_id: int | None,
         log_payload: dict[str, Any] | None,
         at: float,
-    ) -> None:
-        """A ledger entry, and (with an active game) its game-log entry, in one commit."""
+    ) -> bool:
+        """A ledger entry, and (with an active game) its game-log entry, in one commit. An event
+        already stored (the same boot and sequence number as the last entry) is not stored
+        twice: False."""
         with self._tx() as db:
+            if entry.kind in ("event", "skipped"):
+                row = db.execute("SELECT entry FROM ledger ORDER BY id DESC LIMIT 1").fetchone()
+                last = _ledger_entry(row[0]) if row else None
+                if last is not None and (last.kind, last.boot, last.seq) == (
+                    entry.kind,
+                    entry.boot,
+                    entry.seq,
+                ):
+                    return False
             db.execute(
                 "INSERT INTO ledger (game_id, entry, at) VALUES (?, ?, ?)",
                 (game_id, entry.to_json(), entry.at),
@@ -241,11 +253,34 @@ class Store:
                     "INSERT INTO log (game_id, kind, actor, payload, at) VALUES (?, ?, ?, ?, ?)",
                     (game_id, "tower", "tower", json.dumps(log_payload), at),
                 )
+        return True
 
     def last_ledger(self) -> LedgerEntry | None:
         with self._lock:
-            row = self._db.execute("SELECT entry FROM ledger ORDER BY id DESC LIMIT 1").fetchone()
-        return LedgerEntry.from_json(row[0]) if row else None
+            rows = self._db.execute("SELECT entry FROM ledger ORDER BY id DESC LIMIT 64").fetchall()
+        for (text,) in rows:
+            entry = _ledger_entry(text)
+            if entry is not None:
+                return entry  # a damaged row is passed over, not fatal
+        return None
+
+
+def _ledger_entry(text: str) -> LedgerEntry | None:
+    try:
+        return LedgerEntry.from_json(text)
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _log_row(row_id: int, kind: Any, actor: Any, payload: Any, at: Any) -> LogRow:
+    """A log row as stored; one that cannot be read says why in `problem`."""
+    try:
+        parsed = json.loads(payload)
+        if not isinstance(parsed, dict):
+            raise ValueError("the payload is not an object")
+        return LogRow(row_id, str(kind), str(actor), parsed, float(at))
+    except (TypeError, ValueError) as exc:
+        return LogRow(row_id, str(kind), str(actor), {}, 0.0, problem=f"unreadable row: {exc}")
 
 
 class _Transaction:

@@ -39,11 +39,19 @@ class TowerRuntime:
 
     def status(self) -> dict[str, Any]:
         link = self.link
-        return {
+        status: dict[str, Any] = {
             "mode": self.mode,
             "state": link.state.value if link is not None else "none",
             "port": link.port if link is not None else "",
         }
+        if link is not None:
+            health = link.health()
+            status["invalid_frames"] = health["invalid_frames"]
+            status["firmware_restarts"] = health["firmware_restarts"]
+            if health["warning"]:
+                status["warning"] = health["warning"]
+                status["warning_key"] = f"tower.warn.{health['warning_kind']}"
+        return status
 
     def drop(self, cubes: Sequence[str], how: str = "single") -> None:
         """Throw virtual cubes through the simulated chute (the firmware senses them)."""

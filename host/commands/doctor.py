@@ -219,7 +219,23 @@ def run_checks(link: TowerLink, ask: Ask | None) -> list[Check]:
     checks += check_gate(link, ask)
     checks += check_leds(link, ask)
     checks += check_baselines(link, diag_answer)
+    checks.append(check_frames(link, diag_answer))
     return checks
+
+
+def check_frames(link: TowerLink, diag_answer: dict[str, Any]) -> Check:
+    """What went wrong on the line while the doctor ran: frames the host skipped (valid CRC,
+    broken fields: a firmware bug), lines lost to noise, firmware restarts from the REPL."""
+    health = link.health()
+    device_bad = diag_answer.get("bad_frames")
+    detail = (
+        f"{health['invalid_frames']} frames broke the protocol, {health['bad_frames']} lines "
+        f"garbled towards the host, {device_bad if device_bad is not None else '?'} towards the "
+        f"tower, {health['firmware_restarts']} firmware restarts"
+    )
+    if health["warning"]:
+        detail += f" (last: {health['warning']})"
+    return Check("frames", FAIL if health["invalid_frames"] else PASS, detail)
 
 
 def print_report(checks: list[Check], as_json: bool) -> None:

@@ -107,6 +107,7 @@ def cmd_status(args: argparse.Namespace) -> int:
             "seq": snap.seq,
             "gate": snap.gate,
             "unacked": snap.unacked,
+            "link": link.health(),  # frames skipped, firmware restarts (see docs/tower-link.md)
         }
     print(json.dumps(report, indent=2))
     return 0

@@ -40,7 +40,8 @@ class LedgerEntry:
 
     kind: `event` (an accepted device event, `frame` is the `ev` frame), `boot` (a new boot id
     was adopted; a known old boot's counts were carried over), `snapshot` (the device's vector
-    was adopted from a `snap` answer because events were lost from its ring).
+    was adopted from a `snap` answer because events were lost from its ring), `skipped` (an
+    event frame that broke the protocol: `frame` is `{"seq", "why"}`, the counts unchanged).
     """
 
     kind: str
@@ -202,6 +203,16 @@ class Ledger:
             device = parse_counts(frame.get("n"))
             entry = self._commit("event", boot, seq, carried, device, dict(frame))
             return Accepted(entry=entry, totals_before=before)
+
+    def skip(self, boot: str, seq: int, why: str) -> LedgerEntry | None:
+        """Pass over the next event, `seq`, whose frame broke the protocol: its sequence number
+        is used up durably (so it is acked and never fetched again), the counts stay as they
+        are (the next event's full vector carries them). None if it is not the next one."""
+        with self._lock:
+            if boot != self._boot or seq != self._seq + 1:
+                return None
+            skipped = {"seq": seq, "why": why}
+            return self._commit("skipped", boot, seq, self._carried, self._device, skipped)
 
     def adopt_snapshot(self, boot: str, seq: int, counts: Counts) -> bool:
         """Adopt a `snap` answer when it is at least as new as what the ledger holds and differs

@@ -220,6 +220,20 @@ class TowerLink(ABC):
         """Switch the raw sensor stream on or off."""
         self.command("diag", timeout, on=on)
 
+    def health(self) -> dict[str, Any]:
+        """Link diagnostics: `bad_frames` (lines dropped by the codec: CRC, length, not JSON),
+        `invalid_frames` (CRC-valid frames that broke their schema, skipped),
+        `firmware_restarts` (firmware found stopped in the REPL and restarted) and `warning`
+        (the latest of those problems while it is recent, else empty) with its `warning_kind`
+        (`invalid_frame`, `firmware_restart`)."""
+        return {
+            "bad_frames": 0,
+            "invalid_frames": 0,
+            "firmware_restarts": 0,
+            "warning": "",
+            "warning_kind": "",
+        }
+
     @abstractmethod
     def enter_repl(self, timeout: float = 2.0) -> str:
         """Stop the firmware's main loop (drop to the MicroPython REPL), close the link and

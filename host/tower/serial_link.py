@@ -7,6 +7,12 @@ port, a silent device or a failed resync reopens with exponential backoff. A new
 HELLO, or detected from a heartbeat whose uptime went backwards) is a device reset: the ledger
 carries the old boot's counts over and the link resyncs.
 
+Every frame is checked against its schema (`host.tower.schema`) before anything reads it. A
+broken one costs that frame only: it is logged and counted (`health()`), an event's sequence
+number is passed over in the ledger (durably, then acked) so the stream goes on, and listeners
+get a `LinkStatus` with the state unchanged and the problem in `detail`. REPL text instead of
+frames (the firmware stopped by a stray Ctrl-C) restarts the firmware (`host.tower.repl_watch`).
+
 Counts are secret: this module logs them only at DEBUG level.
 """
 
@@ -42,6 +48,8 @@ from host.tower.link import (
     Listener,
     TowerLink,
 )
+from host.tower.repl_watch import RESTART_BYTES, ReplWatch
+from host.tower.schema import COUNT_SEQ, frame_problem, is_counts, valid_seq
 
 log = logging.getLogger("host.tower.link")
 
@@ -60,6 +68,10 @@ SILENCE_LOST = 3.0  # s without any frame: the link is lost, reopen
 BACKOFF_MIN = 0.05  # s before the first reopen (a reset Pico re-enumerates within ~1 s)
 BACKOFF_MAX = 0.25  # s: a reset Pico re-enumerates in ~1.5 s; notice it within 2 s
 DIAG_QUEUE = 8192  # samples kept when nobody reads the diagnostics stream
+WARNING_S = 600.0  # how long a skipped frame or a firmware restart stays a warning
+# Handshakes in a row that got no byte at all before the link tries restarting the firmware
+# blind: a Pico left in the raw REPL (a killed mpremote) prints nothing when written to.
+MUTE_HANDSHAKES = 2
 
 
 class Port(Protocol):
@@ -129,6 +141,14 @@ class SerialTowerLink(TowerLink):
         self._probe_sent = False
         self.bad_frames = 0
         self.last_error = ""
+        self.invalid_frames = 0  # CRC-valid frames that broke their schema (skipped)
+        self.firmware_restarts = 0  # times the firmware was found in the REPL and restarted
+        self._problem = ""  # the latest skipped frame or restart, for warnings
+        self._problem_kind = ""
+        self._problem_at = -WARNING_S
+        self._repl_watch = ReplWatch()
+        self._repl_wanted = False  # enter_repl: leave the REPL alone
+        self._mute_handshakes = 0  # sessions in a row without a single byte from the device
 
     # --- lifecycle -------------------------------------------------------------------------
     def start(self) -> None:
@@ -209,7 +229,18 @@ class SerialTowerLink(TowerLink):
             self._unregister(ident)
             raise LinkTimeout(f"{name}: no answer within {timeout} s") from None
 
+    def health(self) -> dict[str, Any]:
+        recent = time.monotonic() - self._problem_at < WARNING_S
+        return {
+            "bad_frames": self.bad_frames,
+            "invalid_frames": self.invalid_frames,
+            "firmware_restarts": self.firmware_restarts,
+            "warning": self._problem if recent else "",
+            "warning_kind": self._problem_kind if recent else "",
+        }
+
     def enter_repl(self, timeout: float = 2.0) -> str:
+        self._repl_wanted = True
         try:
             self.command("repl", timeout)
         except LinkTimeout:
@@ -340,6 +371,7 @@ class SerialTowerLink(TowerLink):
         hello_asked = 0.0
         last_rx = opened
         connected = False
+        heard = False  # any byte at all from the device in this session
         while not self._stop.is_set():
             now = time.monotonic()
             if not self._session_boot and now - hello_asked >= HELLO_RETRY:
@@ -352,9 +384,13 @@ class SerialTowerLink(TowerLink):
                     last_rx = now
                     self._handle(frame, now)
                 self.bad_frames = decoder.bad_frames
+                heard = True
+                if self._repl_watch.feed(data, now) and not self._repl_wanted:
+                    self._restart_firmware(ser, "the tower's firmware had stopped (REPL)")
             connected = connected or self._state is LinkState.CONNECTED
             if not self._session_boot:
                 if now - opened > HANDSHAKE_TIMEOUT:
+                    self._after_mute_handshake(ser, heard)
                     raise _LinkLost(f"no HELLO within {HANDSHAKE_TIMEOUT} s")
                 continue
             if self._resync_deadline is not None and now > self._resync_deadline:
@@ -369,15 +405,47 @@ class SerialTowerLink(TowerLink):
                 self._send("hello", None)
         return connected
 
+    def _restart_firmware(self, ser: Port, why: str) -> None:
+        """The firmware stopped in the REPL: soft-reset it (its HELLO then resyncs the link)."""
+        self.firmware_restarts += 1
+        self._warn("firmware_restart", f"{why}: restarted it")
+        with self._write_lock:
+            ser.write(RESTART_BYTES)
+
+    def _after_mute_handshake(self, ser: Port, heard: bool) -> None:
+        """A handshake timed out: after `MUTE_HANDSHAKES` in a row without a byte, restart."""
+        if heard or self._repl_wanted:
+            self._mute_handshakes = 0
+            return
+        self._mute_handshakes += 1
+        if self._mute_handshakes >= MUTE_HANDSHAKES:
+            self._mute_handshakes = 0
+            self._restart_firmware(ser, "the tower did not answer at all (raw REPL?)")
+
+    def _warn(self, kind: str, problem: str) -> None:
+        """Something went wrong and was dealt with: log it, keep it for `health()`, tell the
+        listeners (a status whose state is unchanged)."""
+        log.warning("tower link: %s", problem)
+        self._problem, self._problem_kind = problem, kind
+        self._problem_at = time.monotonic()
+        self._deliver(LinkStatus(self._state, self._session_boot, problem))
+
+    def _skip_invalid(self, problem: str) -> None:
+        self.invalid_frames += 1
+        self._warn("invalid_frame", f"skipped a frame that breaks the protocol ({problem})")
+
     def _handle(self, frame: dict[str, Any], now: float) -> None:
         kind = frame.get("t")
         if not self._session_boot and kind != "hello":
             return  # everything before a fresh HELLO is stale
         self._probe_sent = False
-        if kind == "hello":
+        problem = frame_problem(frame)
+        if kind == "ev":
+            self._on_event(frame, problem)
+        elif problem is not None:
+            self._skip_invalid(problem)
+        elif kind == "hello":
             self._on_hello(Hello.from_frame(frame), now)
-        elif kind == "ev":
-            self._on_event(frame)
         elif kind == "hb":
             self._on_heartbeat(frame)
         elif kind == "diag":
@@ -424,8 +492,10 @@ class SerialTowerLink(TowerLink):
             raise _LinkLost(f"snapshot refused: {frame.get('why')}")
         seq = frame.get("seq")
         counts = frame.get("n")
-        if not isinstance(seq, int) or not isinstance(counts, dict):
-            raise _LinkLost("malformed snapshot")
+        if not COUNT_SEQ.check(seq) or not is_counts(counts):
+            self._skip_invalid("snap answer: `seq` or `n` is malformed")
+            return  # the resync deadline asks again
+        assert isinstance(seq, int) and isinstance(counts, dict)
         progress = self.ledger.seq > self._resync_from
         if seq > self.ledger.seq and (
             self._resync_attempt < RESYNC_ATTEMPTS
@@ -442,13 +512,25 @@ class SerialTowerLink(TowerLink):
         self._resync_from = 0
         self._set_state(LinkState.CONNECTED, self._session_boot)
 
-    def _on_event(self, frame: dict[str, Any]) -> None:
+    def _on_event(self, frame: dict[str, Any], problem: str | None) -> None:
         seq = frame.get("seq")
-        if isinstance(seq, int) and seq > self.ledger.seq + 1:
+        if not valid_seq(seq):
+            self._skip_invalid(problem or "ev frame: `seq` is not usable")
+            return  # no sequence number to pass over: the device's next events carry on
+        assert isinstance(seq, int)
+        if seq > self.ledger.seq + 1:
             # a frame was lost (line noise): fetch it again rather than skip it
             if self._resync_deadline is None:
                 log.info("tower event gap before seq %d: resync", seq)
                 self._resync(time.monotonic())
+            return
+        if problem is not None:
+            # its sequence number is used up durably, then acked: never asked for again;
+            # the counts are not touched (the next event's full vector carries them)
+            if self.ledger.skip(self._session_boot, seq, problem) is not None:
+                self._skip_invalid(f"{problem}, seq {seq}")
+            if self._acks and self.ledger.seq > 0:
+                self._send("ack", None, seq=self.ledger.seq)
             return
         accepted = self.ledger.accept(self._session_boot, frame)  # durable when it returns
         if accepted is None:

@@ -8,9 +8,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -19,7 +21,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from fastapi.testclient import TestClient
 
+from host.app.checks import Checks
+from host.app.server import Access, create_app
 from host.app.session import Role, Session
 from host.app.store import Store
 from tests.app.conftest import PLAYERS, Clock, Table
@@ -187,3 +192,135 @@ def test_a_dealer_game_restores_from_its_logged_draws(tmp_path: Path, monkeypatc
     again = Session(Store(tmp_path / "castillo.db"), checks_enabled=False)
     again.restore_last()
     assert again.active is not None and again.active.game.snapshot() == snapshot
+
+
+# --- one bad row or event never stops a game (issue 9) ---------------------------------------
+
+
+def _game_with_a_throw(table: Table) -> tuple[int, str]:
+    """A game whose first player has thrown a cube the tower saw; (game id, that colour)."""
+    session = table.session
+    game_id = session.new_game({"players": PLAYERS, "mode": "table", "short_game": True})
+    active = session.active
+    assert active is not None
+    game = active.game
+    while True:
+        player = game.current_players()[0]
+        legal = game.legal_actions(player)
+        castillo = [a for a in legal if a.kind == "place" and a.arg == "castillo"]
+        action = castillo[0] if castillo else legal[0]
+        if player < 0:
+            session.act(Role.table(), str(action))
+        else:
+            session.act(Role("seat", game.colours[player]), str(action))
+        if castillo:
+            colour = game.colours[player]
+            table.link.drop(colour)
+            return game_id, colour
+
+
+def _ledger_rows(db: Path) -> list[str]:
+    with sqlite3.connect(db) as raw:
+        return [row[0] for row in raw.execute("SELECT entry FROM ledger ORDER BY id")]
+
+
+def test_an_event_the_checks_cannot_take_costs_that_event_only(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    table = Table(tmp_path / "castillo.db")
+    try:
+        _game_with_a_throw(table)
+        session = table.session
+        real_tower = Checks.tower
+
+        def failing_once(self: Checks, kind: str, *args: Any) -> None:
+            if kind == "gate":
+                raise RuntimeError("the checks fell over")
+            real_tower(self, kind, *args)
+
+        monkeypatch.setattr(Checks, "tower", failing_once)
+        table.link.emit("gate", open=True)  # old: the exception reached the link (no ack)
+        monkeypatch.setattr(Checks, "tower", real_tower)
+        status = session.tower_status()
+        assert status["warning_key"] == "tower.warn.not_counted"
+        table.link.drop("green")  # the stream goes on
+        assert session.active is not None
+        assert any(c.colour == "green" for c in session.active.checks.seen)
+        # the same entry offered again (a link retrying it) is not stored twice
+        last = session.store.last_ledger()
+        assert last is not None
+        rows = len(_ledger_rows(table.db))
+        table.session.sink.append(last)
+        assert len(_ledger_rows(table.db)) == rows
+        tower_rows = [r for r in session.store.log(session.active.id) if r.kind == "tower"]
+        seqs = [r.payload["frame"]["seq"] for r in tower_rows if r.payload.get("frame")]
+        assert len(seqs) == len(set(seqs))
+    finally:
+        table.close()
+
+
+def test_a_merged_event_with_a_nonsense_estimate_is_asked_about(tmp_path: Path) -> None:
+    table = Table(tmp_path / "castillo.db")
+    try:
+        _game_with_a_throw(table)
+        link = table.link
+        link.seq += 1  # an event the fake's own counting cannot make: straight to the ledger
+        frame = {"t": "ev", "seq": link.seq, "k": "merged", "ms": 5, "n": {}, "est": "x"}
+        link.ledger.accept(link.boot, frame)  # old: ValueError after the commit
+        active = table.session.active
+        assert active is not None
+        (issue,) = [i for i in active.checks.issues if i.kind == "confirm"]
+        assert issue.cubes == 2
+    finally:
+        table.close()
+
+
+def test_restore_reports_a_bad_row_and_goes_on(tmp_path: Path) -> None:
+    db = tmp_path / "castillo.db"
+    table = Table(db)
+    game_id, colour = _game_with_a_throw(table)
+    session = table.session
+    active = session.active
+    assert active is not None
+    table.link.drop(colour)  # a cube nobody announced: an `extra` issue once its window ends
+    table.clock.advance(10.0)
+    assert session.run_due()
+    (extra,) = active.checks.issues
+    played = [str(a) for _, a in active.game.history]
+    store, at = table.store, table.clock()
+    # rows an older version wrote: a note holding a lone surrogate, a tower event the throw
+    # checks raised on, an action that no longer replays, and a payload that is not JSON
+    note = store.append(
+        game_id, "resolve", {"issue": extra.id, "how": "accept_game", "note": "\ud800"}, at
+    )
+    frame = {"t": "ev", "seq": 90, "k": "merged", "ms": 5, "n": {}, "pulse_us": 3, "est": "x"}
+    store.append(game_id, "tower", {"kind": "event", "frame": frame, "totals": {}}, at, "tower")
+    bad_action = store.append(game_id, "action", {"text": "place Atlantis"}, at, colour)
+    unreadable = store.append(game_id, "tick", {}, at)
+    table.close()
+    with sqlite3.connect(db) as raw:
+        raw.execute("UPDATE log SET payload = '{not json' WHERE id = ?", (unreadable,))
+
+    again = Table(db)
+    try:
+        session = again.session
+        assert session.restore_last() == game_id
+        restored = session.active
+        assert restored is not None
+        assert [str(a) for _, a in restored.game.history] == played
+        problems = [
+            (line["entry"], line["text"]) for line in restored.log if line["kind"] == "problem"
+        ]
+        assert problems == [(note, "repaired"), (bad_action, "skipped"), (unreadable, "skipped")]
+        # the repaired resolve still resolved its issue; the old merged row asks for colours
+        assert [(i.kind, i.cubes) for i in restored.checks.issues] == [("confirm", 2)]
+        assert any(line.get("note") == "\ufffd" for line in restored.log)
+        state = session.state_for(Role.table())
+        json.dumps(state, ensure_ascii=False).encode("utf-8")  # old: UnicodeEncodeError
+        assert "place Atlantis" not in json.dumps(state)  # the reason stays in the server log
+        app = create_app(session, Access())
+        with TestClient(app) as client:
+            assert client.post(f"/api/games/{game_id}/continue").status_code == 200
+            assert client.get("/api/state").status_code == 200
+    finally:
+        again.close()

@@ -111,13 +111,15 @@ def test_disconnect_mid_frame_then_reconnect(sim: SimTower, tmp_path: Path) -> N
         sink.close()
 
 
-def test_ctrl_c_stops_the_firmware_and_the_link_notices(sim: SimTower, link: SimTowerLink) -> None:
+def test_ctrl_c_stops_the_firmware_and_the_link_restarts_it(
+    sim: SimTower, link: SimTowerLink
+) -> None:
     raw_write(link, b"\x03")
-    wait_status(link, LinkState.RECONNECTING, timeout=6.0)
-    assert sim.in_repl
-    sim.reset_device("power")  # someone power-cycles the tower
-    seen = wait_status(link, LinkState.CONNECTED, timeout=6.0)
-    assert any(isinstance(m, LinkStatus) and m.state is LinkState.DEVICE_RESET for m in seen)
+    seen = wait_status(link, LinkState.DEVICE_RESET, timeout=6.0)  # no power cycle needed
+    assert any(isinstance(m, LinkStatus) and "REPL" in m.detail for m in seen)
+    wait_status(link, LinkState.CONNECTED, timeout=6.0)
+    assert not sim.in_repl and sim.boot_causes[-1] == "soft"
+    assert link.health()["firmware_restarts"] == 1
 
 
 def test_device_reset_is_noticed(sim: SimTower, link: SimTowerLink) -> None:

@@ -61,6 +61,12 @@ function gateButton(i18n, send, open, on) {
   }, i18n.t(open ? "drop.gate_open" : "drop.gate_close"));
 }
 
+/** The tower's warning in the page's language (the server's English text as a fallback). */
+export function towerWarning(i18n, tower) {
+  if (!tower?.warning) return "";
+  return tower.warning_key && i18n.has(tower.warning_key) ? i18n.t(tower.warning_key) : tower.warning;
+}
+
 export function towerEvents(i18n, state) {
   const tower = state?.tower;
   if (!tower) return h("div");
@@ -75,7 +81,7 @@ export function towerEvents(i18n, state) {
     {},
     h("h3", {}, `${i18n.t("tower.title")}: ${capitalise(i18n.t(`tower.mode.${tower.mode}`))} — ${i18n.t(`tower.state.${tower.state}`)}`),
     tower.port ? h("p.muted", {}, tower.port) : null,
-    tower.warning ? h("p.warn", {}, `⚠ ${tower.warning}`) : null,
+    tower.warning ? h("p.warn", { title: tower.warning }, `⚠ ${towerWarning(i18n, tower)}`) : null,
     h("ul.tower-events", {}, recent),
   );
 }

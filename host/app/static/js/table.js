@@ -10,7 +10,7 @@ import { capitalise, promptFor, promptText } from "./prompt.js";
 import { scoreChart, scoringView } from "./scoring.js";
 import { getJson, postJson, Connection } from "./net.js";
 import { seatsView } from "./seats.js";
-import { dropperView, towerEvents } from "./dropper.js";
+import { dropperView, towerEvents, towerWarning } from "./dropper.js";
 import { checksView } from "./checks.js";
 import { newGameForm, optionTags } from "./lobby.js";
 
@@ -359,6 +359,8 @@ function logLine(e) {
       const key = `tower.event.${e.text}`;
       return `${actor}: ${i18n.has(key) ? i18n.t(key, { colour: "" }) : e.text}`;
     }
+    case "problem":
+      return i18n.t(`log.problem.${e.text}`, { entry: e.entry });
     case "scoring":
       return i18n.t("log.scoring", { text: e.text === "general" ? i18n.t("score.general", { round: e.round }) : i18n.card(e.text) });
     default:
@@ -472,7 +474,7 @@ function renderTower(state) {
     return;
   }
   pill.dataset.state = tower.state ?? "none";
-  fill(pill, h("span.led"), `${capitalise(i18n.t(`tower.mode.${tower.mode}`))}: ${i18n.t(`tower.state.${tower.state}`)}`, tower.warning ? h("span.warn", {}, ` ⚠ ${tower.warning}`) : null);
+  fill(pill, h("span.led"), `${capitalise(i18n.t(`tower.mode.${tower.mode}`))}: ${i18n.t(`tower.state.${tower.state}`)}`, tower.warning ? h("span.warn", { title: tower.warning }, ` ⚠ ${towerWarning(i18n, tower)}`) : null);
 }
 
 // ------------------------------------------------------------------ start-up
