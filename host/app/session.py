@@ -273,10 +273,14 @@ class Session:
     def restore_last(self) -> int | None:
         """At start-up: continue the game that was active (after a crash or a restart)."""
         raw = self.store.setting("active_game")
-        if raw.isdigit() and self.store.game_start(int(raw)) is not None:
+        if not raw.isdigit():
+            return None
+        try:
             self.continue_game(int(raw))
-            return int(raw)
-        return None
+        except ActionError as exc:  # gone, or its start damaged: the lobby offers the rest
+            log.error("the last game is not continued: %s", exc.reason)
+            return None
+        return int(raw)
 
     def new_game(self, options: Mapping[str, Any]) -> int:
         """A new game from a client's options (host/app/game_options.py); it becomes active."""
@@ -305,11 +309,8 @@ class Session:
         return game_id
 
     def continue_game(self, game_id: int, fresh: bool = False) -> None:
-        start = self.store.game_start(game_id)
-        if start is None:
-            raise ActionError("no_game", f"there is no game {game_id}")
         with self.lock:
-            active = self._load(game_id, start)
+            active = self._load_saved(game_id)
             self.active = active
             self.store.set_setting("active_game", str(game_id))
             if active.checks.enabled and (fresh or active.checks.totals != self._tower_totals):
@@ -317,6 +318,21 @@ class Session:
                 payload = {"kind": "baseline", "totals": self._tower_totals, "fresh": fresh}
                 self._record(active, "tower", "tower", payload)
         self._changed()
+
+    def _load_saved(self, game_id: int) -> ActiveGame:
+        """A saved game as it stands; a refusal (not a crash) when it cannot be rebuilt at all."""
+        try:
+            start = self.store.game_start(game_id)
+            if start is None:
+                raise ActionError("no_game", f"there is no game {game_id}")
+            return self._load(game_id, start)
+        except ActionError:
+            raise
+        except Exception as exc:  # its start (options, record) is damaged: the rows are fine
+            log.exception("game %d cannot be restored", game_id)
+            raise ActionError(
+                "unreadable", f"game {game_id} cannot be restored ({type(exc).__name__})"
+            ) from None
 
     def _load(self, game_id: int, start: Mapping[str, Any]) -> ActiveGame:
         game, options = _game_from_start(start)
@@ -705,7 +721,8 @@ class Session:
                 except Exception as exc:
                     # durable already: raising would make the link fetch it and log it again
                     log.exception("tower entry seq %d not applied to the checks", entry.seq)
-                    self._tower_problem = f"a tower event was not counted ({exc})"[:200]
+                    # the exception's text may name colours: it stays in the server log
+                    self._tower_problem = f"a tower event was not counted ({type(exc).__name__})"
                     self._tower_problem_at = time.monotonic()
         self._changed()
 

@@ -324,3 +324,23 @@ def test_restore_reports_a_bad_row_and_goes_on(tmp_path: Path) -> None:
             assert client.get("/api/state").status_code == 200
     finally:
         again.close()
+
+
+def test_a_game_whose_start_is_damaged_is_refused_not_a_server_error(tmp_path: Path) -> None:
+    db = tmp_path / "castillo.db"
+    table = Table(db)
+    game_id, _ = _game_with_a_throw(table)
+    table.close()
+    with sqlite3.connect(db) as raw:
+        raw.execute(
+            'UPDATE games SET start = \'{"options": {"players": 7}}\' WHERE id = ?', (game_id,)
+        )
+    again = Table(db)
+    try:
+        assert again.session.restore_last() is None  # old: an exception out of start-up
+        with TestClient(create_app(again.session, Access())) as client:
+            answer = client.post(f"/api/games/{game_id}/continue")
+            assert answer.status_code == 409 and answer.json()["error"] == "unreadable"
+            assert client.get("/api/state").status_code == 200
+    finally:
+        again.close()
