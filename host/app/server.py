@@ -13,59 +13,31 @@ import contextlib
 import functools
 import io
 import logging
-import secrets
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from engine.elgrande import data as gamedata
+from host.app import json_input
+from host.app.access import Access as Access  # re-exported: tests and the bench build apps
+from host.app.guard import RequestGuard, WebPolicy
 from host.app.session import ActionError, Role, Session
 
 log = logging.getLogger("host.app.server")
 T = TypeVar("T")
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
-PAIR_FAILURES = 5  # wrong pairing codes before pairing locks
-PAIR_LOCK_S = 30.0
 FORBIDDEN_CLOSE = 4403
 DEADLINE_POLL_S = 0.5  # the throw-window timer wakes at least this often
-
-
-@dataclass
-class Access:
-    """Who may be the table: anyone on 127.0.0.1, or (with --lan) whoever paired."""
-
-    lan: bool = False
-    pairing_code: str = ""
-    table_token: str = field(default_factory=lambda: secrets.token_urlsafe(24))
-    failures: int = 0
-    locked_until: float = 0.0
-
-    def table_ok(self, token: str | None) -> bool:
-        if not self.lan:
-            return True
-        return bool(token) and secrets.compare_digest(str(token), self.table_token)
-
-    def pair(self, code: str) -> str:
-        if not self.lan:
-            return ""
-        now = time.monotonic()
-        if now < self.locked_until:
-            raise ActionError("locked", "too many wrong codes: wait half a minute")
-        if code and secrets.compare_digest(code.strip(), self.pairing_code):
-            self.failures = 0
-            return self.table_token
-        self.failures += 1
-        if self.failures >= PAIR_FAILURES:
-            self.failures = 0
-            self.locked_until = now + PAIR_LOCK_S
-        raise ActionError("forbidden", "wrong pairing code")
+PARSE_IN_THREAD = 64 << 10  # bodies larger than this are parsed off the event loop
+# A game id in a path: SQLite's INTEGER range (a larger one would raise in the driver).
+GameId = Annotated[int, PathParam(ge=0, le=2**63 - 1)]
 
 
 STATUS = {
@@ -82,7 +54,13 @@ STATUS = {
 
 
 def _error(exc: ActionError) -> JSONResponse:
-    return JSONResponse({"error": exc.code, "reason": exc.reason}, STATUS.get(exc.code, 409))
+    reason = json_input.safe_text(exc.reason)
+    return JSONResponse({"error": exc.code, "reason": reason}, STATUS.get(exc.code, 409))
+
+
+def _error_message(exc: ActionError, ref: Any = None) -> dict[str, Any]:
+    reason = json_input.safe_text(exc.reason)
+    return {"type": "error", "ref": ref, "code": exc.code, "reason": reason}
 
 
 def _token_of(request: Request) -> str | None:
@@ -95,10 +73,13 @@ def _token_of(request: Request) -> str | None:
 class Client:
     """One WebSocket: messages go out in order from one sender task."""
 
-    def __init__(self, socket: WebSocket, role: Role, token: str = "") -> None:
+    def __init__(
+        self, socket: WebSocket, role: Role, token: str = "", game_id: int | None = None
+    ) -> None:
         self.socket = socket
         self.role = role
-        self.token = token  # a seat's token: checked again on every message (reissue)
+        self.token = token  # a seat's token: checked again before every message (reissue)
+        self.game_id = game_id  # a seat's link belongs to this game only
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.sent_rev = -1
 
@@ -142,13 +123,23 @@ class Hub:
         return {"type": "prompt", **prompt}
 
     async def run_client(self, client: Client) -> None:
-        """Send the client's queue until it disconnects."""
+        """Send the client's queue until it disconnects. A seat whose link was reissued, or
+        whose game is no longer the active one, gets nothing more: its socket is closed with
+        4403 and the reason (`replaced`, `game_changed`) the page shows."""
+        session = self.session
         while True:
             message = await client.queue.get()
-            if message is None:
-                if not client.queue.empty() and None in client.queue._queue:  # type: ignore[attr-defined]
-                    continue  # a newer state is queued behind: send that one
-                state = self.session.state_for(client.role)
+            if message is None and not client.queue.empty() and None in client.queue._queue:  # type: ignore[attr-defined]
+                continue  # a newer state is queued behind: send that one
+            with session.lock:  # the check and the view together: no reissue in between
+                revoked = None
+                if client.role.colour:
+                    revoked = session.seat_link_problem(client.token, client.game_id)
+                state = session.state_for(client.role) if message is None and not revoked else None
+            if revoked:
+                await client.socket.close(FORBIDDEN_CLOSE, revoked)
+                return
+            if state is not None:
                 if state["rev"] == client.sent_rev:
                     continue
                 client.sent_rev = state["rev"]
@@ -224,9 +215,12 @@ def create_app(
     access: Access | None = None,
     static_dir: Path = STATIC_DIR,
     on_listening: Callable[[], None] | None = None,
+    policy: WebPolicy | None = None,
 ) -> FastAPI:
-    """The app for one session. `on_listening` runs once the loop is up (start-up line)."""
+    """The app for one session. `on_listening` runs once the loop is up (start-up line);
+    `policy`: the host names and body caps the guard enforces (default: loopback only)."""
     access = access or Access()
+    policy = policy or WebPolicy()
     hub = Hub(session)
 
     @contextlib.asynccontextmanager
@@ -256,6 +250,15 @@ def create_app(
             response.headers["Cache-Control"] = "no-cache"
         return response
 
+    # outermost: nothing runs for a request from a foreign page or host, or an oversized body
+    app.add_middleware(RequestGuard, policy=policy)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_parameter(request: Request, exc: RequestValidationError) -> JSONResponse:
+        where = ", ".join(".".join(str(p) for p in e.get("loc", ())) for e in exc.errors())
+        reason = json_input.safe_text(f"bad parameter: {where or 'request'}")
+        return JSONResponse({"error": "bad_message", "reason": reason}, 400)
+
     def table(request: Request) -> None:
         if not access.table_ok(_token_of(request)):
             raise ActionError("forbidden", "this needs the table (pair first with --lan)")
@@ -270,10 +273,14 @@ def create_app(
         return await asyncio.to_thread(func, *args)
 
     async def body(request: Request) -> dict[str, Any]:
+        data = await request.body()
         try:
-            raw = await request.json()
-        except ValueError:
-            raise ActionError("bad_message", "the body is not JSON") from None
+            if len(data) > PARSE_IN_THREAD:
+                raw = await run(json_input.parse, data)
+            else:
+                raw = json_input.parse(data)
+        except json_input.BadInput as exc:
+            raise ActionError("bad_message", str(exc)) from None
         if not isinstance(raw, dict):
             raise ActionError("bad_message", "the body must be a JSON object")
         return raw
@@ -327,7 +334,8 @@ def create_app(
     @guarded
     async def pair(request: Request) -> dict[str, Any]:
         raw = await body(request)
-        return {"token": access.pair(str(raw.get("code", "")))}
+        client = request.client.host if request.client else ""
+        return {"token": access.pair(str(raw.get("code", "")), client)}
 
     @app.get("/api/gamedata")
     @guarded
@@ -370,14 +378,14 @@ def create_app(
 
     @app.post("/api/games/{game_id}/continue")
     @guarded
-    async def continue_game(game_id: int, request: Request) -> dict[str, Any]:
+    async def continue_game(game_id: GameId, request: Request) -> dict[str, Any]:
         table(request)
         await run(session.continue_game, game_id)
         return {"id": game_id, "seats": seats_json(request)}
 
     @app.get("/api/games/{game_id}/record")
     @guarded
-    async def export(game_id: int, request: Request) -> Any:
+    async def export(game_id: GameId, request: Request) -> Any:
         table(request)
         record = await run(session.export_record, game_id)
         return JSONResponse(
@@ -506,8 +514,11 @@ def create_app(
         params = socket.query_params
         role: Role | None = None
         seat_token = params.get("seat")
+        game_id = None
         if seat_token:
-            colour = session.seat_for_token(seat_token)
+            with session.lock:
+                colour = session.seat_for_token(seat_token)
+                game_id = session.active.id if session.active else None
             role = Role("seat", colour) if colour else None
         elif params.get("role", "table") == "table" and access.table_ok(params.get("token")):
             role = Role.table()
@@ -515,10 +526,10 @@ def create_app(
         if role is None:
             await socket.close(FORBIDDEN_CLOSE, "forbidden")
             return
-        client = Client(socket, role, seat_token or "")
+        client = Client(socket, role, seat_token or "", game_id)
         hub.clients.add(client)
         if role.colour:
-            await run(session.seat_connected, role.colour, 1)
+            await run(session.seat_connected, role.colour, 1, game_id)
         lang = session.table_lang
         if role.colour and session.active and role.colour in session.active.seats:
             lang = session.active.seats[role.colour].lang
@@ -527,31 +538,50 @@ def create_app(
         sender = asyncio.create_task(hub.run_client(client))
         try:
             while True:
-                raw = await socket.receive_json()
-                await _handle(client, raw)
+                message = await socket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                await _handle(client, message)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             sender.cancel()
             hub.clients.discard(client)
             if role.colour:
-                await run(session.seat_connected, role.colour, -1)
+                await run(session.seat_connected, role.colour, -1, game_id)
 
-    async def _handle(client: Client, raw: Any) -> None:
-        ref = raw.get("id") if isinstance(raw, dict) else None
+    def _message_of(received: Mapping[str, Any]) -> dict[str, Any]:
+        """One client message: a JSON object in a text frame, within the body cap."""
+        text = received.get("text")
+        if not isinstance(text, str):
+            raise ActionError("bad_message", "send JSON objects in text messages")
+        if len(text) > policy.body_cap:
+            raise ActionError("bad_message", f"a message may be at most {policy.body_cap} bytes")
+        try:
+            raw = json_input.parse(text)
+        except json_input.BadInput as exc:
+            raise ActionError("bad_message", str(exc)) from None
         if not isinstance(raw, dict):
-            client.push({"type": "error", "code": "bad_message", "reason": "send JSON objects"})
+            raise ActionError("bad_message", "send JSON objects")
+        return raw
+
+    async def _handle(client: Client, received: Mapping[str, Any]) -> None:
+        try:
+            raw = _message_of(received)
+        except ActionError as exc:
+            client.push(_error_message(exc))
             return
+        ref = raw.get("id")
         if raw.get("type") == "ping":
             client.push({"type": "pong", "ref": ref})
             return
-        if client.role.colour and session.seat_for_token(client.token) != client.role.colour:
-            client.push({"type": "error", "ref": ref, "code": "forbidden", "reason": "revoked"})
+        if client.role.colour and session.seat_link_problem(client.token, client.game_id):
+            client.push(None)  # the sender closes the socket with the reason
             return
         try:
             answer = await command(client.role, raw)
         except ActionError as exc:
-            client.push({"type": "error", "ref": ref, "code": exc.code, "reason": exc.reason})
+            client.push(_error_message(exc, ref))
             return
         client.push({"type": "ack", "ref": ref, **answer})
 
@@ -559,7 +589,9 @@ def create_app(
 
 
 def _int(value: Any) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise ActionError("bad_message", "an issue id is a number") from None
+    """An issue or check id: a whole number (a digit string is accepted too)."""
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**63:
+        raise ActionError("bad_message", "an issue id is a whole number")
+    return value

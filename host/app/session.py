@@ -32,6 +32,7 @@ from engine.elgrande.game import CHANCE, Game, Options
 from engine.elgrande.record import from_record, options_of, to_record
 from host.app.checks import CheckError, Checks, GameFacts
 from host.app.game_options import options_from_request
+from host.app.json_input import BadInput, check_loggable
 from host.app.lights import LightsState, LightsWorker, program, sweep_of
 from host.app.prompts import SECRET_KINDS, prompt_for
 from host.app.store import LogRow, Store
@@ -399,6 +400,10 @@ class Session:
     # ------------------------------------------------------------------ the log
     def _record(self, active: ActiveGame, kind: str, actor: str, payload: dict[str, Any]) -> int:
         """Apply one change and write it durably (see the module docstring)."""
+        try:  # what is logged is replayed and shown to every client: it must encode
+            check_loggable(payload)
+        except BadInput as exc:
+            raise ActionError("bad_message", str(exc)) from None
         at = self.clock()
         self._apply(active, kind, actor, payload, at)
         try:
@@ -584,6 +589,8 @@ class Session:
             if role.kind == "seat":
                 player = self._who(active, role, as_colour)
             elif as_colour:
+                if as_colour not in game.colours:
+                    raise ActionError("bad_message", "'as' must be a colour of this game")
                 player = game.colour(as_colour)
             elif game.history:
                 player = game.history[-1][0]
@@ -655,18 +662,31 @@ class Session:
 
     # ------------------------------------------------------------------ seats
     def seat_for_token(self, token: str) -> str | None:
+        """The colour whose link in the active game this is (a token belongs to one game)."""
         active = self.active
-        if active is None or not token:
+        if active is None or not token or not token.isascii():  # tokens are URL-safe ASCII
             return None
         for seat in active.seats.values():
             if secrets.compare_digest(seat.token, token):
                 return seat.colour
         return None
 
-    def seat_connected(self, colour: str, delta: int) -> None:
+    def seat_link_problem(self, token: str, game_id: int | None) -> str | None:
+        """Why a seat link opened in game `game_id` sees nothing more: `game_changed` (another
+        game, or none, is active) or `replaced` (the link was reissued); None while valid."""
+        with self.lock:
+            active = self.active
+            if active is None or active.id != game_id:
+                return "game_changed"
+            return "replaced" if self.seat_for_token(token) is None else None
+
+    def seat_connected(self, colour: str, delta: int, game_id: int | None = None) -> None:
+        """A seat page (of game `game_id`, when given) connected (+1) or left (-1)."""
         with self.lock:
             active = self.active
             if active is None or colour not in active.seats:
+                return
+            if game_id is not None and active.id != game_id:
                 return
             seat = active.seats[colour]
             seat.connected = max(0, seat.connected + delta)

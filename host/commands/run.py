@@ -7,9 +7,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import secrets
+import signal
 import socket
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,14 @@ def register(subparsers: Any) -> None:
     run.add_argument(
         "--lan", action="store_true", help="listen on the network (tablets, phones): needs pairing"
     )
+    run.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="another host name the app answers to (e.g. castillo.local; repeatable); "
+        "besides the loopback names and, with --lan, the printed LAN address",
+    )
     store = run.add_mutually_exclusive_group()
     store.add_argument("--db", type=Path, help=f"saved games database (default {default_db()})")
     store.add_argument("--data-dir", type=Path, help="folder for the database (castillo.db)")
@@ -52,11 +61,26 @@ def _lan_address() -> str:
     return "127.0.0.1"
 
 
+def _new_codes_on_request(access: Any) -> None:
+    """The host replaces the pairing code: SIGHUP, or Enter on the app's terminal."""
+    signal.signal(signal.SIGHUP, lambda *_: access.new_code())
+    if not sys.stdin.isatty():
+        return
+
+    def read_terminal() -> None:
+        for _line in sys.stdin:
+            access.new_code()
+
+    threading.Thread(target=read_terminal, name="pairing-terminal", daemon=True).start()
+
+
 def run_table(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from host.app.access import Access, new_code
     from host.app.db_files import DatabaseInUse
-    from host.app.server import Access, create_app
+    from host.app.guard import BODY_CAP, WebPolicy
+    from host.app.server import create_app
     from host.app.session import Session
     from host.app.store import Store
     from host.app.towers import open_tower
@@ -88,7 +112,17 @@ def run_table(args: argparse.Namespace) -> int:
     except Exception as exc:  # a saved game this version cannot replay must not stop the app
         print(f"castillo run: the last game could not be restored ({exc}); start or pick one")
         restored = None
-    access = Access(lan=args.lan, pairing_code=secrets.token_hex(4) if args.lan else "")
+    address = _lan_address() if args.lan else ""
+    policy = WebPolicy.serving([address, *args.allow_host])
+
+    def show_code(code: str) -> None:
+        print(f"pairing code: {code}")
+        print(f"table: http://{address}:{port}/?pair={code}", flush=True)
+
+    access = Access(lan=args.lan, pairing_code=new_code() if args.lan else "")
+    if args.lan:
+        access.on_new_code = show_code
+        _new_codes_on_request(access)
 
     def listening() -> None:
         print(f"tower: {tower.mode}" + (f" ({tower.link.port})" if tower.link else ""))
@@ -96,13 +130,18 @@ def run_table(args: argparse.Namespace) -> int:
         if restored is not None:
             print(f"continuing game {restored}")
         if args.lan:
-            address = _lan_address()
-            print(f"pairing code: {access.pairing_code}")
-            print(f"table: http://{address}:{port}/?pair={access.pairing_code}")
+            show_code(access.pairing_code)
+            print("a new pairing code: press Enter here (or send SIGHUP)")
         print(f"listening on http://127.0.0.1:{port}/", flush=True)
 
-    app = create_app(session, access, on_listening=listening)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, ws_ping_interval=20.0)
+    app = create_app(session, access, on_listening=listening, policy=policy)
+    config = uvicorn.Config(
+        app,
+        log_level="warning",
+        access_log=False,
+        ws_ping_interval=20.0,
+        ws_max_size=BODY_CAP,  # a larger WebSocket message is refused before it is read
+    )
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[listener])

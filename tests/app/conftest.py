@@ -28,6 +28,21 @@ from host.tower.link import Hello, LinkMessage, Listener, TowerLink
 SENTINEL_KEY = "zz_sentinel"
 SENTINEL_VALUE = 424242
 PLAYERS = ["purple", "green", "blue", "orange"]
+# the app serves loopback names only (TestClient's default "testserver" is refused: 421)
+BASE_URL = "http://127.0.0.1"
+
+
+class LoopbackClient(TestClient):
+    """Starlette's TestClient addressed to a loopback name, its WebSockets too (they always
+    go to "ws://testserver" otherwise)."""
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, base_url=kwargs.pop("base_url", BASE_URL), **kwargs)
+
+    def websocket_connect(self, url: str, *args: Any, **kwargs: Any) -> Any:
+        if url.startswith("/"):
+            url = "ws://" + BASE_URL.split("://", 1)[1] + url
+        return super().websocket_connect(url, *args, **kwargs)
 
 
 class FakeTowerLink(TowerLink):
@@ -168,7 +183,7 @@ def table(tmp_path: Path) -> Iterator[Table]:
 @pytest.fixture
 def client(table: Table) -> Iterator[TestClient]:
     app = create_app(table.session, Access())
-    with TestClient(app) as test_client:
+    with LoopbackClient(app) as test_client:
         yield test_client
 
 

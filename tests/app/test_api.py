@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from host.app.server import Access, create_app
-from tests.app.conftest import PLAYERS, Table, new_game
+from tests.app.conftest import PLAYERS, LoopbackClient, Table, new_game
 
 
 class Reader:
@@ -137,7 +137,7 @@ def test_bad_seat_token_is_refused(client: TestClient) -> None:
 def test_reissue_revokes_the_old_link(client: TestClient) -> None:
     created = new_game(client)
     old = created["seats"][0]["token"]
-    fresh = client.post("/api/seats/purple/reissue").json()
+    fresh = client.post("/api/seats/purple/reissue", json={}).json()
     assert fresh["token"] != old
     assert client.get(f"/api/seat/{old}/state").status_code == 403
     assert client.get(f"/api/seat/{fresh['token']}/state").status_code == 200
@@ -145,7 +145,7 @@ def test_reissue_revokes_the_old_link(client: TestClient) -> None:
 
 def test_lan_mode_needs_pairing(table: Table) -> None:
     access = Access(lan=True, pairing_code="c0ffee12")
-    with TestClient(create_app(table.session, access)) as lan:
+    with LoopbackClient(create_app(table.session, access)) as lan:
         assert lan.get("/api/games").status_code == 403
         with lan.websocket_connect("/ws?role=table") as ws, pytest.raises(WebSocketDisconnect):
             ws.receive_json()

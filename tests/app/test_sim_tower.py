@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fastapi.testclient import TestClient
 
 from host.app.server import Access, create_app
 from host.app.session import Role, Session
@@ -16,7 +15,7 @@ from host.app.store import Store
 from host.app.towers import TowerRuntime
 from host.tower.sim.launcher import SimTower
 from host.tower.sim_link import SimTowerLink
-from tests.app.conftest import PLAYERS
+from tests.app.conftest import PLAYERS, LoopbackClient
 
 
 @pytest.fixture
@@ -46,7 +45,7 @@ def wait_for(condition: object, timeout: float = 10.0) -> None:
 
 def test_a_cube_through_the_simulated_tower_matches_its_throw(sim_session: Session) -> None:
     session = sim_session
-    with TestClient(create_app(session, Access())) as client:
+    with LoopbackClient(create_app(session, Access())) as client:
         created = client.post(
             "/api/games", json={"players": PLAYERS, "mode": "dealer", "seed": 4}
         ).json()

@@ -25,7 +25,8 @@ export class Connection {
       for (const { reject } of this.pending.values()) reject({ code: "closed", reason: "" });
       this.pending.clear();
       if (event.code === 4403) {
-        this.handlers.onStatus?.("forbidden");
+        // the reason says why: "replaced" (a new seat link), "game_changed", "forbidden", …
+        this.handlers.onStatus?.("forbidden", event.reason);
         return;
       }
       this.handlers.onStatus?.("closed");

@@ -162,12 +162,21 @@ async function main() {
       if (msg.lang && msg.lang !== i18n.lang) await i18n.use(msg.lang);
     },
     onError: showError,
-    onStatus: (status) => {
+    onStatus: (status, reason) => {
       const conn = $("#conn");
       conn.hidden = status === "open";
-      conn.textContent = status === "forbidden" ? i18n.t("err.forbidden", { reason: "" }) : i18n.t("ui.disconnected");
+      conn.textContent = status === "forbidden" ? revokedText(reason) : i18n.t("ui.disconnected");
+      // a replaced or stale link shows nothing of the game any more
+      if (status === "forbidden") document.querySelector("main").hidden = true;
     },
   });
+}
+
+/** Why the server closed this page's socket, in the page's language. */
+function revokedText(reason) {
+  if (reason === "replaced") return i18n.t("err.link_replaced");
+  if (reason === "game_changed") return i18n.t("err.game_changed");
+  return i18n.t("err.forbidden", { reason: "" });
 }
 
 main();
