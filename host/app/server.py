@@ -26,6 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from engine.elgrande import data as gamedata
 from host.app import json_input
 from host.app.access import Access as Access  # re-exported: tests and the bench build apps
+from host.app.api_bodies import body_spec
 from host.app.guard import RequestGuard, WebPolicy
 from host.app.session import ActionError, Role, Session
 
@@ -330,7 +331,7 @@ def create_app(
             "active_game": active.id if active else None,
         }
 
-    @app.post("/api/pair")
+    @app.post("/api/pair", openapi_extra=body_spec("/api/pair"))
     @guarded
     async def pair(request: Request) -> dict[str, Any]:
         raw = await body(request)
@@ -361,7 +362,7 @@ def create_app(
         table(request)
         return {"games": await run(session.list_games)}
 
-    @app.post("/api/games")
+    @app.post("/api/games", openapi_extra=body_spec("/api/games"))
     @guarded
     async def new_game(request: Request) -> dict[str, Any]:
         table(request)
@@ -369,14 +370,16 @@ def create_app(
         game_id = await run(session.new_game, raw)
         return {"id": game_id, "seats": seats_json(request)}
 
-    @app.post("/api/games/import")
+    @app.post("/api/games/import", openapi_extra=body_spec("/api/games/import"))
     @guarded
     async def import_game(request: Request) -> dict[str, Any]:
         table(request)
         raw = await body(request)
         return {"id": await run(session.import_record, raw)}
 
-    @app.post("/api/games/{game_id}/continue")
+    continue_path = "/api/games/{game_id}/continue"
+
+    @app.post(continue_path, openapi_extra=body_spec(continue_path))
     @guarded
     async def continue_game(game_id: GameId, request: Request) -> dict[str, Any]:
         table(request)
@@ -433,7 +436,7 @@ def create_app(
         segno.make(url, error="m").save(out, kind="svg", scale=6, border=2)
         return Response(out.getvalue(), media_type="image/svg+xml")
 
-    @app.post("/api/seats/{colour}/reissue")
+    @app.post("/api/seats/{colour}/reissue", openapi_extra=body_spec("/api/seats/{colour}/reissue"))
     @guarded
     async def reissue(colour: str, request: Request) -> dict[str, Any]:
         table(request)
@@ -499,13 +502,15 @@ def create_app(
 
         return handler
 
-    for kind in ("action", "undo", "confirm", "resolve"):
-        app.add_api_route(f"/api/{kind}", http_command(kind), methods=["POST"])
-    app.add_api_route("/api/sim/drop", http_command("drop"), methods=["POST"])
-    app.add_api_route("/api/sim/gate", http_command("gate"), methods=["POST"])
-    for kind in ("action", "undo"):
+    commands = [(f"/api/{kind}", kind, False) for kind in ("action", "undo", "confirm", "resolve")]
+    commands += [("/api/sim/drop", "drop", False), ("/api/sim/gate", "gate", False)]
+    commands += [(f"/api/seat/{{token}}/{kind}", kind, True) for kind in ("action", "undo")]
+    for path, kind, seat_route in commands:
         app.add_api_route(
-            f"/api/seat/{{token}}/{kind}", http_command(kind, seat_route=True), methods=["POST"]
+            path,
+            http_command(kind, seat_route),
+            methods=["POST"],
+            openapi_extra=body_spec(path),
         )
 
     # ------------------------------------------------------------------ the WebSocket

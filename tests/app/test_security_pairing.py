@@ -14,7 +14,6 @@ from fastapi.testclient import TestClient
 
 from host.app.access import CODE_BUDGET, PAIR_FAILURES, PAIR_LOCK_S, Access, client_key
 from host.app.server import create_app
-from host.commands.run import _new_codes_on_request
 from tests.app.conftest import Clock, LoopbackClient, Table
 
 CODE = "c0ffee12"
@@ -70,6 +69,8 @@ def test_the_code_is_replaced_once_its_budget_of_wrong_guesses_is_spent() -> Non
 
 
 def test_the_host_replaces_the_code_with_sighup() -> None:
+    from host.commands.run import _new_codes_on_request
+
     shown: list[str] = []
     access = Access(lan=True, pairing_code=CODE, on_new_code=shown.append)
     previous = signal.getsignal(signal.SIGHUP)

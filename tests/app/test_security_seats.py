@@ -4,6 +4,7 @@ shows, before any further message."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -13,13 +14,21 @@ from starlette.websockets import WebSocketDisconnect
 from tests.app.conftest import PLAYERS, Table, new_game
 
 
-def _messages_until_closed(ws: Any, limit: int = 50) -> tuple[list[dict[str, Any]], Any]:
-    """Everything the socket still gets, and the close (its code and reason)."""
+def _messages_until_closed(
+    ws: Any, leak: Callable[[dict[str, Any]], bool], limit: int = 50
+) -> tuple[list[dict[str, Any]], Any]:
+    """Everything the socket still gets, and the close (its code and reason); fails at once on
+    a message the revoked link must not see (`leak`)."""
     got: list[dict[str, Any]] = []
     with pytest.raises(WebSocketDisconnect) as closed:
         for _ in range(limit):
             got.append(ws.receive_json())
+            assert not leak(got[-1]), f"a revoked link got {got[-1]['type']}"
     return got, closed.value
+
+
+def _state_after(rev: int) -> Callable[[dict[str, Any]], bool]:
+    return lambda message: message["type"] == "state" and message["rev"] > rev
 
 
 def _first_state(ws: Any) -> dict[str, Any]:
@@ -39,10 +48,8 @@ def test_reissue_closes_the_old_seat_socket_and_it_sees_nothing_more(
         rev_before = client.get("/api/state").json()["rev"]
         fresh = client.post("/api/seats/purple/reissue", json={}).json()["token"]
         client.post("/api/action", json={"text": table_legal(client)})  # more changes
-        got, closed = _messages_until_closed(ws)
+        _, closed = _messages_until_closed(ws, _state_after(rev_before))
         assert closed.code == 4403 and closed.reason == "replaced"
-        late = [m for m in got if m["type"] == "state" and m["rev"] > rev_before]
-        assert late == [], "a state after the reissue reached the old link"
     assert client.get(f"/api/seat/{old}/state").status_code == 403
     with client.websocket_connect(f"/ws?seat={fresh}") as ws:
         assert _first_state(ws)["state"]["seat"] == "purple"
@@ -52,13 +59,13 @@ def test_a_message_on_a_revoked_socket_closes_it(client: TestClient, table: Tabl
     created = new_game(client)
     old = created["seats"][1]["token"]
     with client.websocket_connect(f"/ws?seat={old}") as ws:
-        _first_state(ws)
-        entry = table.session.reissue("green")  # from the host: no state fan-out awaited
+        rev_before = _first_state(ws)["rev"]
+        entry = table.session.reissue("green")  # from the host, while the page is open
         assert entry.token != old
         ws.send_json({"type": "language", "lang": "cs", "id": 1})
-        got, closed = _messages_until_closed(ws)
+        leak = _state_after(rev_before)
+        _, closed = _messages_until_closed(ws, lambda m: leak(m) or m["type"] == "ack")
         assert closed.code == 4403 and closed.reason == "replaced"
-        assert not [m for m in got if m["type"] == "ack"]
     assert table.session.active is not None
     assert table.session.active.seats["green"].lang == "en"
 
@@ -69,10 +76,10 @@ def test_a_new_game_closes_the_seat_sockets_of_the_old_one(client: TestClient) -
     with client.websocket_connect(f"/ws?seat={token}") as ws:
         assert _first_state(ws)["state"]["game_id"] == first["id"]
         second = new_game(client, seed=6)
-        got, closed = _messages_until_closed(ws)
+        _, closed = _messages_until_closed(
+            ws, lambda m: m["type"] == "state" and m["state"]["game_id"] != first["id"]
+        )
         assert closed.code == 4403 and closed.reason == "game_changed"
-        games = {m["state"]["game_id"] for m in got if m["type"] == "state"}
-        assert second["id"] not in games, "the old link saw the new game's private view"
     # the token belongs to game 1: refused while game 2 is active
     assert client.get(f"/api/seat/{token}/state").status_code == 403
     # the closed socket of game 1 does not count as game 2's purple seat leaving
@@ -89,7 +96,9 @@ def test_continuing_another_game_closes_seat_sockets_too(client: TestClient) -> 
     with client.websocket_connect(f"/ws?seat={token}") as ws:
         _first_state(ws)
         assert client.post(f"/api/games/{first['id']}/continue", json={}).status_code == 200
-        _, closed = _messages_until_closed(ws)
+        _, closed = _messages_until_closed(
+            ws, lambda m: m["type"] == "state" and m["state"]["game_id"] != second["id"]
+        )
         assert closed.code == 4403 and closed.reason == "game_changed"
     assert [s["colour"] for s in first["seats"]] == PLAYERS
 
