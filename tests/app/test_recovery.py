@@ -21,13 +21,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from fastapi.testclient import TestClient
 
 from host.app.checks import Checks
 from host.app.server import Access, create_app
 from host.app.session import Role, Session
 from host.app.store import Store
-from tests.app.conftest import PLAYERS, Clock, Table
+from tests.app.conftest import PLAYERS, Clock, LoopbackClient, Table
 
 REPO = Path(__file__).resolve().parents[2]
 RUN = [sys.executable, "-m", "host.cli", "run", "--no-tower", "--port", "0"]
@@ -319,8 +318,8 @@ def test_restore_reports_a_bad_row_and_goes_on(tmp_path: Path) -> None:
         json.dumps(state, ensure_ascii=False).encode("utf-8")  # old: UnicodeEncodeError
         assert "place Atlantis" not in json.dumps(state)  # the reason stays in the server log
         app = create_app(session, Access())
-        with TestClient(app) as client:
-            assert client.post(f"/api/games/{game_id}/continue").status_code == 200
+        with LoopbackClient(app) as client:
+            assert client.post(f"/api/games/{game_id}/continue", json={}).status_code == 200
             assert client.get("/api/state").status_code == 200
     finally:
         again.close()
@@ -338,8 +337,8 @@ def test_a_game_whose_start_is_damaged_is_refused_not_a_server_error(tmp_path: P
     again = Table(db)
     try:
         assert again.session.restore_last() is None  # old: an exception out of start-up
-        with TestClient(create_app(again.session, Access())) as client:
-            answer = client.post(f"/api/games/{game_id}/continue")
+        with LoopbackClient(create_app(again.session, Access())) as client:
+            answer = client.post(f"/api/games/{game_id}/continue", json={})
             assert answer.status_code == 409 and answer.json()["error"] == "unreadable"
             assert client.get("/api/state").status_code == 200
     finally:
