@@ -83,7 +83,7 @@ def test_restore_rebuilds_engine_and_checks(tmp_path: Path) -> None:
     assert any(line.get("note") == "table note" for line in restored.log)
 
 
-def _start(data_dir: Path) -> tuple[subprocess.Popen[str], str]:
+def start_server(data_dir: Path) -> tuple[subprocess.Popen[str], str]:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
         [*RUN, "--data-dir", str(data_dir)],
@@ -123,7 +123,7 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
     seats: dict[str, str] = {}
     game_id = 0
     for round_no in range(4):
-        proc, base = _start(tmp_path)
+        proc, base = start_server(tmp_path)
         try:
             with httpx.Client(base_url=base, timeout=5.0) as http:
                 if round_no == 0:

@@ -13,8 +13,6 @@ import signal
 import sqlite3
 import stat
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,9 +20,9 @@ import pytest
 
 from host.app.db_files import DatabaseInUse
 from host.app.store import Store
+from tests.app.test_recovery import RUN, start_server
 
 REPO = Path(__file__).resolve().parents[2]
-RUN = [sys.executable, "-m", "host.cli", "run", "--no-tower", "--port", "0"]
 
 
 def mode(path: Path) -> int:
@@ -71,29 +69,8 @@ def test_an_existing_database_gets_private_modes(tmp_path: Path, loose_umask: No
         old.close()
 
 
-def _start(data_dir: Path) -> tuple[subprocess.Popen[str], str]:
-    proc = subprocess.Popen(
-        [*RUN, "--data-dir", str(data_dir)],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=dict(os.environ, PYTHONUNBUFFERED="1"),
-    )
-    assert proc.stdout is not None
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if line.startswith("listening on "):
-            return proc, line.split()[-1]
-        if not line and proc.poll() is not None:
-            break
-    proc.kill()
-    raise AssertionError("the table app did not start")
-
-
 def test_a_second_server_on_the_same_database_is_refused(tmp_path: Path) -> None:
-    first, _ = _start(tmp_path)
+    first, _ = start_server(tmp_path)
     try:
         try:
             second = subprocess.run(
