@@ -1,4 +1,8 @@
-"""Run every benchmark module in this folder (or the ones named): `python -m bench [name ...]`."""
+"""Run every benchmark module in this folder (or the ones named): `python -m bench [name ...]`.
+
+Options (``--json``) go to the named benchmarks' ``main``; with ``--json`` only their output is
+printed (``python -m bench pico --json``).
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,8 @@ from pathlib import Path
 def main(argv: list[str]) -> int:
     here = Path(__file__).resolve().parent
     names = sorted(m.name for m in pkgutil.iter_modules([str(here)]) if not m.name.startswith("_"))
-    wanted = argv or names
+    flags = [a for a in argv if a.startswith("--")]
+    wanted = [a for a in argv if not a.startswith("--")] or names
     unknown = [n for n in wanted if n not in names]
     if unknown:
         print(f"unknown benchmark(s): {', '.join(unknown)}; available: {', '.join(names)}")
@@ -22,14 +27,17 @@ def main(argv: list[str]) -> int:
         module = importlib.import_module(f"bench.{name}")
         if not hasattr(module, "main"):
             continue
-        print(f"=== {name}", flush=True)
+        quiet = "--json" in flags
+        if not quiet:
+            print(f"=== {name}", flush=True)
         started = time.perf_counter()
         try:
-            module.main()
+            module.main(*flags) if flags else module.main()
         except Exception as exc:  # report and go on: one broken bench must not hide the others
             failed += 1
-            print(f"!!! {name} failed: {exc!r}")
-        print(f"--- {name}: {time.perf_counter() - started:.1f} s\n", flush=True)
+            print(f"!!! {name} failed: {exc!r}", file=sys.stderr if quiet else sys.stdout)
+        if not quiet:
+            print(f"--- {name}: {time.perf_counter() - started:.1f} s\n", flush=True)
     return 1 if failed else 0
 
 

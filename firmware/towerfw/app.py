@@ -103,6 +103,12 @@ class Tower:
         self.frame = bytearray(3 * pixels)
         self.led_dirty = True
         self.led_ma = 0.0
+        # the idle pass's settings, read once (a dict lookup per pass costs)
+        self._baseline_ms = int(config["baseline_period_ms"])
+        self._led_frame_ms = int(config["led_frame_ms"])
+        self._heartbeat_ms = int(config["heartbeat_ms"])
+        self._integration_us = int(config["integration_us"])
+        self._gc_activity = -1  # events and frames seen at the last collection
         # health
         self.stopped = False
         self.faults = 0
@@ -182,34 +188,56 @@ class Tower:
     def run(self) -> None:
         self.boot()
         while not self.stopped:
-            self.step()
+            try:
+                self.healthy_passes()
+            except Exception as exc:  # a failing pass must not kill the link
+                self.loop_fault(exc)
         self.flush(len(self.outbox))
 
-    def step(self) -> None:
-        """One pass of the main loop."""
+    def healthy_passes(self) -> None:
+        """Passes back to back until one raises. One try block around many passes: MicroPython
+        gives a frame with a try block to the heap, and an idle pass must allocate nothing."""
         hal = self.hal
-        try:
-            now = hal.ticks_us()
-            self.tick_clock()
-            self.handle_edges()
-            if self.state == PULSE or self.state == TAIL:
-                self.sense(now)
-            else:
-                if self.state == STUCK:
-                    self.sense(now)
-                self.idle_work()
-                hal.sleep_ms(1)
+        while not self.stopped:
+            self.one_pass()
             self.faults = 0
-        except Exception as exc:  # a failing pass must not kill the link; the watchdog decides
-            self.faults += 1
-            self.fault_total += 1
-            try:
-                self.send({"t": "err", "id": None, "why": "loop: " + repr(exc)[:200]})
-            except Exception:  # encoding the error failed too; nothing more to do
-                pass
-            hal.sleep_ms(1)
-        if self.faults < MAX_FAULTS:
             hal.wdt_feed()
+
+    def step(self) -> None:
+        """One pass of the main loop, faults handled (what run() does, one pass at a time)."""
+        try:
+            self.one_pass()
+        except Exception as exc:  # a failing pass must not kill the link; the watchdog decides
+            self.loop_fault(exc)
+            return
+        self.faults = 0
+        self.hal.wdt_feed()
+
+    def loop_fault(self, exc: "Any") -> None:
+        """A pass raised: report it, and feed the watchdog unless it keeps failing."""
+        self.faults += 1
+        self.fault_total += 1
+        try:
+            self.send({"t": "err", "id": None, "why": "loop: " + repr(exc)[:200]})
+        except Exception:  # encoding the error failed too; nothing more to do
+            pass
+        self.hal.sleep_ms(1)
+        if self.faults < MAX_FAULTS:
+            self.hal.wdt_feed()
+
+    def one_pass(self) -> None:
+        hal = self.hal
+        now = hal.ticks_us()
+        self.tick_clock()
+        self.handle_edges()
+        state = self.state
+        if state == PULSE or state == TAIL:  # noqa: SIM109 - `in (..)` builds a tuple every pass
+            self.sense(now)
+            return
+        if state == STUCK:
+            self.sense(now)
+        self.idle_work()
+        hal.idle_wait()
 
     def tick_clock(self) -> None:
         ms = self.hal.ticks_ms()
@@ -218,6 +246,11 @@ class Tower:
 
     # ----------------------------------------------------------------- sensing
     def handle_edges(self) -> None:
+        if self.state != PULSE and not self.hal.beam.pending():
+            return  # the idle pass's common case, kept cheap
+        self.take_edges()
+
+    def take_edges(self) -> None:
         hal = self.hal
         beam = hal.beam
         while True:
@@ -264,7 +297,7 @@ class Tower:
 
     def sense(self, now: int) -> None:
         hal = self.hal
-        integ = int(self.cfg["integration_us"])
+        integ = self._integration_us
         if hal.ticks_diff(now, self.next_sample) >= 0:
             if self.read_sensor():
                 self.burst.add(hal.ticks_us(), self.sample)
@@ -428,11 +461,14 @@ class Tower:
         return bool(since > self.cfg["quiet_us"])
 
     def idle_work(self) -> None:
+        """Between cubes. Each check is cheap and the rare work lives in its own function: an
+        idle pass allocates nothing (small frames stay on the C stack, no garbage)."""
         self.read_input()
-        self.flush()
+        if len(self.outbox):
+            self.flush()
         self.check_gate()
         ms = self.up_ms
-        if self.state == IDLE and ms - self._base_ms >= self.cfg["baseline_period_ms"]:
+        if ms - self._base_ms >= self._baseline_ms and self.state == IDLE:
             self._base_ms = ms
             self.baseline()
         if self.diag and ms - self._diag_ms >= self.cfg["diag_period_ms"]:
@@ -441,18 +477,26 @@ class Tower:
         # a new scene is written in the pass that read it (after its answer is flushed), or the
         # first quiet one; animations keep their frame rate. Passes are >= 1 ms apart: more
         # than the WS2812 latch gap between two frames.
-        due = self.led_dirty or (
-            ms - self._led_ms >= self.cfg["led_frame_ms"] and self.scene.animated()
-        )
-        if due and self.quiet():
+        if self.led_dirty or (self.scene.animating and ms - self._led_ms >= self._led_frame_ms):
+            self.leds_due(ms)
+        if ms - self._hb_ms >= self._heartbeat_ms:
+            self._hb_ms = ms
+            self.heartbeat(ms)
+
+    def leds_due(self, ms: int) -> None:
+        if self.quiet():
             self._led_ms = ms
             self.show_leds()
-        if ms - self._hb_ms >= self.cfg["heartbeat_ms"]:
-            self._hb_ms = ms
-            if self.quiet():
-                _collect()  # between cubes: free garbage early, before it fragments the heap
-            self.hal.status_led((ms // 1000) & 1)
-            self.send({"t": "hb", "up_ms": ms, "seq": self.seq, "unacked": len(self.ring)})
+
+    def heartbeat(self, ms: int) -> None:
+        # between cubes, free the garbage of cubes and commands early, before it fragments the
+        # heap; a collection takes ~5 ms and an idle loop makes no garbage, so not every second
+        activity = self.seq + self.decoder.good_frames + self.decoder.bad_frames
+        if activity != self._gc_activity and self.quiet():
+            self._gc_activity = activity
+            _collect()
+        self.hal.status_led((ms // 1000) & 1)
+        self.send({"t": "hb", "up_ms": ms, "seq": self.seq, "unacked": len(self.ring)})
 
     def diag_frame(self) -> "dict[str, Any]":
         s = self.sample
@@ -511,12 +555,13 @@ class Tower:
 
     # ----------------------------------------------------------------- commands
     def read_input(self) -> None:
-        rx = self._rx
         hal = self.hal
-        for _ in range(256):
-            b = hal.read_byte()
-            if b < 0:
-                break
+        b = hal.read_byte()
+        if b < 0:
+            return  # the idle pass's common case: nothing allocated
+        rx = self._rx
+        n = 0
+        while b >= 0:
             if b == codec.CTRL_C:
                 # a trapped Ctrl-C (mpremote taking over): stop between passes; the bytes after
                 # it stay unread for the REPL, the partial line before it is dropped
@@ -525,10 +570,16 @@ class Tower:
                 self.decoder.reset()
                 return
             rx.append(b)
-        if rx:
-            for msg in self.decoder.feed(bytes(rx)):
-                self.command(msg)
-            self._rx = bytearray()
+            n += 1
+            if n >= 256:
+                break
+            b = hal.read_byte()
+        self.take_input()
+
+    def take_input(self) -> None:
+        for msg in self.decoder.feed(bytes(self._rx)):
+            self.command(msg)
+        self._rx = bytearray()
 
     def command(self, msg: "dict[str, Any]") -> None:
         if msg.get("t") != "cmd":

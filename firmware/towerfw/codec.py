@@ -45,11 +45,8 @@ def crc32(data: bytes) -> int:
 
 
 def _hex8(value: int) -> bytes:
-    """``value`` as 8 lower-case hex digits (bytes)."""
-    out = bytearray(8)
-    for i in range(8):
-        out[7 - i] = _HEX[(value >> (4 * i)) & 15]
-    return bytes(out)
+    """``value`` (0 <= value < 2**32) as 8 lower-case hex digits (bytes); one C call."""
+    return f"{value:08x}".encode()
 
 
 def hex8(value: int) -> str:

@@ -99,6 +99,10 @@ class CircuitPythonHal:
     def sleep_ms(self, n: int) -> None:
         self.sleep_us(1000 * n)
 
+    def idle_wait(self) -> None:
+        """The idle loop's pause between passes."""
+        self.sleep_us(1000)
+
     # sensor ----------------------------------------------------------------------------
     def sensor_start(self, gain: int) -> None:
         import adafruit_tcs34725  # type: ignore[import-untyped,import-not-found,unused-ignore]

@@ -69,6 +69,10 @@ class FakeHal:
     def sleep_ms(self, n: int) -> None:
         self.advance(1000 * n)
 
+    def idle_wait(self) -> None:
+        """The idle loop's pause between passes."""
+        self.advance(1000)
+
     def _level(self) -> int:
         return self.beam_level
 

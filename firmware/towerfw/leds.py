@@ -60,6 +60,7 @@ class Scene:
         self.pixels = pixels
         self.colours: dict[str, Any] = {}
         self.anims: dict[str, str] = {}
+        self.animating = False  # animated(), kept up to date by set(): the idle loop reads it
 
     def set(self, segs: "dict[str, Any]", anim: dict[str, str], clear: bool) -> "Any":
         """Apply a scene command. Returns an error text or None."""
@@ -84,6 +85,7 @@ class Scene:
             self.colours[name] = segs[name]
         for name in anim:
             self.anims[name] = anim[name]
+        self.animating = self.animated()
         return None
 
     def animated(self) -> bool:

@@ -32,9 +32,12 @@ class Burst:
         i = self._next
         self.t[i] = t_us
         j = 4 * i
-        for k in range(4):
-            v = sample[k]
-            self.rgbc[j + k] = v if v < 65535 else 65535
+        rgbc = self.rgbc
+        # unrolled: a loop would allocate a range and its iterator on every sample
+        rgbc[j] = min(sample[0], 65535)
+        rgbc[j + 1] = min(sample[1], 65535)
+        rgbc[j + 2] = min(sample[2], 65535)
+        rgbc[j + 3] = min(sample[3], 65535)
         self._next = (i + 1) % self.capacity
         if self.count < self.capacity:
             self.count += 1

@@ -78,7 +78,7 @@ def test_the_watchdog_is_fed_by_the_loop_and_never_bites(fresh_pico: EmulatedPic
     feeds = pico.stats.wdt_feeds
     pico.run(1_000_000)
     idle_feeds = pico.stats.wdt_feeds - feeds
-    assert idle_feeds >= 200  # once per loop pass (a pass sleeps 1 ms)
+    assert idle_feeds >= 55  # once per loop pass: the idle wait is at most 16 ms
     play(pico, singles(["red"] * 5, 40_000, seed=4))
     assert pico.stats.wdt_bites == 0
     pico.command("repl")
