@@ -88,3 +88,17 @@ def test_the_watchdog_is_fed_by_the_loop_and_never_bites(fresh_pico: EmulatedPic
     # in the REPL a timer keeps feeding it (the RP2040's watchdog cannot be stopped)
     assert 2 <= pico.stats.wdt_feeds - feeds <= 4
     assert pico.stats.wdt_bites == 0
+
+
+def test_the_firmware_restarts_from_the_repl_with_ctrl_b_ctrl_d(fresh_pico: EmulatedPico) -> None:
+    """The host link's recovery of a firmware left in the REPL: Ctrl-B, Ctrl-D (soft reboot)."""
+    pico = fresh_pico
+    first = pico.frames("hello")[0].msg
+    pico.send(b"\r\x03")
+    pico.run(50_000)
+    mark = len(pico.link.frames)
+    pico.send(b"\x02\x04")
+    assert pico.run_until(lambda: bool(pico.frames("hello", mark)), 2_000_000, 50_000)
+    hello = pico.frames("hello", mark)[0].msg
+    assert hello["boot"] != first["boot"] and hello["seq"] == 0
+    assert pico.command("ping")["t"] == "ok"
