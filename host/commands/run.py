@@ -63,7 +63,11 @@ def _lan_address() -> str:
 
 def _new_codes_on_request(access: Any) -> None:
     """The host replaces the pairing code: SIGHUP, or Enter on the app's terminal."""
-    signal.signal(signal.SIGHUP, lambda *_: access.new_code())
+
+    def replace(*_: Any) -> None:  # off the signal handler: the code's lock may be held there
+        threading.Thread(target=access.new_code, name="pairing-code", daemon=True).start()
+
+    signal.signal(signal.SIGHUP, replace)
     if not sys.stdin.isatty():
         return
 
