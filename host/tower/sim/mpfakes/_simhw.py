@@ -36,6 +36,7 @@ import time
 _rt = time._rt
 REC = 16
 BLOCK = 1024
+FRAME_HEAD = 13  # a frame report's kind, length and time before its pixels
 _instance = None
 
 
@@ -69,7 +70,7 @@ class Hw:
         self._mv = memoryview(self._buf)
         self._len = 0
         self._pos = 0
-        self._hdr = bytearray(13)
+        self._frame = bytearray(FRAME_HEAD)  # the last frame report: header, then pixels
         self.scen_id = 0
         self.scen_base = 0
         self.scen_open = False  # START seen, END not yet
@@ -98,18 +99,27 @@ class Hw:
             pass
 
     # ---------------------------------------------------------------- reports
+    # Each report is one write() of at most PIPE_BUF bytes, so it reaches the FIFO whole: the
+    # launcher's Ctrl-C is a SIGINT that can land between any two statements, and a record
+    # cut after its header would make the launcher read the next reports (a watchdog bite)
+    # as the rest of it.
     def report(self, line):
         if self._out is not None:
             data = line.encode()
-            self._out.write(struct.pack("<BI", data[0], len(data) - 2))
-            self._out.write(data[2:])
+            self._out.write(struct.pack("<BI", data[0], len(data) - 2) + data[2:])
 
     def report_frame(self, rgb):
-        """A NeoPixel frame (r, g, b bytes per pixel), written without copying it."""
+        """A NeoPixel frame (r, g, b bytes per pixel), copied after its header in a buffer kept
+        from frame to frame (no allocation) and written in one piece."""
         if self._out is not None:
-            struct.pack_into("<BIQ", self._hdr, 0, 78, 8 + len(rgb), self.now)  # 78: "N"
-            self._out.write(self._hdr)
-            self._out.write(rgb)
+            n = len(rgb)
+            rec = self._frame
+            if len(rec) != FRAME_HEAD + n:
+                rec = self._frame = bytearray(FRAME_HEAD + n)
+            struct.pack_into("<BIQ", rec, 0, 78, 8 + n, self.now)  # 78: "N"
+            for i in range(n):
+                rec[FRAME_HEAD + i] = rgb[i]
+            self._out.write(rec)
 
     # ---------------------------------------------------------------- control records
     def _fill(self, block):
