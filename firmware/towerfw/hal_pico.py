@@ -69,6 +69,58 @@ class PioStrip:
         self.sm.put(w)
 
 
+def _alarm_program() -> "Any":
+    """A one-shot timer: count down the word pulled from the FIFO, then raise the SM's IRQ."""
+    import rp2
+
+    @rp2.asm_pio()
+    def alarm() -> None:
+        # fmt: off
+        pull(block)  # type: ignore  # noqa: F821 - PIO assembler names
+        mov(x, osr)  # type: ignore  # noqa: F821
+        label("count")  # type: ignore  # noqa: F821
+        jmp(x_dec, "count")  # type: ignore  # noqa: F821
+        irq(rel(0))  # type: ignore  # noqa: F821
+        # fmt: on
+
+    return alarm
+
+
+class PioSleep:
+    """Microsecond sleeps that do not spin: a PIO state machine times the wait and its
+    interrupt wakes the core from machine.idle(). time.sleep_us sleeps whole milliseconds and
+    spins for the rest: on average 0.5 ms of CPU for each 2.4 ms sensor read."""
+
+    FREQ = 2_000_000  # 2 PIO cycles a microsecond (one per countdown step)
+    LEAD_US = 40  # the put, the interrupt and the return take about this long
+    SPIN_US = 100  # shorter waits spin: cheaper than setting up the alarm
+
+    def __init__(self, sm_id: int) -> None:
+        import rp2
+
+        self.fired = bytearray(1)
+        self.sm = rp2.StateMachine(sm_id, _alarm_program(), freq=self.FREQ)
+        self.on_alarm = self._on_alarm  # bound once: binding in the IRQ would allocate
+        self.sm.irq(self.on_alarm, hard=True)
+        self.sm.active(1)
+        self.idle = machine.idle
+        self.spin = time.sleep_us
+
+    def _on_alarm(self, _sm: "Any") -> None:
+        self.fired[0] = 1
+
+    def sleep_us(self, us: int) -> None:
+        if us <= self.SPIN_US:
+            self.spin(us)
+            return
+        fired = self.fired
+        fired[0] = 0
+        self.sm.put(2 * (us - self.LEAD_US))
+        idle = self.idle
+        while not fired[0]:
+            idle()
+
+
 class NeoStrip:
     """Fallback: the built-in neopixel module (bit-banged, interrupts off while writing)."""
 
@@ -130,6 +182,9 @@ class PicoHal:
         self.ticks_add = time.ticks_add
         self.sleep_us = time.sleep_us
         self.sleep_ms = time.sleep_ms
+        if sys.platform == "rp2" and isinstance(self.strip, PioStrip):
+            self._pio_sleep = PioSleep(1)  # state machine 0 drives the NeoPixels
+            self.sleep_us = self._pio_sleep.sleep_us
         # the Pico sleeps in the idle wait; elsewhere (the unix port behind the simulated tower)
         # the loop keeps its plain 1 ms pause per pass
         self._long_idle = sys.platform == "rp2"
