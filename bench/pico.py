@@ -34,7 +34,7 @@ def measure() -> dict[str, float | int]:
             idle = idle_cpu_pct(pico)
             timed = timed_cubes(pico, TIMED_CUBES)
             led_us = led_frame_us(pico)
-            heap_min, counted, correct = heap_after_cubes(pico, HEAP_CUBES)
+            heap_min, counted, correct, wrong = heap_after_cubes(pico, HEAP_CUBES)
         finally:
             pico.close()
     return {
@@ -48,6 +48,7 @@ def measure() -> dict[str, float | int]:
         "cubes": timed.cubes + HEAP_CUBES,
         "counted": len(timed.cpu_ms) + counted,
         "correct": timed.correct + correct,
+        "wrong": timed.wrong + wrong,
     }
 
 
@@ -77,7 +78,7 @@ def main(*flags: str) -> None:
     print(f"  LED frame (72 pixels)   {figures['led_frame_ms']:6.3f} ms on GP16")
     print(
         f"  cubes                   {figures['cubes']} dropped, {figures['counted']} counted, "
-        f"{figures['correct']} right colour"
+        f"{figures['correct']} right colour, {figures['wrong']} wrong"
     )
 
 

@@ -73,12 +73,12 @@ def timed_cubes(pico: EmulatedPico, n: int, gap_us: int = 150_000, seed: int = 1
 
 def heap_after_cubes(
     pico: EmulatedPico, n: int, gap_us: int = 10_000, seed: int = 12, every: int = 100
-) -> tuple[int, int, int]:
-    """(lowest free heap after a collection, cubes counted, correct) over ``n`` cubes dropped
+) -> tuple[int, int, int, int]:
+    """(lowest free heap after a collection, cubes counted, correct, wrong) over ``n`` cubes dropped
     back to back (cheap timing: 10 ms apart); the host acknowledges the events and reads the
     free heap every ``every`` cubes."""
     free: list[int] = []
-    counted = correct = 0
+    counted = correct = wrong = 0
     done = 0
     while done < n:
         k = min(every, n - done)
@@ -91,12 +91,14 @@ def heap_after_cubes(
         events = [f for f in pico.events(mark) if f.msg.get("k") in CUBE_EVENTS]
         counted += len(events)
         truth = [p.cubes[0] for p in dropper.passages]
-        correct += sum(e.msg.get("c") == c for e, c in zip(events, truth, strict=False))
+        for e, c in zip(events, truth, strict=False):
+            correct += e.msg.get("c") == c
+            wrong += e.msg["k"] == "drop" and e.msg.get("c") != c
         if events:  # as the host does: acknowledged events leave the replay ring
             pico.command("ack", seq=int(events[-1].msg["seq"]))
         free.append(int(pico.command("diag", on=False)["mem_free"]))
         done += k
-    return min(free), counted, correct
+    return min(free), counted, correct, wrong
 
 
 def led_frame_us(pico: EmulatedPico) -> float:
