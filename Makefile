@@ -22,6 +22,7 @@ run: setup
 lint: setup
 	$(VENV)/bin/ruff check engine host tests hardware
 	$(VENV)/bin/ruff format --check engine host tests hardware
+	$(VENV)/bin/lint-imports --no-cache  # .importlinter: engine layers, no import cycle
 
 typecheck: setup
 	$(VENV)/bin/mypy

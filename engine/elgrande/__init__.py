@@ -1,7 +1,7 @@
 """El Grande: the rules engine (both editions), its data, scoring, views and records."""
 
-from engine.elgrande.actions import Action
-from engine.elgrande.errors import IllegalAction, NotationError, NotYourTurn, RecordError, UndoError
+from engine.core.actions import Action
+from engine.core.errors import IllegalAction, NotationError, NotYourTurn, RecordError, UndoError
 from engine.elgrande.game import CHANCE, Game, Options, new_game
 
 __all__ = [

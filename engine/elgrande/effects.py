@@ -8,9 +8,10 @@ finishes, `resolve_choice` / `resolve_discs` apply what it decided.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from engine.elgrande.actions import Action
+from engine.core.actions import Action
+from engine.elgrande.board import Board
 from engine.elgrande.frames import (
     UNLIMITED,
     ChoiceFrame,
@@ -24,13 +25,10 @@ from engine.elgrande.frames import (
 from engine.elgrande.options import Veto
 from engine.elgrande.scoring import regions_for_score_op
 
-if TYPE_CHECKING:
-    from engine.elgrande.game import Game
-
 Op = dict[str, Any]
 
 
-def start(g: Game, op: Op, me: int) -> None:
+def start(g: Board, op: Op, me: int) -> None:
     STEPS[op["op"]](g, op, me)
 
 
@@ -38,7 +36,7 @@ def _limit(value: Any) -> int:
     return UNLIMITED if value == "any" else int(value or 0)
 
 
-def op_move(g: Game, op: Op, me: int) -> None:
+def op_move(g: Board, op: Op, me: int) -> None:
     frame = MoveFrame(
         actor=me,
         own=_limit(op.get("own")),
@@ -50,7 +48,7 @@ def op_move(g: Game, op: Op, me: int) -> None:
         g.frame = frame
 
 
-def op_place(g: Game, op: Op, me: int) -> None:
+def op_place(g: Board, op: Op, me: int) -> None:
     source = str(op.get("from", "court"))
     supply = g.province[me] if source == "province" else g.court[me]
     if supply:
@@ -59,12 +57,12 @@ def op_place(g: Game, op: Op, me: int) -> None:
         )
 
 
-def op_return(g: Game, op: Op, me: int) -> None:
+def op_return(g: Board, op: Op, me: int) -> None:
     for target in reversed(g.opponents_from_left(me, with_dummy=True)):
         g.ops.insert(0, {**op, "op": "_return_one", "target": target})
 
 
-def op_return_one(g: Game, op: Op, me: int) -> None:
+def op_return_one(g: Board, op: Op, me: int) -> None:
     target = int(op["target"])
     chooser = me if op.get("chooser") == "self" else target
     if chooser == g.dummy:
@@ -96,7 +94,7 @@ def op_return_one(g: Game, op: Op, me: int) -> None:
     )
 
 
-def op_court(g: Game, op: Op, me: int) -> None:
+def op_court(g: Board, op: Op, me: int) -> None:
     count = min(int(op["count"]), g.province[me] + g.board_supply(me))
     from_province = min(count, g.province[me])
     g.province[me] -= from_province
@@ -105,7 +103,7 @@ def op_court(g: Game, op: Op, me: int) -> None:
         g.frame = RecallFrame(actor=me, left=count - from_province)
 
 
-def op_score(g: Game, op: Op, me: int) -> None:
+def op_score(g: Board, op: Op, me: int) -> None:
     select = op["select"]
     if select == "chosen":
         areas = list(range(g.R)) + ([g.CASTILLO] if op.get("castillo_allowed") else [])
@@ -122,7 +120,7 @@ def op_score(g: Game, op: Op, me: int) -> None:
     g.record_scoring(g.card_in_play(), [g.score(a, first_only) for a in chosen])
 
 
-def op_disc_return(g: Game, op: Op, me: int) -> None:
+def op_disc_return(g: Board, op: Op, me: int) -> None:
     players = g.seats if op["who"] == "all" else g.opponents_from_left(me)
     minimum = int(op["min_own"])
     options: dict[int, list[Action]] = {}
@@ -134,17 +132,17 @@ def op_disc_return(g: Game, op: Op, me: int) -> None:
         g.frame = DiscFrame(options=options, purpose="return", payload=op["count"])
 
 
-def op_coup(g: Game, op: Op, me: int) -> None:
+def op_coup(g: Board, op: Op, me: int) -> None:
     choices = [g.region_actions[r] for r in g.movable_regions()]
     g.frame = ChoiceFrame(actor=me, kind="region", choices=choices, purpose="coup")
 
 
-def op_rivalry(g: Game, op: Op, me: int) -> None:
+def op_rivalry(g: Board, op: Op, me: int) -> None:
     options = {p: [g.disc_actions[r] for r in range(g.R)] for p in g.seats}
     g.frame = DiscFrame(options=options, purpose="rivalry")
 
 
-def op_king(g: Game, op: Op, me: int) -> None:
+def op_king(g: Board, op: Op, me: int) -> None:
     rule = op["to"]
     king = g.king
     if rule == "castillo":  # Revolt
@@ -182,7 +180,7 @@ def op_king(g: Game, op: Op, me: int) -> None:
         g.frame = ChoiceFrame(actor=me, kind="king", choices=choices, purpose=rule)
 
 
-def op_grande(g: Game, op: Op, me: int) -> None:
+def op_grande(g: Board, op: Op, me: int) -> None:
     if op.get("any"):  # Power Shift: move any one Grande
         choices = [
             Action("movegrande", g.colours[p], g.tok[r])
@@ -201,7 +199,7 @@ def op_grande(g: Game, op: Op, me: int) -> None:
     g.frame = ChoiceFrame(actor=me, kind="grande", choices=choices)
 
 
-def op_tile(g: Game, op: Op, me: int) -> None:
+def op_tile(g: Board, op: Op, me: int) -> None:
     occupied = set(g.tiles.values())
     free = [a for a in [*range(g.R), g.CASTILLO] if a != g.king and a not in occupied]
     choices: list[Action] = []
@@ -213,7 +211,7 @@ def op_tile(g: Game, op: Op, me: int) -> None:
         g.frame = ChoiceFrame(actor=me, kind="tile", choices=choices)
 
 
-def op_power_back(g: Game, op: Op, me: int) -> None:
+def op_power_back(g: Board, op: Op, me: int) -> None:
     values = set(g.power_discards[me])
     if g.played[me] and g.played[me] not in g.hands[me]:
         values.add(g.played[me])
@@ -227,19 +225,19 @@ def op_power_back(g: Game, op: Op, me: int) -> None:
         g.frame = ChoiceFrame(actor=me, kind="powerback", choices=choices)
 
 
-def op_either(g: Game, op: Op, me: int) -> None:
+def op_either(g: Board, op: Op, me: int) -> None:
     choices = [Action("option", str(i + 1)) for i in range(len(op["options"]))]
     g.frame = ChoiceFrame(actor=me, kind="option", choices=choices, payload=op["options"])
 
 
-def op_veto(g: Game, op: Op, me: int) -> None:
+def op_veto(g: Board, op: Op, me: int) -> None:
     card = g.card_in_play()
     if card in g.used_cards:
         g.used_cards.remove(card)
     g.vetoes.append(Veto(holder=me, card=card, expires_after_round=g.round_index + 1))
 
 
-STEPS: dict[str, Callable[[Game, Op, int], None]] = {
+STEPS: dict[str, Callable[[Board, Op, int], None]] = {
     "move": op_move,
     "place": op_place,
     "return": op_return,
@@ -258,7 +256,7 @@ STEPS: dict[str, Callable[[Game, Op, int], None]] = {
 }
 
 
-def resolve_choice(g: Game, frame: ChoiceFrame, action: Action) -> None:
+def resolve_choice(g: Board, frame: ChoiceFrame, action: Action) -> None:
     """Apply a one-off choice made in a ChoiceFrame."""
     me = frame.actor
     kind = frame.kind
@@ -286,7 +284,7 @@ def resolve_choice(g: Game, frame: ChoiceFrame, action: Action) -> None:
         _start_coup(g, me, g.area(action.arg))
 
 
-def _move_king(g: Game, me: int, target: int, purpose: str) -> None:
+def _move_king(g: Board, me: int, target: int, purpose: str) -> None:
     old = g.king
     g.king = target
     if purpose == "tournament":
@@ -299,7 +297,7 @@ def _move_king(g: Game, me: int, target: int, purpose: str) -> None:
             g.frame = EscortFrame(actor=me, source=old, target=target, left=escorts)
 
 
-def _start_coup(g: Game, me: int, region: int) -> None:
+def _start_coup(g: Board, me: int, region: int) -> None:
     others = [r for r in g.movable_regions() if r != region]
     options = {
         p: [g.disc_actions[r] for r in others]
@@ -310,7 +308,7 @@ def _start_coup(g: Game, me: int, region: int) -> None:
         g.frame = DiscFrame(options=options, purpose="coup", payload=region)
 
 
-def resolve_discs(g: Game, frame: DiscFrame) -> None:
+def resolve_discs(g: Board, frame: DiscFrame) -> None:
     """Reveal the discs of a card's secret step and apply the rest of its effect."""
     chosen = frame.chosen
     if frame.purpose == "return":

@@ -1,32 +1,23 @@
-"""Specific errors. Every illegal action raises one with a reason a player can read."""
+"""The engine's specific errors (engine.core.errors), under El Grande's names."""
 
 from __future__ import annotations
 
+from engine.core.errors import (
+    EngineError,
+    IllegalAction,
+    NotationError,
+    NotYourTurn,
+    OptionsError,
+    RecordError,
+    UndoError,
+)
 
-class EngineError(Exception):
-    """Base class of the engine's errors."""
-
-
-class NotationError(EngineError, ValueError):
-    """The text is not an action in the notation."""
-
-
-class IllegalAction(EngineError):
-    """The action is not legal now; the state is unchanged. `reason` says why in plain words."""
-
-    def __init__(self, action: str, reason: str) -> None:
-        super().__init__(f"illegal action {action!r}: {reason}")
-        self.action = action
-        self.reason = reason
-
-
-class NotYourTurn(IllegalAction):
-    """Someone other than the acting player tried to act."""
-
-
-class UndoError(EngineError):
-    """Nothing can be undone now (hidden information was revealed, or another player acted)."""
-
-
-class RecordError(EngineError, ValueError):
-    """A game record is malformed or does not replay."""
+__all__ = [
+    "EngineError",
+    "IllegalAction",
+    "NotYourTurn",
+    "NotationError",
+    "OptionsError",
+    "RecordError",
+    "UndoError",
+]

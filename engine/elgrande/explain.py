@@ -6,9 +6,8 @@ Reasons go to the player who tried the action: they never reveal another player'
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from engine.elgrande.actions import Action
+from engine.core.actions import Action
+from engine.elgrande.board import Board, Frame
 from engine.elgrande.frames import (
     ChoiceFrame,
     DiscFrame,
@@ -20,10 +19,7 @@ from engine.elgrande.frames import (
     ReturnFrame,
     VetoFrame,
 )
-
-if TYPE_CHECKING:
-    from engine.elgrande.frames import Frame
-    from engine.elgrande.game import Game
+from engine.elgrande.verbs import VERBS
 
 PHASE_WORDS = {
     "setup_first": "the first player is to be set",
@@ -43,39 +39,14 @@ PHASE_WORDS = {
     "over": "the game is over",
 }
 
-STEP_VERBS = {
-    "move": ("pick", "to", "done"),
-    "place": ("place", "done"),
-    "return": ("return",),
-    "recall": ("recall",),
-    "disc": ("disc",),
-    "veto": ("veto", "allow"),
-    "pass": ("pass",),
-    "escort": ("pick",),
-}
-
-CHANCE_VERBS = ("first", "kingcard", "home", "reveal", "remove", "deal", "dummycard", "dummypower")
-STEP_ONLY_VERBS = (
-    "pick",
-    "to",
-    "return",
-    "recall",
-    "disc",
-    "region",
-    "king",
-    "grande",
-    "movegrande",
-    "viceroy",
-    "tile",
-    "powerback",
-    "option",
-    "veto",
-    "allow",
-    "pass",
-)
+# From the verb table: the verbs each pending step takes, the chance verbs, and the verbs that
+# only answer a step of a special action.
+STEP_VERBS = VERBS.by_step()
+CHANCE_VERBS = VERBS.chance
+STEP_ONLY_VERBS = frozenset(VERBS.group("step"))
 
 
-def explain(g: Game, player: int, action: Action) -> str:
+def explain(g: Board, player: int, action: Action) -> str:
     """A specific reason why `action` by `player` is not legal now."""
     if g.frame is None and g.phase != "main":
         # Out of order (e.g. placing during the power cards): the order is the reason.
@@ -93,41 +64,29 @@ def _sample(actions: list[Action], limit: int = 8) -> str:
     return shown + (" …" if len(actions) > limit else "")
 
 
-def _area(g: Game, token: str) -> int | None:
+def _area(g: Board, token: str) -> int | None:
     try:
         return g.area(token)
     except KeyError:
         return None
 
 
-def _region_name(g: Game, area: int) -> str:
+def _region_name(g: Board, area: int) -> str:
     return g.regions[area].name if area < g.R else g.tok[area]
 
 
-def _card_name(g: Game, card_id: str) -> str:
+def _card_name(g: Board, card_id: str) -> str:
     card = g.data.cards.get(card_id)
     return card.name() if card is not None else card_id
 
 
-# Where each verb names an area (argument index) and whether the King's region is off limits
-# for it whatever the step (a disc or a scored region may show the King's region).
-AREA_ARG = {
-    "place": 0,
-    "to": 0,
-    "recall": 0,
-    "pick": 1,
-    "return": 1,
-    "grande": 0,
-    "movegrande": 1,
-    "tile": 1,
-    "king": 0,
-    "disc": 0,
-    "region": 0,
-}
-KING_REGION_CLOSED = ("place", "to", "recall", "pick", "return", "grande", "movegrande", "tile")
+# Where each decision verb names an area (argument index), and the verbs for which the King's
+# region is off limits whatever the step (a disc or a scored region may show the King's region).
+AREA_ARG = VERBS.arg_positions("area", chance=False)
+KING_REGION_CLOSED = frozenset(VERBS.tagged("not-king-region"))
 
 
-def _area_reason(g: Game, action: Action) -> str:
+def _area_reason(g: Board, action: Action) -> str:
     """Reasons that come from the board itself: the King's region, France, the castillo."""
     if action.kind not in AREA_ARG:
         return ""
@@ -164,7 +123,7 @@ def _area_reason(g: Game, action: Action) -> str:
     return ""
 
 
-def _step_reason(g: Game, player: int, action: Action) -> str:
+def _step_reason(g: Board, player: int, action: Action) -> str:
     if g.frame is not None:
         return _frame_reason(g, g.frame, player, action)
     if g.is_chance():
@@ -191,7 +150,7 @@ def _step_reason(g: Game, player: int, action: Action) -> str:
 
 
 # ---------------------------------------------------------------- chance steps (table mode)
-def _chance_reason(g: Game, action: Action) -> str:
+def _chance_reason(g: Board, action: Action) -> str:
     expected = {
         "setup_first": "first",
         "setup_king": "kingcard",
@@ -205,8 +164,8 @@ def _chance_reason(g: Game, action: Action) -> str:
         return f"now {PHASE_WORDS[g.phase]}: enter it with '{expected} …'"
     if action.kind in ("kingcard", "home"):
         if action.kind == "home":
-            seat = g._home_seat()
-            if g._colour_index.get(action.arg.casefold()) != seat:
+            seat = g.home_seat()
+            if g.colour_lookup.get(action.arg.casefold()) != seat:
                 return f"it is {g.colours[seat]}'s home region card now"
         region = _area(g, action[1 if action.kind == "kingcard" else 2])
         if region is not None and region >= g.R:
@@ -233,7 +192,7 @@ def _chance_reason(g: Game, action: Action) -> str:
     return ""
 
 
-def _remove_reason(g: Game, action: Action) -> str:
+def _remove_reason(g: Board, action: Action) -> str:
     alternative = g.pending_alternatives[0]
     deck = g.data.cards[alternative].deck
     name = _card_name(g, alternative)
@@ -245,24 +204,24 @@ def _remove_reason(g: Game, action: Action) -> str:
     return f"{card.name()} is not in deck {deck}"
 
 
-def _deal_reason(g: Game, action: Action) -> str:
-    seat = g._deal_seat()
-    if g._colour_index.get(action.arg.casefold()) != seat:
+def _deal_reason(g: Board, action: Action) -> str:
+    seat = g.deal_seat()
+    if g.colour_lookup.get(action.arg.casefold()) != seat:
         return f"it is {g.colours[seat]}'s modifier card now"
     if action.arg2 not in g.data.grey_cards:
         return f"there is no modifier card {action.arg2!r}"
     return f"no copy of modifier card {action.arg2} is left to deal"
 
 
-def _who_has(g: Game, region: int) -> str:
+def _who_has(g: Board, region: int) -> str:
     if region == g.king:
         return "it placed the King"
     owners = [g.colours[p] for p in range(g.n) if g.grandes[p] == region]
     return f"it is {owners[0]}'s home" if owners else "it was drawn already"
 
 
-def _reveal_reason(g: Game, action: Action) -> str:
-    due = next(iter(g._pending_slots()), None)
+def _reveal_reason(g: Board, action: Action) -> str:
+    due = next(iter(g.pending_slots()), None)
     if due is None:
         return "no action card is to be revealed now"
     if action.arg != str(due):
@@ -281,7 +240,7 @@ def _reveal_reason(g: Game, action: Action) -> str:
 
 
 # ---------------------------------------------------------------- the phases of a turn
-def _power_reason(g: Game, player: int, action: Action) -> str:
+def _power_reason(g: Board, player: int, action: Action) -> str:
     if action.kind not in ("power", "shift"):
         return "play a power card first ('power <value>')"
     value = int(action.arg) if action.arg.isdigit() else -1
@@ -308,7 +267,7 @@ def _power_reason(g: Game, player: int, action: Action) -> str:
     return ""
 
 
-def _take_reason(g: Game, player: int, action: Action) -> str:
+def _take_reason(g: Board, player: int, action: Action) -> str:
     turn = g.turn
     assert turn is not None
     if action.kind != "take":
@@ -323,7 +282,7 @@ def _take_reason(g: Game, player: int, action: Action) -> str:
     return "there are not that many of your caballeros in the province and regions"
 
 
-def _card_reason(g: Game, player: int, action: Action) -> str:
+def _card_reason(g: Board, player: int, action: Action) -> str:
     if action.kind == "take":
         return "you have already taken caballeros to your court this turn"
     if action.kind != "card":
@@ -337,7 +296,7 @@ def _card_reason(g: Game, player: int, action: Action) -> str:
     return f"{name} is not face up now"
 
 
-def _taken_this_round(g: Game, card_id: str) -> int | None:
+def _taken_this_round(g: Board, card_id: str) -> int | None:
     """Who chose the card since the round's cards were revealed (the last chance step)."""
     for who, done in reversed(g.history):
         if who < 0:
@@ -347,7 +306,7 @@ def _taken_this_round(g: Game, card_id: str) -> int | None:
     return None
 
 
-def _main_reason(g: Game, player: int, action: Action) -> str:
+def _main_reason(g: Board, player: int, action: Action) -> str:
     turn = g.turn
     assert turn is not None
     card = _card_name(g, turn.card)
@@ -377,7 +336,7 @@ def _main_reason(g: Game, player: int, action: Action) -> str:
 
 
 # ---------------------------------------------------------------- steps of a special action
-def _frame_reason(g: Game, frame: Frame, player: int, action: Action) -> str:
+def _frame_reason(g: Board, frame: Frame, player: int, action: Action) -> str:
     turn = g.turn
     splitting = action.kind == "place" and not isinstance(frame, PlaceFrame)
     if splitting and turn is not None and turn.special == 1:
@@ -412,14 +371,14 @@ def _frame_reason(g: Game, frame: Frame, player: int, action: Action) -> str:
     return ""
 
 
-def _escort_reason(g: Game, frame: EscortFrame, action: Action) -> str:
+def _escort_reason(g: Board, frame: EscortFrame, action: Action) -> str:
     source = _region_name(g, frame.source)
     if _area(g, action.arg2) != frame.source:
         return f"the King's escort comes from his old region ({source}) only"
     return f"there is no {action.arg} caballero left in {source}"
 
 
-def _move_reason(g: Game, frame: MoveFrame, action: Action) -> str:
+def _move_reason(g: Board, frame: MoveFrame, action: Action) -> str:
     if frame.picked is not None:
         colour, source = frame.picked
         where = _region_name(g, source)
@@ -438,9 +397,9 @@ def _move_reason(g: Game, frame: MoveFrame, action: Action) -> str:
     return ""
 
 
-def _pick_reason(g: Game, frame: MoveFrame, action: Action) -> str:
+def _pick_reason(g: Board, frame: MoveFrame, action: Action) -> str:
     region = _area(g, action.arg2)
-    colour = g._colour_index.get(action.arg.casefold())
+    colour = g.colour_lookup.get(action.arg.casefold())
     if region is None or colour is None:
         return ""
     if region < g.R and not g.pieces[region][colour]:
@@ -452,7 +411,7 @@ def _pick_reason(g: Game, frame: MoveFrame, action: Action) -> str:
     return "this card does not let you move more opponents' caballeros"
 
 
-def _place_step_reason(g: Game, frame: PlaceFrame, action: Action) -> str:
+def _place_step_reason(g: Board, frame: PlaceFrame, action: Action) -> str:
     if action.kind != "place":
         return ""
     if not g.court[frame.actor]:
@@ -462,8 +421,8 @@ def _place_step_reason(g: Game, frame: PlaceFrame, action: Action) -> str:
     return ""
 
 
-def _return_reason(g: Game, frame: ReturnFrame, action: Action) -> str:
-    colour = g._colour_index.get(action.arg.casefold())
+def _return_reason(g: Board, frame: ReturnFrame, action: Action) -> str:
+    colour = g.colour_lookup.get(action.arg.casefold())
     target = g.colours[frame.target]
     if colour is not None and colour != frame.target:
         return f"now {target}'s caballeros go back to the province, not {action.arg}'s"
@@ -481,27 +440,15 @@ def _return_reason(g: Game, frame: ReturnFrame, action: Action) -> str:
     return ""
 
 
-def _recall_reason(g: Game, frame: RecallFrame, action: Action) -> str:
+def _recall_reason(g: Board, frame: RecallFrame, action: Action) -> str:
     area = _area(g, action.arg)
     if area is not None and area < g.R and not g.pieces[area][frame.actor]:
         return f"you have no caballero in {_region_name(g, area)} to bring to your court"
     return ""
 
 
-CHOICE_VERBS = {
-    "king": "king",
-    "grande": "grande",
-    "movegrande": "movegrande",
-    "viceroy": "viceroy",
-    "tile": "tile",
-    "powerback": "powerback",
-    "option": "option",
-    "region": "region",
-}
-
-
-def _choice_reason(g: Game, frame: ChoiceFrame, action: Action) -> str:
-    verb = CHOICE_VERBS.get(frame.kind, frame.kind)
+def _choice_reason(g: Board, frame: ChoiceFrame, action: Action) -> str:
+    verb = frame.kind  # a one-choice step is named after its verb (verbs.py: "choice")
     if frame.kind == "grey" or action.kind != verb:
         return f"finish the current step first: choose one of {_sample(frame.choices)}"
     area = _area(g, action[2] if verb == "tile" else action[1]) if action.arg else None
@@ -532,8 +479,8 @@ def _choice_reason(g: Game, frame: ChoiceFrame, action: Action) -> str:
     return ""
 
 
-def _movegrande_reason(g: Game, action: Action, area: int | None) -> str:
-    owner = g._colour_index.get(action.arg.casefold())
+def _movegrande_reason(g: Board, action: Action, area: int | None) -> str:
+    owner = g.colour_lookup.get(action.arg.casefold())
     if owner is None:
         return f"there is no {action.arg} Grande in this game"
     here = g.grandes[owner]
@@ -546,7 +493,7 @@ def _movegrande_reason(g: Game, action: Action, area: int | None) -> str:
     return ""
 
 
-def _tile_reason(g: Game, action: Action, area: int | None) -> str:
+def _tile_reason(g: Board, action: Action, area: int | None) -> str:
     ids = [t.id for t in g.data.tiles]
     if action.arg not in ids:
         return f"there is no scoring tile {action.arg!r} (tiles: {', '.join(ids)})"
@@ -563,7 +510,7 @@ def _tile_reason(g: Game, action: Action, area: int | None) -> str:
     return ""
 
 
-def _disc_reason(g: Game, frame: DiscFrame, player: int, action: Action) -> str:
+def _disc_reason(g: Board, frame: DiscFrame, player: int, action: Action) -> str:
     area = _area(g, action.arg)
     if area is None or area >= g.R:
         return ""
@@ -579,7 +526,7 @@ def _disc_reason(g: Game, frame: DiscFrame, player: int, action: Action) -> str:
     return ""
 
 
-def _disc_minimum(g: Game) -> int:
+def _disc_minimum(g: Board) -> int:
     """The fewest own caballeros a region needs for the current card's return disc."""
     card = g.data.cards.get(g.turn.card) if g.turn is not None else None
     steps = list(card.effect) if card is not None else []

@@ -1,44 +1,24 @@
 """Pending decisions inside a turn: one frame per step of a card's special action.
 
 A frame says who acts, lists the legal actions and applies one. `apply` returns True when the
-frame is finished. Frames mutate the game only through its small helper methods, so the rules
-(what may move where) live in one place: `engine.elgrande.game`.
+frame is finished. Frames work on the board model (`engine.elgrande.board.Board`) and change it
+only through its mutation helpers (place, move, return, recall pieces), so the bookkeeping
+(throws into the castillo, the supplies) lives in one place.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from engine.elgrande.actions import Action
-
-if TYPE_CHECKING:
-    from engine.elgrande.game import Game
+from engine.core.actions import Action
+from engine.elgrande.board import Board, Frame
 
 DONE = Action("done")
 UNLIMITED = 1_000
 
 
-class Frame(ABC):
-    """Base class: a decision the game waits for."""
-
-    kind = "frame"
-    actor: int
-
-    def actors(self, g: Game) -> tuple[int, ...]:
-        return (self.actor,)
-
-    @abstractmethod
-    def legal(self, g: Game, player: int) -> list[Action]:
-        """The actions `player` may take in this step."""
-
-    @abstractmethod
-    def apply(self, g: Game, player: int, action: Action) -> bool:
-        """Apply a legal action; True when the step is finished."""
-
-    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
-        return {"step": self.kind, "actor": g.colours[self.actor]}
+__all__ = ["DONE", "UNLIMITED", "Frame"]  # and the frame classes below
 
 
 @dataclass(eq=False)
@@ -50,25 +30,25 @@ class PlaceFrame(Frame):
     left: int
     to: str  # "regions" (any region but the King's) or "anywhere" (also the castillo)
     source: str = "court"
-    kind = "place"
+    kind: str = "place"
 
-    def _supply(self, g: Game) -> int:
+    def _supply(self, g: Board) -> int:
         return g.province[self.actor] if self.source == "province" else g.court[self.actor]
 
-    def legal(self, g: Game, player: int) -> list[Action]:
+    def legal(self, g: Board, player: int) -> list[Action]:
         if not self._supply(g) or self.left == 0:
             return [DONE]
         areas = g.free_regions() + ([g.CASTILLO] if self.to == "anywhere" else [])
         return [g.place_actions[a] for a in areas if g.can_enter(a)] + [DONE]
 
-    def apply(self, g: Game, player: int, action: Action) -> bool:
+    def apply(self, g: Board, player: int, action: Action) -> bool:
         if action.kind == "done":
             return True
         g.place_piece(self.actor, g.area(action.arg), self.source)
         self.left -= 1
         return self.left == 0 or not self._supply(g)
 
-    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+    def describe(self, g: Board, viewer: int | None) -> dict[str, Any]:
         out = {**super().describe(g, viewer), "left": self.left, "to": self.to}
         return {**out, "from": self.source}
 
@@ -81,20 +61,20 @@ class EscortFrame(Frame):
     source: int
     target: int
     left: int
-    kind = "escort"
+    kind: str = "escort"
 
-    def legal(self, g: Game, player: int) -> list[Action]:
+    def legal(self, g: Board, player: int) -> list[Action]:
         row = g.pieces[self.source]
         return [g.pick_actions[c][self.source] for c in range(g.n) if row[c]]
 
-    def apply(self, g: Game, player: int, action: Action) -> bool:
+    def apply(self, g: Board, player: int, action: Action) -> bool:
         colour = g.colour(action.arg)
         g.pieces[self.source][colour] -= 1
         g.pieces[self.target][colour] += 1
         self.left -= 1
         return self.left == 0 or not self.legal(g, player)
 
-    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+    def describe(self, g: Board, viewer: int | None) -> dict[str, Any]:
         out = super().describe(g, viewer)
         return {**out, "from": g.tok[self.source], "to": g.tok[self.target], "left": self.left}
 
@@ -110,9 +90,9 @@ class MoveFrame(Frame):
     from_one: bool
     source: int = -1  # fixed once the first caballero leaves (from_one cards)
     picked: tuple[int, int] | None = None  # (colour, region)
-    kind = "move"
+    kind: str = "move"
 
-    def legal(self, g: Game, player: int) -> list[Action]:
+    def legal(self, g: Board, player: int) -> list[Action]:
         if self.picked is not None:
             colour, src = self.picked
             return [g.to_actions[a] for a in g.move_destinations(src)]
@@ -131,7 +111,7 @@ class MoveFrame(Frame):
         acts.append(DONE)
         return acts
 
-    def apply(self, g: Game, player: int, action: Action) -> bool:
+    def apply(self, g: Board, player: int, action: Action) -> bool:
         if action.kind == "done":
             return True
         if action.kind == "pick":
@@ -153,7 +133,7 @@ class MoveFrame(Frame):
             a.kind == "pick" for a in self.legal(g, player)
         )
 
-    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+    def describe(self, g: Board, viewer: int | None) -> dict[str, Any]:
         out = super().describe(g, viewer)
         left = {k: v for k, v in (("own", self.own), ("foreign", self.foreign), ("any", self.any))}
         out["left"] = {k: (None if v >= UNLIMITED else v) for k, v in left.items() if v}
@@ -173,9 +153,9 @@ class ReturnFrame(Frame):
     left: int
     from_court: bool
     from_regions: bool
-    kind = "return"
+    kind: str = "return"
 
-    def legal(self, g: Game, player: int) -> list[Action]:
+    def legal(self, g: Board, player: int) -> list[Action]:
         acts: list[Action] = []
         if self.from_court and g.court[self.target]:
             acts.append(g.return_actions[self.target][g.COURT])
@@ -185,12 +165,12 @@ class ReturnFrame(Frame):
                     acts.append(g.return_actions[self.target][region])
         return acts
 
-    def apply(self, g: Game, player: int, action: Action) -> bool:
+    def apply(self, g: Board, player: int, action: Action) -> bool:
         g.return_piece(self.target, g.area(action.arg2))
         self.left -= 1
         return self.left == 0 or not self.legal(g, player)
 
-    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+    def describe(self, g: Board, viewer: int | None) -> dict[str, Any]:
         return {**super().describe(g, viewer), "colour": g.colours[self.target], "left": self.left}
 
 
@@ -200,19 +180,19 @@ class RecallFrame(Frame):
 
     actor: int
     left: int
-    kind = "recall"
+    kind: str = "recall"
 
-    def legal(self, g: Game, player: int) -> list[Action]:
+    def legal(self, g: Board, player: int) -> list[Action]:
         return [g.recall_actions[r] for r in g.movable_regions() if g.pieces[r][self.actor]]
 
-    def apply(self, g: Game, player: int, action: Action) -> bool:
+    def apply(self, g: Board, player: int, action: Action) -> bool:
         region = g.area(action.arg)
         g.pieces[region][self.actor] -= 1
         g.court[self.actor] += 1
         self.left -= 1
         return self.left == 0 or not self.legal(g, player)
 
-    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+    def describe(self, g: Board, viewer: int | None) -> dict[str, Any]:
         return {**super().describe(g, viewer), "left": self.left}
 
 
@@ -226,14 +206,14 @@ class ChoiceFrame(Frame):
     purpose: str = ""
     payload: Any = None
 
-    def legal(self, g: Game, player: int) -> list[Action]:
+    def legal(self, g: Board, player: int) -> list[Action]:
         return list(self.choices)
 
-    def apply(self, g: Game, player: int, action: Action) -> bool:
+    def apply(self, g: Board, player: int, action: Action) -> bool:
         g.resolve_choice(self, action)
         return True
 
-    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+    def describe(self, g: Board, viewer: int | None) -> dict[str, Any]:
         out = super().describe(g, viewer)
         if self.purpose:
             out["purpose"] = self.purpose
@@ -249,26 +229,26 @@ class SecretFrame(Frame):
 
     options: dict[int, list[Action]]  # player -> their legal actions
     chosen: dict[int, Any]  # player -> their choice (hidden until all are in)
-    own_key = "mine"
+    own_key: str  # the key under which a seat sees its own choice
 
-    def actors(self, g: Game) -> tuple[int, ...]:
+    def actors(self, g: Board) -> tuple[int, ...]:
         return tuple(p for p in sorted(self.options) if p not in self.chosen)
 
-    def legal(self, g: Game, player: int) -> list[Action]:
+    def legal(self, g: Board, player: int) -> list[Action]:
         return [] if player in self.chosen else list(self.options.get(player, []))
 
-    def apply(self, g: Game, player: int, action: Action) -> bool:
+    def apply(self, g: Board, player: int, action: Action) -> bool:
         self.chosen[player] = self._value(g, action)
         return len(self.chosen) == len(self.options)
 
-    @abstractmethod
-    def _value(self, g: Game, action: Action) -> Any:
+    def _value(self, g: Board, action: Action) -> Any:
         """What a choice records."""
+        raise NotImplementedError
 
-    def _shown(self, g: Game, value: Any) -> str:
+    def _shown(self, g: Board, value: Any) -> str:
         return str(value)
 
-    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+    def describe(self, g: Board, viewer: int | None) -> dict[str, Any]:
         out: dict[str, Any] = {
             "step": self.kind,
             "waiting_for": [g.colours[p] for p in self.actors(g)],
@@ -287,16 +267,16 @@ class DiscFrame(SecretFrame):
     purpose: str
     payload: Any = None
     chosen: dict[int, int] = field(default_factory=dict)  # player -> region (hidden)
-    kind = "disc"
-    own_key = "my_disc"
+    kind: str = "disc"
+    own_key: str = "my_disc"
 
-    def _value(self, g: Game, action: Action) -> int:
+    def _value(self, g: Board, action: Action) -> int:
         return g.area(action.arg)
 
-    def _shown(self, g: Game, value: Any) -> str:
+    def _shown(self, g: Board, value: Any) -> str:
         return g.tok[int(value)]
 
-    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+    def describe(self, g: Board, viewer: int | None) -> dict[str, Any]:
         return {**super().describe(g, viewer), "purpose": self.purpose}
 
 
@@ -306,10 +286,10 @@ class PassFrame(SecretFrame):
 
     options: dict[int, list[Action]]
     chosen: dict[int, str] = field(default_factory=dict)  # player -> grey card id (hidden)
-    kind = "pass"
-    own_key = "my_pass"
+    kind: str = "pass"
+    own_key: str = "my_pass"
 
-    def _value(self, g: Game, action: Action) -> str:
+    def _value(self, g: Board, action: Action) -> str:
         return action.arg
 
 
@@ -319,14 +299,14 @@ class VetoFrame(Frame):
 
     actor: int
     against: int
-    kind = "veto"
+    kind: str = "veto"
 
-    def legal(self, g: Game, player: int) -> list[Action]:
+    def legal(self, g: Board, player: int) -> list[Action]:
         return [Action("veto"), Action("allow")]
 
-    def apply(self, g: Game, player: int, action: Action) -> bool:
+    def apply(self, g: Board, player: int, action: Action) -> bool:
         g.resolve_veto(self, action.kind == "veto")
         return True
 
-    def describe(self, g: Game, viewer: int | None) -> dict[str, Any]:
+    def describe(self, g: Board, viewer: int | None) -> dict[str, Any]:
         return {**super().describe(g, viewer), "against": g.colours[self.against]}

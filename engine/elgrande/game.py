@@ -25,337 +25,48 @@ import secrets
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from engine.core.actions import Action
+from engine.core.errors import IllegalAction, NotationError, NotYourTurn, UndoError
 from engine.elgrande import data as gamedata
-from engine.elgrande import effects
-from engine.elgrande.actions import Action
-from engine.elgrande.errors import IllegalAction, NotationError, NotYourTurn, UndoError
+from engine.elgrande import effects, views
+from engine.elgrande.board import CHANCE, CHANCE_PHASES, STATE_FIELDS, UNSEEN, Board, Frame
+from engine.elgrande.explain import explain
 from engine.elgrande.frames import (
     DONE,
     ChoiceFrame,
     DiscFrame,
-    Frame,
     PassFrame,
     RecallFrame,
     VetoFrame,
 )
 from engine.elgrande.options import Options, Throw, Turn, Veto
-from engine.elgrande.scoring import AreaScore, score_area
+from engine.elgrande.verbs import VERBS
 
 __all__ = ["CHANCE", "Game", "Options", "Throw", "Turn", "Veto", "new_game"]
 
-CHANCE = -1
 SPECIAL = Action("special")
 SKIP = Action("skip")
 GREY = Action("grey")
-UNSEEN = "?"  # a card set aside unseen at the table
-CHANCE_PHASES = frozenset(
-    {
-        "setup_first",
-        "setup_remove",
-        "setup_king",
-        "setup_home",
-        "setup_deal",
-        "dummy_regions",
-        "reveal",
-        "dummy_power",
-    }
-)
 # Dealer mode without a seed: outcomes nobody can predict from the draws seen so far (the
 # record keeps each outcome, so a replay never draws again).
 _UNPREDICTABLE = secrets.SystemRandom()
 _TURN_PHASES = frozenset({"take", "card", "main"})
-_UNDO_BARRIERS = frozenset({"disc", "powerback", "power", "shift", "pass"})
+_UNDO_BARRIERS = VERBS.undo_barriers
+_COLOUR_ARGS = VERBS.arg_positions("colour")
+_AREA_ARGS = VERBS.arg_positions("area")
 _CARD_ACTIONS: dict[str, Action] = {}
-# Per-(data, options) tables shared by every game with those options.
-_STATIC: dict[tuple[Any, ...], dict[str, Any]] = {}
-_ACTION_TABLES: dict[tuple[tuple[str, ...], tuple[str, ...]], dict[str, Any]] = {}
 
 
-class Game:
-    """One game of El Grande (see the module docstring)."""
-
-    CASTILLO = 9
-    FRANCE = 10
-    PORTUGAL = 11
-    COURT = 12
-
-    # Set from the shared static tables (see _static_tables); read-only.
-    data: gamedata.GameData
-    n: int  # colours on the board, the 2-player dummy included
-    seats: tuple[int, ...]  # the colours that are players, clockwise
-    dummy: int  # the dummy's colour index with 2 players, else -1
-    colours: tuple[str, ...]
-    places: int
-    regions: tuple[gamedata.Region, ...]
-    R: int
-    tok: list[str]
-    area_tokens: frozenset[str]
-    _area_names: list[str]  # printed region names, then the other areas' tokens
-    _area_index: dict[str, int]
-    _exact_area: dict[str, int]
-    _colour_index: dict[str, int]
-    _exact_colour: dict[str, int]
-    adjacent: list[list[int]]
-    border_regions: dict[int, list[int]]
-    slots: tuple[int, ...]  # the action-card decks revealed each round (2 holds 2+3 if merged)
-    _movable: dict[int, list[int]]
-    _placement: dict[int, list[int]]
-    _place_actions_by_king: dict[int, list[Action]]
-    # Shared, immutable action tables indexed by area (and colour): see _action_tables().
-    place_actions: list[Action]
-    to_actions: list[Action]
-    recall_actions: list[Action]
-    disc_actions: list[Action]
-    region_actions: list[Action]
-    king_actions: list[Action]
-    grande_actions: list[Action]
-    pick_actions: list[list[Action]]
-    return_actions: list[list[Action]]
-    take_actions: list[Action]
-    power_actions: list[Action]
+class Game(Board):
+    """One game of El Grande (see the module docstring): the rules driver on the board model."""
 
     def __init__(self, options: Options, data: gamedata.GameData | None = None) -> None:
-        self.options = options
-        # Override files reach the engine only as loaded data (from the command line, a trusted
-        # caller): options come from clients and never name a file.
-        self.data = data or gamedata.load(options.edition)
-        key = (
-            id(self.data),
-            options.players,
-            options.dummy,
-            options.alternatives,
-            options.merge_decks_2_3,
-            options.power_shift,
-            options.new_regency,
-        )
-        static = _STATIC.get(key)
-        if static is None or static["data"] is not self.data:
-            self._check_options()
-            static = _STATIC[key] = self._static_tables()
-        self.__dict__.update(static)
-        data = self.data
-        n = self.n
-        self.pieces = [[0] * n for _ in range(self.R + 1)]  # regions + castillo
-        self.court = [0] * n
-        self.province = [data.caballeros_per_colour] * n
-        self.king = -1
-        self.grandes = [-1] * n
-        self.tiles: dict[str, int] = {}  # tile id -> area
-        self.scores = [0] * n
-        self.rounds = (
-            list(data.short_game_rounds) if options.short_game else list(range(1, data.rounds + 1))
-        )
-        self.round_index = 0
-        self.first = -1
-        self.hands = [list(range(1, 14)) for _ in range(n)]  # the dummy's is its face-down deck
-        self.power_discards: list[list[int]] = [[] for _ in range(n)]
-        self.played = [0] * n  # power card played this round (0: none yet)
-        self.totals = [0] * n  # power card + modifier (Power Shift), which sets the turn order
-        self.played_grey = [""] * n
-        self.grey_hands: list[list[str]] = [[] for _ in range(n)]
-        self.grey_discards: list[list[str]] = [[] for _ in range(n)]
-        self.grey_deck = data.grey_deck() if options.power_shift else []
-        self.power_order: list[int] = []
-        self.power_pos = 0
-        self.decks: dict[int, list[str]] = {
-            d: data.deck_cards(d, regency=options.new_regency) for d in range(1, 6)
-        }
-        self.king_card = "" if options.new_regency else next(iter(self.decks[5]), "")
-        if not options.new_regency:
-            self.decks[5] = []
-        self.pending_alternatives = list(options.alternatives)
-        self.unseen_set_aside = 0
-        self._round_slots = (*self.slots, 5) if options.new_regency else self.slots
-        self.face_up: list[str] = [""] * 5
-        self.used_cards: list[str] = []
-        self.region_cards = list(range(self.R))
-        self.dummy_deck: list[int] = []
-        self.dummy_draws = 0
-        self.phase = "setup_first"
-        self.home_pos = 0
-        self.deal_pos = 0
-        self.turn_order: list[int] = []
-        self.turn_pos = 0
-        self.turn: Turn | None = None
-        self.frame: Frame | None = None
-        self.ops: list[dict[str, Any]] = []
-        self.ops_context = ""  # "special" or "grey" while a card's steps run
-        self.vetoes: list[Veto] = []
-        self.veto_queue: list[int] = []
-        self.throws: list[Throw] = []
-        self._throw_key: tuple[int, ...] = ()
-        self._scorings: list[dict[str, Any]] = []  # "areas" hold AreaScore objects
-        self.score_history: list[dict[str, Any]] = []
-        self.history: list[tuple[int, Action]] = []
-        self.checkpoint = 0
-        self._legal: dict[int, list[Action]] = {}
-        self._actors: tuple[int, ...] | None = None
-        self._dealer = options.mode == "dealer"
+        super().__init__(options, data)
         self._auto_chance()
-
-    # ------------------------------------------------------------------ set-up helpers
-    def _check_options(self) -> None:
-        options = self.options
-        players = options.players
-        if not 2 <= len(players) <= 5:
-            raise ValueError(f"El Grande is for 2 to 5 players, not {len(players)}")
-        known = {gamedata.fold(c) for c in self.data.colours}
-        everyone = [*players, options.dummy] if options.dummy else list(players)
-        unknown = [p for p in everyone if gamedata.fold(p) not in known]
-        if unknown:
-            raise ValueError(
-                f"unknown colour(s) {', '.join(unknown)}; this edition has "
-                f"{', '.join(self.data.colours)}"
-            )
-        if len({gamedata.fold(p) for p in everyone}) != len(everyone):
-            raise ValueError("each player (and the dummy) needs a different colour")
-        if options.merge_decks_2_3 and len(players) > 3:
-            raise ValueError("decks 2 and 3 are merged only in games of 2 or 3 players")
-        if options.dummy and len(players) != 2:
-            raise ValueError("a dummy colour is only used with 2 players")
-        if options.mode not in ("table", "dealer"):
-            raise ValueError(f"mode must be 'table' or 'dealer', not {options.mode!r}")
-        for alt in options.alternatives:
-            card = self.data.cards.get(alt)
-            if card is None or not card.alternative:
-                raise ValueError(f"{alt!r} is not an alternative action card of this edition")
-        if len(set(options.alternatives)) != len(options.alternatives):
-            raise ValueError("each alternative action card can be added once")
-        if options.power_shift and len(self.data.grey_deck()) < 3 * len(players):
-            raise ValueError("Power Shift needs 3 modifier cards per player in the game data")
-        if options.new_regency and not self.data.deck_cards(5, regency=True):
-            raise ValueError("this edition's data has no New Regency King cards")
-
-    def _static_tables(self) -> dict[str, Any]:
-        """What depends only on the data and the options: computed once, shared read-only."""
-        data = self.data
-        options = self.options
-        regions = data.regions
-        tok = [r.ascii for r in regions] + ["castillo", "France", "Portugal", "court"]
-        players = [data.colours[data.colour_index(p) or 0] for p in options.players]
-        dummy = -1
-        if len(players) == 2:
-            name = options.dummy or next(c for c in data.colours if c not in players)
-            players.append(data.colours[data.colour_index(name) or 0])
-            dummy = 2
-        colours = tuple(players)
-        merged = options.merge_decks_2_3 or len(options.players) == 2
-        static: dict[str, Any] = {
-            "data": data,
-            "n": len(colours),
-            "seats": tuple(p for p in range(len(colours)) if p != dummy),
-            "dummy": dummy,
-            "colours": colours,
-            "places": 2 if len(options.players) <= 3 else 3,
-            "regions": regions,
-            "R": len(regions),
-            "tok": tok,
-            "area_tokens": frozenset(tok),
-            "_area_names": [r.name for r in regions] + tok[len(regions) :],
-            "_area_index": {gamedata.fold(t): i for i, t in enumerate(tok)},
-            "_exact_area": {t: i for i, t in enumerate(tok)},
-            "_colour_index": {gamedata.fold(c): i for i, c in enumerate(colours)},
-            "_exact_colour": {c: i for i, c in enumerate(colours)},
-            "adjacent": [list(r.neighbours) for r in regions],
-            "border_regions": {
-                self.FRANCE: [r.index for r in regions if gamedata.FRANCE in r.borders],
-                self.PORTUGAL: [r.index for r in regions if gamedata.PORTUGAL in r.borders],
-            },
-            "slots": (1, 2, 4) if merged else (1, 2, 3, 4),
-            "_movable": {k: [r for r in range(len(regions)) if r != k] for k in range(-1, 12)},
-        }
-        key = (tuple(tok), colours)
-        tables = _ACTION_TABLES.get(key)
-        if tables is None:
-            tables = _ACTION_TABLES[key] = _action_tables(tok, colours)
-        static.update(tables)
-        placement = {}
-        for king in range(len(regions) + 3):
-            if king == self.CASTILLO:
-                placement[king] = list(range(len(regions)))
-            else:
-                border = static["border_regions"]
-                near = border[king] if king in border else static["adjacent"][king]
-                placement[king] = [*near, self.CASTILLO]
-        static["_placement"] = placement
-        static["_place_actions_by_king"] = {
-            k: [tables["place_actions"][a] for a in areas] for k, areas in placement.items()
-        }
-        return static
-
-    # ------------------------------------------------------------------ small queries
-    @property
-    def round_number(self) -> int:
-        return self.rounds[min(self.round_index, len(self.rounds) - 1)]
-
-    def area(self, token: str) -> int:
-        index = self._exact_area.get(token)
-        if index is not None:
-            return index
-        index = self._area_index.get(gamedata.fold(token))
-        if index is None:
-            index = self.data.region_index(token)
-        if index is None:
-            raise KeyError(token)
-        return index
-
-    def colour(self, token: str) -> int:
-        index = self._exact_colour.get(token)
-        return self._colour_index[gamedata.fold(token)] if index is None else index
-
-    def values_of(self, area: int) -> tuple[int, ...]:
-        for tile_id, where in self.tiles.items():
-            if where == area:
-                return self.data.tile(tile_id).values
-        if area == self.CASTILLO:
-            return self.data.castillo_values
-        region = self.regions[area]
-        return region.values if self.places == 3 else region.values_2_3_players
-
-    def movable_regions(self) -> list[int]:
-        """Regions pieces may leave or enter: every region but the King's (do not mutate)."""
-        return self._movable[self.king]
-
-    def free_regions(self) -> list[int]:
-        return self._movable[self.king]
-
-    def can_enter(self, area: int) -> bool:
-        return area != self.king and area < self.FRANCE
-
-    def move_destinations(self, source: int) -> list[int]:
-        return [a for a in range(self.R + 1) if a != source and a != self.king]
-
-    def placement_targets(self) -> list[int]:
-        """Where the acting player may place from court: next to the King, or the castillo;
-        with Infiltration also the King's region (do not mutate)."""
-        targets = self._placement[self.king]
-        if self.turn is not None and self.turn.infiltrate and self.king < self.R:
-            return [*targets, self.king]
-        return targets
-
-    def board_supply(self, player: int) -> int:
-        """Own caballeros a player could recall to court from regions (never the King's)."""
-        pieces = self.pieces
-        return sum([pieces[r][player] for r in self._movable[self.king]])
-
-    def opponents_from_left(self, me: int, with_dummy: bool = False) -> list[int]:
-        """The other players clockwise from `me`'s left (the dummy last, when asked for)."""
-        seats = self.seats
-        i = seats.index(me)
-        out = [seats[(i + k) % len(seats)] for k in range(1, len(seats))]
-        if with_dummy and self.dummy >= 0:
-            out.append(self.dummy)
-        return out
-
-    def card_in_play(self) -> str:
-        return self.turn.card if self.turn is not None else ""
 
     # ------------------------------------------------------------------ the public API
     def is_terminal(self) -> bool:
         return self.phase == "over"
-
-    def is_chance(self) -> bool:
-        return self.phase in CHANCE_PHASES and self.frame is None
 
     def current_players(self) -> tuple[int, ...]:
         actors = self._actors
@@ -406,22 +117,17 @@ class Game:
 
     def parse(self, text: str) -> Action:
         """Text notation to a canonical action (region and colour names in any accepted form)."""
-        action = Action.parse(text)
+        action = VERBS.parse(text)
         args = [self._canonical_arg(action.kind, i, a) for i, a in enumerate(action[1:]) if a]
         return Action(action.kind, *args)
 
     def _canonical_arg(self, kind: str, position: int, arg: str) -> str:
-        colour_first = kind in ("pick", "return", "home", "deal", "movegrande") and position == 0
-        if kind in ("first", "viceroy") or colour_first:
-            index = self._colour_index.get(gamedata.fold(arg))
+        if _COLOUR_ARGS.get(kind) == position:
+            index = self.colour_lookup.get(gamedata.fold(arg))
             if index is None:
                 raise NotationError(f"{arg!r} is not a player's colour in this game")
             return self.colours[index]
-        area_verbs = (
-            "kingcard", "place", "to", "recall", "disc", "region", "king", "grande", "dummycard"
-        )  # fmt: skip
-        second_is_area = kind in ("pick", "return", "tile", "home", "movegrande")
-        if kind in area_verbs or (second_is_area and position == 1):
+        if _AREA_ARGS.get(kind) == position:
             try:
                 return self.tok[self.area(arg)]
             except KeyError:
@@ -443,8 +149,6 @@ class Game:
         if legal is None:
             legal = self.legal_actions(player)
         if action not in legal:
-            from engine.elgrande.explain import explain
-
             raise IllegalAction(str(action), explain(self, player, action))
         # The body of _apply_unchecked, inlined: this is the hot path of every game.
         history = self.history
@@ -535,8 +239,13 @@ class Game:
             )
         undone = self.history[-1][1]
         replayed = Game.replay(self.options, self.history[:-1], data=self.data)
-        self.__dict__.update(replayed.__dict__)
+        self._take_state(replayed)
         return undone
+
+    def _take_state(self, other: Game) -> None:
+        """Become `other` (a replay of this game): every attribute, by name."""
+        for name in STATE_FIELDS:
+            setattr(self, name, getattr(other, name))
 
     @classmethod
     def replay(
@@ -586,10 +295,10 @@ class Game:
         if phase == "setup_king":
             return [Action("kingcard", self.tok[r]) for r in self.region_cards]
         if phase == "setup_home":
-            colour = self.colours[self._home_seat()]
+            colour = self.colours[self.home_seat()]
             return [Action("home", colour, self.tok[r]) for r in self.region_cards]
         if phase == "setup_deal":
-            colour = self.colours[self._deal_seat()]
+            colour = self.colours[self.deal_seat()]
             return [Action("deal", colour, g) for g in dict.fromkeys(self.grey_deck)]
         if phase == "dummy_regions":
             return [Action("dummycard", self.tok[r]) for r in self.dummy_deck]
@@ -640,7 +349,7 @@ class Game:
             if turn.infiltrate:
                 acts = [self.place_actions[a] for a in self.placement_targets()]
             else:
-                acts = list(self._place_actions_by_king[self.king])
+                acts = list(self.layout.place_actions_by_king[self.king])
         else:
             acts = []
         if turn.placing:
@@ -710,12 +419,8 @@ class Game:
         self.region_cards.remove(self.king)
         self.phase = "setup_home"
 
-    def _home_seat(self) -> int:
-        seats = self.seats
-        return seats[(seats.index(self.first) + self.home_pos) % len(seats)]
-
     def _do_setup_home(self, player: int, action: Action) -> None:
-        seat = self._home_seat()
+        seat = self.home_seat()
         region = self.area(action.arg2)
         self.region_cards.remove(region)
         self.grandes[seat] = region
@@ -733,11 +438,8 @@ class Game:
         else:
             self._start_round()
 
-    def _deal_seat(self) -> int:
-        return self.seats[self.deal_pos // 3]
-
     def _do_setup_deal(self, player: int, action: Action) -> None:
-        seat = self._deal_seat()
+        seat = self.deal_seat()
         self.grey_deck.remove(action.arg2)
         self.grey_hands[seat].append(action.arg2)
         self.deal_pos += 1
@@ -789,17 +491,12 @@ class Game:
         self._next_reveal()
 
     def _reveal_slot(self) -> int:
-        for slot in self._pending_slots():
+        for slot in self.pending_slots():
             return slot
         raise AssertionError("no deck to reveal")
 
-    def _pending_slots(self) -> list[int]:
-        face_up = self.face_up
-        decks = self.decks
-        return [s for s in self._round_slots if not face_up[s - 1] and decks[s]]
-
     def _next_reveal(self) -> None:
-        if self._pending_slots():
+        if self.pending_slots():
             return
         self.phase = "dummy_power" if self.dummy >= 0 else "power"
 
@@ -901,7 +598,7 @@ class Game:
         assert turn is not None
         kind = action.kind
         if kind == "place":
-            area = self._exact_area[action.arg]
+            area = self.layout.exact_area[action.arg]
             court = self.court
             court[player] -= 1
             self.pieces[area][player] += 1
@@ -1040,142 +737,24 @@ class Game:
         else:
             self._start_round()
 
-    def score(self, area: int, first_only: bool = False) -> AreaScore:
-        """Score one area by the majority rules and add the points (the dummy scores nothing)."""
-        row = self.pieces[area]
-        colours = self.colours
-        counts = {colours[p]: n for p, n in enumerate(row) if n}
-        where = self.grandes
-        grandes = [colours[p] for p in range(self.n) if where[p] == area]
-        result = score_area(
-            self._area_names[area],
-            counts,
-            self.values_of(area),
-            self.places,
-            area == self.king,
-            grandes,
-            first_only,
-        )
-        dummy = self.dummy
-        if dummy >= 0 and colours[dummy] in result.ranks:
-            name = colours[dummy]
-            result.points = {c: v for c, v in result.points.items() if c != name}
-            result.bonus = {c: v for c, v in result.bonus.items() if c != name}
-        if counts:
-            index = self._exact_colour
-            scores = self.scores
-            for colour, points in result.points.items():
-                scores[index[colour]] += points
-            for colour, points in result.bonus.items():
-                scores[index[colour]] += points
-        if area == self.CASTILLO:
-            self.checkpoint = len(self.history)  # its contents are public now: no undo past
-        return result
-
-    def record_scoring(self, kind: str, results: list[AreaScore], **extra: Any) -> None:
-        self._scorings.append(
-            {
-                "kind": kind,
-                "round": self.rounds[self.round_index - 1]
-                if kind == "general"
-                else self.round_number,
-                "areas": results,
-                "totals": {self.colours[p]: self.scores[p] for p in self.seats},
-                **extra,
-            }
-        )
-
-    @property
-    def scorings(self) -> list[dict[str, Any]]:
-        """Every scoring so far with its per-area breakdown, as JSON-ready data."""
-        return [
-            {**event, "areas": [area.to_json() for area in event["areas"]]}
-            for event in self._scorings
-        ]
-
-    # ------------------------------------------------------------------ board mutations
-    def place_piece(self, player: int, area: int, source: str = "court") -> None:
-        if source == "province":
-            self.province[player] -= 1
-        else:
-            self.court[player] -= 1
-        self.pieces[area][player] += 1
-        if area == self.CASTILLO:
-            self._announce_throw(player, player)
-
-    def place_from_court(self, player: int, area: int) -> None:
-        self.place_piece(player, area, "court")
-
-    def move_piece(self, colour: int, source: int, target: int, actor: int) -> None:
-        self.pieces[source][colour] -= 1
-        self.pieces[target][colour] += 1
-        if target == self.CASTILLO:
-            self._announce_throw(actor, colour)
-
-    def return_piece(self, colour: int, source: int) -> None:
-        if source == self.COURT:
-            self.court[colour] -= 1
-        else:
-            self.pieces[source][colour] -= 1
-        self.province[colour] += 1
-
-    def take_back(self, player: int, card: str) -> None:
-        """Power of attorney: a power card (or a Power Shift modifier) back into the hand."""
-        if card in self.data.grey_cards:
-            if card in self.grey_discards[player]:
-                self.grey_discards[player].remove(card)
-            self.grey_hands[player].append(card)
-            return
-        value = int(card)
-        if value in self.power_discards[player]:
-            self.power_discards[player].remove(value)
-        self.hands[player].append(value)
-        self.hands[player].sort()
-
-    def _announce_throw(self, by: int, colour: int) -> None:
-        # Throws of one colour by one player within one part of a turn (the placement, or the
-        # special action) form one announcement.
-        part = self.turn.special if self.turn else -1
-        key = (self.round_index, self.turn_pos, part, by, colour)
-        if self.throws and key == self._throw_key:
-            self.throws[-1].count += 1
-        else:
-            self.throws.append(Throw(round=self.round_number, by=by, colour=colour, count=1))
-        self._throw_key = key
-
     # ------------------------------------------------------------------ outputs
     def snapshot(self) -> dict[str, Any]:
         """The full state (secrets included) as JSON-ready data, for tests and persistence."""
-        from engine.elgrande.views import full_snapshot
-
-        return full_snapshot(self)
+        return views.full_snapshot(self)
 
     def view(self, viewer: int | None = None) -> dict[str, Any]:
         """What one seat (or, with None, the public) may see."""
-        from engine.elgrande.views import player_view
-
-        return player_view(self, viewer)
+        return views.player_view(self, viewer)
 
     def history_text(self) -> list[tuple[int, str]]:
         return [(p, str(a)) for p, a in self.history]
 
+    # ------------------------------------------------------------------ the game protocol
+    def seat_names(self) -> list[str]:
+        return list(self.colours)
 
-def _action_tables(tok: Sequence[str], colours: Sequence[str]) -> dict[str, Any]:
-    """The actions that name an area or a colour, made once and shared (they are immutable)."""
-    areas = range(len(tok))
-    return {
-        "place_actions": [Action("place", tok[a]) for a in areas],
-        "to_actions": [Action("to", tok[a]) for a in areas],
-        "recall_actions": [Action("recall", tok[a]) for a in areas],
-        "disc_actions": [Action("disc", tok[a]) for a in areas],
-        "region_actions": [Action("region", tok[a]) for a in areas],
-        "king_actions": [Action("king", tok[a]) for a in areas],
-        "grande_actions": [Action("grande", tok[a]) for a in areas],
-        "pick_actions": [[Action("pick", c, tok[a]) for a in areas] for c in colours],
-        "return_actions": [[Action("return", c, tok[a]) for a in areas] for c in colours],
-        "take_actions": [Action("take", str(k)) for k in range(7)],
-        "power_actions": [Action("power", str(v)) for v in range(14)],
-    }
+    def returns(self) -> list[int]:
+        return list(self.scores)
 
 
 _PHASE_HANDLERS = {

@@ -5,6 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from engine.core.errors import OptionsError
+from engine.core.options import read_options
+
 
 @dataclass(frozen=True)
 class Options:
@@ -38,32 +41,18 @@ class Options:
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> Options:
+        """Options from JSON (a client's or a record's): OptionsError names each bad field."""
         raw = dict(raw)
         # Options come from clients and records: they must never name a file on the host. An
         # empty list (records and saved games written before this rule) names none.
         if raw.pop("overrides", []) != []:
-            raise ValueError(
-                "'overrides' cannot be an option: data override files are named only on the "
-                "host's command line (--override)"
+            raise OptionsError(
+                {
+                    "overrides": "cannot be an option: data override files are named only on "
+                    "the host's command line (--override)"
+                }
             )
-        known = {f.name: f for f in fields(cls)}
-        unknown = sorted(set(raw) - set(known))
-        if unknown:
-            raise ValueError(f"unknown option(s): {', '.join(unknown)}")
-        values: dict[str, Any] = {}
-        for name, value in raw.items():
-            default = known[name].default
-            if name == "seed":
-                values[name] = None if value is None else int(value)
-            elif isinstance(default, tuple):
-                values[name] = tuple(value)
-            elif isinstance(default, bool):
-                values[name] = bool(value)
-            elif isinstance(default, int):
-                values[name] = int(value)
-            else:
-                values[name] = str(value)
-        return cls(**values)
+        return read_options(cls, raw)
 
 
 @dataclass

@@ -1,9 +1,10 @@
-"""Game records: JSON with the edition, options, players and the ordered actions.
+"""El Grande's game records (docs/game-record.md): format 2 of `engine.core.record`, with the
+edition and the seats also at the top level for people reading the file.
 
 A record replays deterministically: chance outcomes are in it as actions, so the replay never
-draws from a random generator. Format (docs/game-record.md):
+draws. Records of format 1 (written before the game platform) still replay to the same state.
 
-    {"format": "castillo-record", "version": 1, "game": "el-grande",
+    {"format": "castillo-record", "version": 2, "game": "elgrande", "game_version": 1,
      "edition": "2023", "players": ["purple", ...], "options": {...},
      "actions": [["chance", "first purple"], ["purple", "power 9"], ...]}
 
@@ -16,54 +17,45 @@ True
 
 from __future__ import annotations
 
-import dataclasses
-import json
-from pathlib import Path
 from typing import Any
 
-from engine.elgrande.actions import Action
+from engine.core import record as core_record
+from engine.core.actions import Action
+from engine.core.errors import RecordError
+from engine.core.record import FORMAT, VERSION, load_record
+from engine.elgrande.actions import parse
 from engine.elgrande.data import GameData
-from engine.elgrande.errors import EngineError, RecordError
-from engine.elgrande.game import CHANCE, Game, Options
+from engine.elgrande.game import Game, Options
+from engine.elgrande.scoring import standings
+from engine.elgrande.spec import SPEC
 
-FORMAT = "castillo-record"
-VERSION = 1
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "action_list",
+    "from_record",
+    "load_record",
+    "options_of",
+    "summary",
+    "to_record",
+]
 
 
 def to_record(game: Game) -> dict[str, Any]:
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "game": "el-grande",
-        "edition": game.data.edition,
-        "players": [game.colours[p] for p in game.seats],
-        "options": game.options.to_json(),
-        "actions": [
-            ["chance" if p == CHANCE else game.colours[p], str(a)] for p, a in game.history
-        ],
-    }
+    return core_record.to_record(SPEC, game)
+
+
+def current(record: Any) -> dict[str, Any]:
+    """The record in the current format (format 1 upgraded); RecordError if it is not an El
+    Grande record."""
+    upgraded = SPEC.upgrade_record(core_record.check_format(record))
+    if upgraded.get("game") not in (SPEC.id, *SPEC.aliases):
+        raise RecordError(f"not an El Grande record (game {upgraded.get('game')!r})")
+    return upgraded
 
 
 def options_of(record: dict[str, Any]) -> Options:
-    if not isinstance(record, dict) or record.get("format") != FORMAT:
-        raise RecordError(f'not a game record (expected "format": "{FORMAT}")')
-    if record.get("version") != VERSION:
-        raise RecordError(f"unsupported record version {record.get('version')!r}")
-    raw = record.get("options") or {}
-    players = record.get("players")
-    if not isinstance(raw, dict):
-        raise RecordError('bad options in record: "options" must be a JSON object')
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RecordError('"players" must be a list of colour names')
-    raw = {**raw, "players": players}
-    raw["edition"] = record.get("edition", raw.get("edition", "2023"))
-    try:
-        options = Options.from_json(raw)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RecordError(f"bad options in record: {exc}") from None
-    if options.mode not in ("table", "dealer"):  # replay runs in table mode: check it here
-        raise RecordError(f"bad options in record: mode {options.mode!r} is not table or dealer")
-    return options
+    return SPEC.options_of_record(current(record))
 
 
 def from_record(
@@ -71,41 +63,13 @@ def from_record(
 ) -> Game:
     """Replay a record (or its first `upto` actions); a bad action names its index. `data`:
     the game data with override files, loaded by a trusted caller (the command line)."""
-    options = options_of(record)
-    try:
-        game = Game(dataclasses.replace(options, mode="table"), data)
-    except ValueError as exc:
-        raise RecordError(str(exc)) from None
-    actions = record.get("actions", [])
-    if not isinstance(actions, list):
-        raise RecordError('"actions" must be a list of [actor, action] pairs')
-    for index, entry in enumerate(actions[:upto]):
-        try:
-            actor, text = entry
-            player = CHANCE if actor == "chance" else game.colour(str(actor))
-            game.apply(game.parse(str(text)), player)
-        except (EngineError, KeyError, ValueError, TypeError) as exc:
-            raise RecordError(f"action #{index} {entry!r} does not replay: {exc}") from None
-    game.resume_as(options)
+    game = core_record.replay(SPEC, current(record), upto, data)
+    assert isinstance(game, Game)
     return game
-
-
-def load_record(path: Path | str) -> dict[str, Any]:
-    try:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path} is not JSON: {exc}") from None
-    if not isinstance(raw, dict):
-        raise RecordError(f"{path}: a record is a JSON object")
-    return raw
 
 
 def summary(game: Game) -> dict[str, Any]:
     """Final (or current) scores and every scoring's breakdown."""
-    from engine.elgrande.scoring import standings
-
     scores = dict(zip(game.colours, game.scores, strict=True))
     return {
         "edition": game.data.edition,
@@ -120,4 +84,4 @@ def summary(game: Game) -> dict[str, Any]:
 
 
 def action_list(record: dict[str, Any]) -> list[tuple[str, Action]]:
-    return [(str(actor), Action.parse(str(text))) for actor, text in record.get("actions", [])]
+    return [(str(actor), parse(str(text))) for actor, text in record.get("actions", [])]

@@ -8,22 +8,21 @@ A seat's view adds that seat's own secrets; the public view (viewer None) adds n
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from engine.elgrande.board import Board
 from engine.elgrande.frames import DiscFrame, PassFrame
-
-if TYPE_CHECKING:
-    from engine.elgrande.game import Game
+from engine.elgrande.verbs import VERBS
 
 
-def _board(g: Game) -> dict[str, Any]:
+def _board(g: Board) -> dict[str, Any]:
     return {
         g.tok[r]: {g.colours[p]: g.pieces[r][p] for p in range(g.n) if g.pieces[r][p]}
         for r in range(g.R)
     }
 
 
-def _turn(g: Game) -> dict[str, Any] | None:
+def _turn(g: Board) -> dict[str, Any] | None:
     t = g.turn
     if t is None:
         return None
@@ -38,7 +37,7 @@ def _turn(g: Game) -> dict[str, Any] | None:
     }
 
 
-def _highlight(g: Game, viewer: int | None) -> list[str]:
+def _highlight(g: Board, viewer: int | None) -> list[str]:
     """Areas the acting player's legal actions point at: these become the lights."""
     players = g.current_players()
     if len(players) != 1 or players[0] < 0:
@@ -51,7 +50,7 @@ def _highlight(g: Game, viewer: int | None) -> list[str]:
     return areas
 
 
-def public_state(g: Game) -> dict[str, Any]:
+def public_state(g: Board) -> dict[str, Any]:
     castillo_total = sum(g.pieces[g.CASTILLO])
     players = g.current_players()
     out: dict[str, Any] = {
@@ -100,7 +99,7 @@ def public_state(g: Game) -> dict[str, Any]:
     return out
 
 
-def player_view(g: Game, viewer: int | None) -> dict[str, Any]:
+def player_view(g: Board, viewer: int | None) -> dict[str, Any]:
     """The public state plus, for a seat, that seat's own hand, discards and disc."""
     out = public_state(g)
     out["viewer"] = None if viewer is None else g.colours[viewer]
@@ -117,7 +116,7 @@ def player_view(g: Game, viewer: int | None) -> dict[str, Any]:
     return out
 
 
-def full_snapshot(g: Game) -> dict[str, Any]:
+def full_snapshot(g: Board) -> dict[str, Any]:
     """Everything, secrets included (never send this to a client)."""
     out = public_state(g)
     out["castillo"]["contents"] = {g.colours[p]: g.pieces[g.CASTILLO][p] for p in range(g.n)}
@@ -140,23 +139,19 @@ def full_snapshot(g: Game) -> dict[str, Any]:
     return out
 
 
-# Steps whose argument is a secret: the public log shows that they happened, not what they were.
-# "remove": the card set aside for an alternative card goes back in the box unseen.
-SECRET_STEPS = frozenset({"deal", "pass", "disc", "powerback", "remove"})
+# Steps whose argument is a secret (the verb table's): the public log shows that they happened,
+# not what they were. "remove": the card set aside for an alternative card goes back in the box
+# unseen.
+SECRET_STEPS = VERBS.secret
 
 
-def public_log(g: Game) -> list[list[str]]:
+def public_log(g: Board) -> list[list[str]]:
     """The history as [actor, action] lines with secret arguments masked ("?").
 
     Disc choices become public when revealed: the scorings carry them.
     """
-    lines: list[list[str]] = []
-    for player, action in g.history:
-        actor = "chance" if player < 0 else g.colours[player]
-        if action.kind in SECRET_STEPS:
-            first_is_public = action.kind in ("deal", "remove")  # the colour, the deck
-            shown = f"{action.kind} {action.arg} ?" if first_is_public else f"{action.kind} ?"
-        else:
-            shown = str(action)
-        lines.append([actor, shown])
-    return lines
+    colours = g.colours
+    return [
+        ["chance" if player < 0 else colours[player], VERBS.redact(action)]
+        for player, action in g.history
+    ]

@@ -9,11 +9,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from engine import registry
+from engine.core.errors import RecordError
+from engine.core.record import load_record
 from engine.elgrande.bots import random_game
 from engine.elgrande.data import EDITIONS, GameDataError, load
-from engine.elgrande.errors import RecordError
-from engine.elgrande.game import Options
-from engine.elgrande.record import from_record, load_record, options_of, summary, to_record
+from engine.elgrande.game import Game, Options
+from engine.elgrande.record import from_record, options_of, summary, to_record
 
 
 def register(subparsers: Any) -> None:
@@ -26,6 +28,9 @@ def register(subparsers: Any) -> None:
     replay.set_defaults(handler=run_replay)
 
     selfplay = subparsers.add_parser("selfplay", help="play random legal games (dealer mode)")
+    selfplay.add_argument(
+        "--game", choices=[registry.DEFAULT], default=registry.DEFAULT, help="the game to play"
+    )
     selfplay.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
     selfplay.add_argument("--games", type=int, default=100)
     selfplay.add_argument(
@@ -69,14 +74,32 @@ def _fail(message: str) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    """Replay a record of any registered game (its "game" says which)."""
     try:
         record = load_record(args.file)
+        spec, _ = registry.spec_of_record(record)
+        if spec.id != registry.DEFAULT:
+            if args.override:
+                return _fail(f"--override is for El Grande's data, not {spec.title}")
+            _, state = registry.replay(record)
+            names = state.seat_names()
+            result = {
+                "game": spec.id,
+                "finished": state.is_terminal(),
+                "scores": dict(zip(names, state.returns(), strict=True)),
+            }
+            print(json.dumps(result, ensure_ascii=False, indent=2 if args.json else None))
+            return 0
         data = load(options_of(record).edition, args.override) if args.override else None
         game = from_record(record, data=data)
     except (RecordError, GameDataError) as exc:
         return _fail(str(exc))
+    return _print_el_grande(game, args.json)
+
+
+def _print_el_grande(game: Game, as_json: bool) -> int:
     result = summary(game)
-    if args.json:
+    if as_json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
         return 0
     state = "final" if result["finished"] else f"after round {result['round']} (unfinished)"

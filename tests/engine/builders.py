@@ -82,9 +82,7 @@ def play_powers(game: Game, values: Mapping[str, int]) -> None:
 
 def _invalidate(game: Game) -> None:
     # The engine caches legal actions and actors per state; the state was edited behind its back.
-    game.__dict__["_legal"] = {}
-    if "_actors" in game.__dict__:
-        game.__dict__["_actors"] = None
+    game.touched()
 
 
 def set_position(

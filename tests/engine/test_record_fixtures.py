@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from engine.elgrande.record import from_record, summary
+from engine.elgrande.record import from_record, summary, to_record
+from host.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "records_v1"
 NAMES = sorted(
@@ -38,3 +39,22 @@ def test_a_version_1_record_replays_to_the_same_result(name: str) -> None:
     snapshot = game.snapshot()
     snapshot.pop("options", None)
     assert json.loads(json.dumps(snapshot)) == expected["snapshot"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_castillo_replay_reads_a_version_1_record(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["replay", str(FIXTURES / f"{name}.json"), "--json"]) == 0
+    expected = _read(FIXTURES / f"{name}.expected.json")
+    assert json.loads(capsys.readouterr().out) == expected["summary"]
+
+
+def test_a_version_1_record_rewritten_as_version_2_replays_the_same() -> None:
+    name = NAMES[0]
+    game = from_record(_read(FIXTURES / f"{name}.json"))
+    record = to_record(game)
+    assert record["version"] == 2 and record["game"] == "elgrande"
+    assert "overrides" not in record["options"]
+    again = from_record(json.loads(json.dumps(record)))
+    assert again.snapshot() == game.snapshot()

@@ -58,7 +58,8 @@ def test_a_record_replays_deterministically(options: Options) -> None:
 def test_a_record_names_every_actor_and_chance(record: dict[str, Any]) -> None:
     actors = {actor for actor, _ in record["actions"]}
     assert actors == {"chance", *record["players"]}
-    assert record["format"] == "castillo-record" and record["version"] == 1
+    assert record["format"] == "castillo-record" and record["version"] == 2
+    assert record["game"] == "elgrande" and record["game_version"] == 1
     assert record["options"]["seed"] == 11
 
 
@@ -135,7 +136,7 @@ def test_wrong_format_or_version(record: dict[str, Any]) -> None:
     refused(corrupted(record, format="something-else"), "not a game record", "castillo-record")
     refused({k: v for k, v in record.items() if k != "format"}, "not a game record")
     refused([record], "not a game record")
-    refused(corrupted(record, version=2), "unsupported record version 2")
+    refused(corrupted(record, version=3), "unsupported record version 3")
     refused(corrupted(record, version="1"), "version")
 
 

@@ -90,8 +90,7 @@ def plant(game: Game) -> Planted:
     if isinstance(frame, ChoiceFrame) and frame.kind == "powerback":
         frame.choices = [Action("powerback", str(POWERBACK_CANARY))]
         powerback = frame.actor
-    if hasattr(g, "_legal"):
-        g._legal = {}  # cached legal actions were computed from the real secrets
+    g.touched()  # cached legal actions were computed from the real secrets
     return Planted(g, hands, discards, discs, powerback, modifiers, modifier_discards, passes)
 
 

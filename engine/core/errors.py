@@ -1,0 +1,43 @@
+"""The engine's specific errors, shared by every game: an illegal action raises one with a
+reason a player can read, and changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+
+class EngineError(Exception):
+    """Base class of the engine's errors."""
+
+
+class NotationError(EngineError, ValueError):
+    """The text is not an action in the game's notation."""
+
+
+class IllegalAction(EngineError):
+    """The action is not legal now; the state is unchanged. `reason` says why in plain words."""
+
+    def __init__(self, action: str, reason: str) -> None:
+        super().__init__(f"illegal action {action!r}: {reason}")
+        self.action = action
+        self.reason = reason
+
+
+class NotYourTurn(IllegalAction):
+    """Someone other than the acting player tried to act."""
+
+
+class UndoError(EngineError):
+    """Nothing can be undone now (hidden information was revealed, or another player acted)."""
+
+
+class RecordError(EngineError, ValueError):
+    """A game record is malformed or does not replay."""
+
+
+class OptionsError(EngineError, ValueError):
+    """Game options refused, with one message per field (`errors`: field name -> reason)."""
+
+    def __init__(self, errors: Mapping[str, str]) -> None:
+        self.errors = dict(errors)
+        super().__init__("; ".join(f"'{name}': {reason}" for name, reason in self.errors.items()))

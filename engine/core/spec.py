@@ -1,0 +1,71 @@
+"""A game's spec: what the registry, the record reader and the conformance suite need to know
+about one game. Each game module builds one `GameSpec`; `engine.registry` maps ids to them."""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core.protocol import GameState
+from engine.core.verbs import VerbTable
+
+
+class GameSpec:
+    """One game. Subclasses fill in the class attributes and the methods."""
+
+    id: str = ""  # the registry key and the records' "game"
+    title: str = ""
+    version: int = 1  # the game's record version: bumped when old records need an upgrade
+    aliases: tuple[str, ...] = ()  # ids older records used
+    player_counts: tuple[int, ...] = ()
+    verbs: VerbTable
+
+    @abstractmethod
+    def options_from_json(self, raw: Mapping[str, Any]) -> Any:
+        """The game's options from JSON (a client's or a record's); OptionsError per field."""
+
+    @abstractmethod
+    def options_to_json(self, options: Any) -> dict[str, Any]: ...
+
+    def options_of_record(self, record: dict[str, Any]) -> Any:
+        """A current-version record's options (a game may keep more of them outside
+        "options", for people reading the file)."""
+        raw = record.get("options")
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, dict):
+            raise ValueError('"options" must be a JSON object')
+        return self.options_from_json(raw)
+
+    def record_header(self, state: GameState) -> dict[str, Any]:
+        """Extra top-level fields of a record, for people reading it."""
+        return {}
+
+    @abstractmethod
+    def new_state(self, options: Any, data: Any = None) -> GameState:
+        """A new game. `data`: the game's data with override files, from a trusted caller."""
+
+    @abstractmethod
+    def replay_start(self, options: Any, data: Any = None) -> GameState:
+        """A new game that takes chance outcomes from the actions applied, never drawing
+        (table mode); ValueError if the options are refused."""
+
+    def replay_end(self, state: GameState, options: Any) -> None:
+        """After a replay: go on with the original options (a dealer game keeps dealing)."""
+
+    @abstractmethod
+    def seat_of(self, state: GameState, name: str) -> int:
+        """The seat index of a recorded actor name (KeyError if none)."""
+
+    def test_options(self, players: int) -> list[Any]:
+        """Options for the conformance suite: every variant worth playing with that many
+        players, in dealer mode where the game has chance (seeded: reproducible)."""
+        return []
+
+    def check_invariants(self, state: GameState) -> None:
+        """Raise AssertionError if the state breaks one of the game's invariants."""
+
+    def upgrade_record(self, record: dict[str, Any]) -> dict[str, Any]:
+        """A record of an older version of this game, rewritten to the current one."""
+        return record

@@ -1,0 +1,142 @@
+"""A game's verb table: every fact about each verb, in one place.
+
+Notation (arity, which arguments name a seat or an area), secrecy (which arguments stay hidden
+from the other players and in the public log), undo barriers, chance steps, the verbs a player
+enters only on their own device, and the groups prompts and the UI sort verbs into are all
+derived from it; nothing else in a game lists verbs.
+
+>>> table = VerbTable([Verb("deal", ("seat", "card"), chance=True, secret_from=1),
+...                    Verb("take", ("number",), group="turn")])
+>>> table.parse("  take   3 ")
+Action(kind='take', arg='3', arg2='')
+>>> table.redact(table.parse("deal purple sun"))
+'deal purple ?'
+>>> sorted(table.chance)
+['deal']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core.actions import Action
+from engine.core.errors import NotationError
+
+HIDDEN = "?"  # what the public sees of a secret argument
+
+
+@dataclass(frozen=True)
+class Verb:
+    """One verb. `args`: the kind of each argument ("seat", "area", "card", "number", "deck",
+    … : a game's own words; "seat" and "area" arguments are canonicalised by the game)."""
+
+    name: str
+    args: tuple[str, ...] = ()
+    help: str = ""
+    chance: bool = False  # a chance outcome: entered at the table or drawn by the dealer
+    secret_from: int | None = None  # arguments from this index on are hidden from the others
+    undo_barrier: bool = False  # commits something public or reveals something: never undone
+    seat_only: bool = False  # entered on the player's own device, never at the shared screen
+    group: str = ""  # the prompt/UI group ("chance" for chance verbs)
+    steps: tuple[str, ...] = ()  # the pending steps (frames) this verb answers
+    tags: frozenset[str] = frozenset()  # game-specific facts (rules read them by name)
+
+    @property
+    def arity(self) -> int:
+        return len(self.args)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "args": list(self.args),
+            "help": self.help,
+            "chance": self.chance,
+            "secret_from": self.secret_from,
+            "undo_barrier": self.undo_barrier,
+            "seat_only": self.seat_only,
+            "group": self.group,
+            "steps": list(self.steps),
+            "tags": sorted(self.tags),
+        }
+
+
+class VerbTable:
+    """The verbs of one game and everything derived from them (read-only)."""
+
+    def __init__(self, verbs: Iterable[Verb]) -> None:
+        self.verbs: dict[str, Verb] = {}
+        for verb in verbs:
+            if verb.name in self.verbs:
+                raise ValueError(f"verb {verb.name!r} is listed twice")
+            if verb.secret_from is not None and not 0 <= verb.secret_from < verb.arity:
+                raise ValueError(f"verb {verb.name!r}: secret_from outside its arguments")
+            self.verbs[verb.name] = verb
+        listed = self.verbs.values()
+        self.arity: dict[str, int] = {v.name: v.arity for v in listed}
+        self.chance = frozenset(v.name for v in listed if v.chance)
+        self.secret = frozenset(v.name for v in listed if v.secret_from is not None)
+        self.undo_barriers = frozenset(v.name for v in listed if v.undo_barrier)
+        self.seat_only = frozenset(v.name for v in listed if v.seat_only)
+        self._secret_from = {v.name: v.secret_from for v in listed if v.secret_from is not None}
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.verbs
+
+    def __iter__(self) -> Any:
+        return iter(self.verbs.values())
+
+    def __getitem__(self, name: str) -> Verb:
+        return self.verbs[name]
+
+    def group(self, name: str) -> tuple[str, ...]:
+        """The verbs of one group, in table order."""
+        return tuple(v.name for v in self.verbs.values() if v.group == name)
+
+    def tagged(self, tag: str) -> tuple[str, ...]:
+        return tuple(v.name for v in self.verbs.values() if tag in v.tags)
+
+    def by_step(self) -> dict[str, tuple[str, ...]]:
+        """Pending step -> the verbs that answer it, in table order."""
+        out: dict[str, list[str]] = {}
+        for verb in self.verbs.values():
+            for step in verb.steps:
+                out.setdefault(step, []).append(verb.name)
+        return {step: tuple(names) for step, names in out.items()}
+
+    def arg_positions(self, kind: str, chance: bool | None = None) -> dict[str, int]:
+        """Verb -> the index of its first argument of that kind (optionally only chance or only
+        decision verbs)."""
+        out: dict[str, int] = {}
+        for verb in self.verbs.values():
+            if chance is not None and verb.chance != chance:
+                continue
+            if kind in verb.args:
+                out[verb.name] = verb.args.index(kind)
+        return out
+
+    def parse(self, text: str) -> Action:
+        """The notation to an action; arguments are checked by the game, not here."""
+        words = text.split()
+        if not words:
+            raise NotationError("empty action")
+        kind = words[0].lower()
+        arity = self.arity.get(kind)
+        if arity is None:
+            raise NotationError(f"unknown action {kind!r}")
+        if len(words) - 1 != arity:
+            raise NotationError(
+                f"'{kind}' takes {arity} argument(s), got {len(words) - 1}: {text!r}"
+            )
+        return Action(kind, *words[1:])
+
+    def redact(self, action: Action) -> str:
+        """The action as the other players may see it: secret arguments shown as "?"."""
+        start = self._secret_from.get(action.kind)
+        if start is None:
+            return str(action)
+        return " ".join([action.kind, *[a for a in action[1 : 1 + start] if a], HIDDEN])
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [verb.to_json() for verb in self.verbs.values()]

@@ -1,0 +1,657 @@
+"""The El Grande board model: the state of the pieces, cards and scores, what it means, and
+the small mutations the rules make to it. No rules driver here (engine.elgrande.game): the
+steps of a card's special action (frames.py) and its effects (effects.py) work on a `Board`.
+
+Board indices come from the data: regions 0 … R-1, then the castillo (R), France, Portugal
+and the court (R+1, R+2, R+3), so an override file that adds a region shifts them all.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.actions import Action
+from engine.core.protocol import CHANCE
+from engine.elgrande import data as gamedata
+from engine.elgrande.options import Options, Throw, Turn, Veto
+from engine.elgrande.scoring import AreaScore, score_area
+
+__all__ = ["CHANCE", "Board", "Frame", "Layout"]
+
+UNSEEN = "?"  # a card set aside unseen at the table
+CHANCE_PHASES = frozenset(
+    {
+        "setup_first",
+        "setup_remove",
+        "setup_king",
+        "setup_home",
+        "setup_deal",
+        "dummy_regions",
+        "reveal",
+        "dummy_power",
+    }
+)
+
+
+class Frame:
+    """A decision the game waits for (a step of a special action, secret choices).
+
+    `legal` lists the actions a player may take; `apply` applies one and says whether the step
+    is finished. Subclasses: engine.elgrande.frames."""
+
+    kind: str
+    actor: int
+
+    def actors(self, g: Board) -> tuple[int, ...]:
+        return (self.actor,)
+
+    def legal(self, g: Board, player: int) -> list[Action]:
+        """The actions `player` may take in this step."""
+        raise NotImplementedError
+
+    def apply(self, g: Board, player: int, action: Action) -> bool:
+        """Apply a legal action; True when the step is finished."""
+        raise NotImplementedError
+
+    def describe(self, g: Board, viewer: int | None) -> dict[str, Any]:
+        return {"step": self.kind, "actor": g.colours[self.actor]}
+
+
+class Layout:
+    """What depends only on the data and the options: computed once per (data, options) and
+    shared read-only by every game with them."""
+
+    def __init__(self, data: gamedata.GameData, options: Options) -> None:
+        regions = data.regions
+        R = len(regions)
+        tok = [r.ascii for r in regions] + ["castillo", "France", "Portugal", "court"]
+        players = [data.colours[data.colour_index(p) or 0] for p in options.players]
+        dummy = -1
+        if len(players) == 2:
+            name = options.dummy or next(c for c in data.colours if c not in players)
+            players.append(data.colours[data.colour_index(name) or 0])
+            dummy = 2
+        colours = tuple(players)
+        merged = options.merge_decks_2_3 or len(options.players) == 2
+        self.data = data
+        self.R = R
+        self.castillo = R
+        self.france = R + 1
+        self.portugal = R + 2
+        self.court = R + 3
+        self.n = len(colours)
+        self.seats = tuple(p for p in range(len(colours)) if p != dummy)
+        self.dummy = dummy
+        self.colours = colours
+        self.places = 2 if len(options.players) <= 3 else 3
+        self.regions = regions
+        self.tok = tok
+        self.area_tokens = frozenset(tok)
+        self.area_names = [r.name for r in regions] + tok[R:]
+        self.area_lookup = {gamedata.fold(t): i for i, t in enumerate(tok)}
+        self.exact_area = {t: i for i, t in enumerate(tok)}
+        self.colour_lookup = {gamedata.fold(c): i for i, c in enumerate(colours)}
+        self.exact_colour = {c: i for i, c in enumerate(colours)}
+        self.adjacent = [list(r.neighbours) for r in regions]
+        self.border_regions = {
+            R + 1: [r.index for r in regions if gamedata.FRANCE in r.borders],
+            R + 2: [r.index for r in regions if gamedata.PORTUGAL in r.borders],
+        }
+        self.slots: tuple[int, ...] = (1, 2, 4) if merged else (1, 2, 3, 4)
+        self.movable = {k: [r for r in range(R) if r != k] for k in range(-1, R + 3)}
+        areas = range(len(tok))
+        self.place_actions = [Action("place", tok[a]) for a in areas]
+        self.to_actions = [Action("to", tok[a]) for a in areas]
+        self.recall_actions = [Action("recall", tok[a]) for a in areas]
+        self.disc_actions = [Action("disc", tok[a]) for a in areas]
+        self.region_actions = [Action("region", tok[a]) for a in areas]
+        self.king_actions = [Action("king", tok[a]) for a in areas]
+        self.grande_actions = [Action("grande", tok[a]) for a in areas]
+        self.pick_actions = [[Action("pick", c, tok[a]) for a in areas] for c in colours]
+        self.return_actions = [[Action("return", c, tok[a]) for a in areas] for c in colours]
+        self.take_actions = [Action("take", str(k)) for k in range(7)]
+        self.power_actions = [Action("power", str(v)) for v in range(14)]
+        placement: dict[int, list[int]] = {}
+        for king in range(R + 3):
+            if king == R:  # the King in the castillo (Revolt): every region
+                placement[king] = list(range(R))
+            else:
+                border = self.border_regions
+                near = border[king] if king in border else self.adjacent[king]
+                placement[king] = [*near, R]
+        self.placement = placement
+        self.place_actions_by_king = {
+            k: [self.place_actions[a] for a in where] for k, where in placement.items()
+        }
+
+
+# Per-(data, options) layouts shared by every game with those options.
+_LAYOUTS: dict[tuple[Any, ...], Layout] = {}
+
+
+def _check_options(options: Options, data: gamedata.GameData) -> None:
+    players = options.players
+    if not 2 <= len(players) <= 5:
+        raise ValueError(f"El Grande is for 2 to 5 players, not {len(players)}")
+    known = {gamedata.fold(c) for c in data.colours}
+    everyone = [*players, options.dummy] if options.dummy else list(players)
+    unknown = [p for p in everyone if gamedata.fold(p) not in known]
+    if unknown:
+        raise ValueError(
+            f"unknown colour(s) {', '.join(unknown)}; this edition has {', '.join(data.colours)}"
+        )
+    if len({gamedata.fold(p) for p in everyone}) != len(everyone):
+        raise ValueError("each player (and the dummy) needs a different colour")
+    if options.merge_decks_2_3 and len(players) > 3:
+        raise ValueError("decks 2 and 3 are merged only in games of 2 or 3 players")
+    if options.dummy and len(players) != 2:
+        raise ValueError("a dummy colour is only used with 2 players")
+    if options.mode not in ("table", "dealer"):
+        raise ValueError(f"mode must be 'table' or 'dealer', not {options.mode!r}")
+    for alt in options.alternatives:
+        card = data.cards.get(alt)
+        if card is None or not card.alternative:
+            raise ValueError(f"{alt!r} is not an alternative action card of this edition")
+    if len(set(options.alternatives)) != len(options.alternatives):
+        raise ValueError("each alternative action card can be added once")
+    if options.power_shift and len(data.grey_deck()) < 3 * len(players):
+        raise ValueError("Power Shift needs 3 modifier cards per player in the game data")
+    if options.new_regency and not data.deck_cards(5, regency=True):
+        raise ValueError("this edition's data has no New Regency King cards")
+
+
+class Board:
+    """The state of one game of El Grande: pieces, cards, scores and the pending step.
+
+    The rules driver (engine.elgrande.game.Game) subclasses it and supplies the hooks at the
+    end (who acts, legal actions, undo, and how a finished choice resolves)."""
+
+    # From the shared layout (read-only)
+    data: gamedata.GameData
+    layout: Layout
+    n: int  # colours on the board, the 2-player dummy included
+    seats: tuple[int, ...]  # the colours that are players, clockwise
+    dummy: int  # the dummy's colour index with 2 players, else -1
+    colours: tuple[str, ...]
+    places: int
+    regions: tuple[gamedata.Region, ...]
+    R: int
+    CASTILLO: int
+    FRANCE: int
+    PORTUGAL: int
+    COURT: int
+    tok: list[str]
+    area_tokens: frozenset[str]
+    colour_lookup: dict[str, int]  # folded colour name -> index
+    adjacent: list[list[int]]
+    border_regions: dict[int, list[int]]
+    slots: tuple[int, ...]  # the action-card decks revealed each round (2 holds 2+3 if merged)
+    place_actions: list[Action]
+    to_actions: list[Action]
+    recall_actions: list[Action]
+    disc_actions: list[Action]
+    region_actions: list[Action]
+    king_actions: list[Action]
+    grande_actions: list[Action]
+    pick_actions: list[list[Action]]
+    return_actions: list[list[Action]]
+    take_actions: list[Action]
+    power_actions: list[Action]
+    # The state
+    options: Options
+    pieces: list[list[int]]  # area (regions, then the castillo) -> colour -> count
+    court: list[int]
+    province: list[int]
+    king: int
+    grandes: list[int]
+    tiles: dict[str, int]  # tile id -> area
+    scores: list[int]
+    rounds: list[int]
+    round_index: int
+    first: int
+    hands: list[list[int]]  # the dummy's is its face-down deck
+    power_discards: list[list[int]]
+    played: list[int]  # power card played this round (0: none yet)
+    totals: list[int]  # power card + modifier (Power Shift), which sets the turn order
+    played_grey: list[str]
+    grey_hands: list[list[str]]
+    grey_discards: list[list[str]]
+    grey_deck: list[str]
+    power_order: list[int]
+    power_pos: int
+    decks: dict[int, list[str]]
+    king_card: str
+    pending_alternatives: list[str]
+    unseen_set_aside: int
+    round_slots: tuple[int, ...]
+    face_up: list[str]
+    used_cards: list[str]
+    region_cards: list[int]
+    dummy_deck: list[int]
+    dummy_draws: int
+    phase: str
+    home_pos: int
+    deal_pos: int
+    turn_order: list[int]
+    turn_pos: int
+    turn: Turn | None
+    frame: Frame | None
+    ops: list[dict[str, Any]]
+    ops_context: str  # "special" or "grey" while a card's steps run
+    vetoes: list[Veto]
+    veto_queue: list[int]
+    throws: list[Throw]
+    throw_key: tuple[int, ...]
+    score_events: list[dict[str, Any]]  # every scoring; "areas" hold AreaScore objects
+    score_history: list[dict[str, Any]]
+    history: list[tuple[int, Action]]
+    checkpoint: int
+    _legal: dict[int, list[Action]]
+    _actors: tuple[int, ...] | None
+    _dealer: bool
+
+    def __init__(self, options: Options, data: gamedata.GameData | None = None) -> None:
+        self.options = options
+        # Override files reach the engine only as loaded data (from the command line, a trusted
+        # caller): options come from clients and never name a file.
+        data = data or gamedata.load(options.edition)
+        self.data = data
+        key = (
+            id(data),
+            options.players,
+            options.dummy,
+            options.alternatives,
+            options.merge_decks_2_3,
+            options.power_shift,
+            options.new_regency,
+        )
+        layout = _LAYOUTS.get(key)
+        if layout is None or layout.data is not data:
+            _check_options(options, data)
+            layout = _LAYOUTS[key] = Layout(data, options)
+        self._use_layout(layout)
+        n = self.n
+        self.pieces = [[0] * n for _ in range(self.R + 1)]  # regions + castillo
+        self.court = [0] * n
+        self.province = [data.caballeros_per_colour] * n
+        self.king = -1
+        self.grandes = [-1] * n
+        self.tiles = {}  # tile id -> area
+        self.scores = [0] * n
+        self.rounds = (
+            list(data.short_game_rounds) if options.short_game else list(range(1, data.rounds + 1))
+        )
+        self.round_index = 0
+        self.first = -1
+        self.hands = [list(range(1, 14)) for _ in range(n)]  # the dummy's is its face-down deck
+        self.power_discards = [[] for _ in range(n)]
+        self.played = [0] * n  # power card played this round (0: none yet)
+        self.totals = [0] * n  # power card + modifier (Power Shift), which sets the turn order
+        self.played_grey = [""] * n
+        self.grey_hands = [[] for _ in range(n)]
+        self.grey_discards = [[] for _ in range(n)]
+        self.grey_deck = data.grey_deck() if options.power_shift else []
+        self.power_order = []
+        self.power_pos = 0
+        self.decks = {d: data.deck_cards(d, regency=options.new_regency) for d in range(1, 6)}
+        self.king_card = "" if options.new_regency else next(iter(self.decks[5]), "")
+        if not options.new_regency:
+            self.decks[5] = []
+        self.pending_alternatives = list(options.alternatives)
+        self.unseen_set_aside = 0
+        self.round_slots = (*self.slots, 5) if options.new_regency else self.slots
+        self.face_up = [""] * 5
+        self.used_cards = []
+        self.region_cards = list(range(self.R))
+        self.dummy_deck = []
+        self.dummy_draws = 0
+        self.phase = "setup_first"
+        self.home_pos = 0
+        self.deal_pos = 0
+        self.turn_order = []
+        self.turn_pos = 0
+        self.turn = None
+        self.frame = None
+        self.ops = []
+        self.ops_context = ""  # "special" or "grey" while a card's steps run
+        self.vetoes = []
+        self.veto_queue = []
+        self.throws = []
+        self.throw_key = ()
+        self.score_events = []  # "areas" hold AreaScore objects
+        self.score_history = []
+        self.history = []
+        self.checkpoint = 0
+        self._legal = {}
+        self._actors = None
+        self._dealer = options.mode == "dealer"
+
+    def _use_layout(self, layout: Layout) -> None:
+        self.layout = layout
+        self.n = layout.n
+        self.seats = layout.seats
+        self.dummy = layout.dummy
+        self.colours = layout.colours
+        self.places = layout.places
+        self.regions = layout.regions
+        self.R = layout.R
+        self.CASTILLO = layout.castillo
+        self.FRANCE = layout.france
+        self.PORTUGAL = layout.portugal
+        self.COURT = layout.court
+        self.tok = layout.tok
+        self.area_tokens = layout.area_tokens
+        self.colour_lookup = layout.colour_lookup
+        self.adjacent = layout.adjacent
+        self.border_regions = layout.border_regions
+        self.slots = layout.slots
+        self.place_actions = layout.place_actions
+        self.to_actions = layout.to_actions
+        self.recall_actions = layout.recall_actions
+        self.disc_actions = layout.disc_actions
+        self.region_actions = layout.region_actions
+        self.king_actions = layout.king_actions
+        self.grande_actions = layout.grande_actions
+        self.pick_actions = layout.pick_actions
+        self.return_actions = layout.return_actions
+        self.take_actions = layout.take_actions
+        self.power_actions = layout.power_actions
+
+    def touched(self) -> None:
+        """The state was edited from outside (test builders): forget what was derived from it."""
+        self._legal = {}
+        self._actors = None
+
+    # ------------------------------------------------------------------ small queries
+    @property
+    def round_number(self) -> int:
+        return self.rounds[min(self.round_index, len(self.rounds) - 1)]
+
+    def area(self, token: str) -> int:
+        index = self.layout.exact_area.get(token)
+        if index is not None:
+            return index
+        index = self.layout.area_lookup.get(gamedata.fold(token))
+        if index is None:
+            index = self.data.region_index(token)
+        if index is None:
+            raise KeyError(token)
+        return index
+
+    def colour(self, token: str) -> int:
+        index = self.layout.exact_colour.get(token)
+        return self.colour_lookup[gamedata.fold(token)] if index is None else index
+
+    def values_of(self, area: int) -> tuple[int, ...]:
+        for tile_id, where in self.tiles.items():
+            if where == area:
+                return self.data.tile(tile_id).values
+        if area == self.CASTILLO:
+            return self.data.castillo_values
+        region = self.regions[area]
+        return region.values if self.places == 3 else region.values_2_3_players
+
+    def movable_regions(self) -> list[int]:
+        """Regions pieces may leave or enter: every region but the King's (do not mutate)."""
+        return self.layout.movable[self.king]
+
+    def free_regions(self) -> list[int]:
+        return self.layout.movable[self.king]
+
+    def can_enter(self, area: int) -> bool:
+        return area != self.king and area < self.FRANCE
+
+    def move_destinations(self, source: int) -> list[int]:
+        return [a for a in range(self.R + 1) if a != source and a != self.king]
+
+    def placement_targets(self) -> list[int]:
+        """Where the acting player may place from court: next to the King, or the castillo;
+        with Infiltration also the King's region (do not mutate)."""
+        targets = self.layout.placement[self.king]
+        if self.turn is not None and self.turn.infiltrate and self.king < self.R:
+            return [*targets, self.king]
+        return targets
+
+    def board_supply(self, player: int) -> int:
+        """Own caballeros a player could recall to court from regions (never the King's)."""
+        pieces = self.pieces
+        return sum([pieces[r][player] for r in self.layout.movable[self.king]])
+
+    def opponents_from_left(self, me: int, with_dummy: bool = False) -> list[int]:
+        """The other players clockwise from `me`'s left (the dummy last, when asked for)."""
+        seats = self.seats
+        i = seats.index(me)
+        out = [seats[(i + k) % len(seats)] for k in range(1, len(seats))]
+        if with_dummy and self.dummy >= 0:
+            out.append(self.dummy)
+        return out
+
+    def card_in_play(self) -> str:
+        return self.turn.card if self.turn is not None else ""
+
+    def is_chance(self) -> bool:
+        return self.phase in CHANCE_PHASES and self.frame is None
+
+    def home_seat(self) -> int:
+        """Set-up: the seat whose home region card is revealed next."""
+        seats = self.seats
+        return seats[(seats.index(self.first) + self.home_pos) % len(seats)]
+
+    def deal_seat(self) -> int:
+        """Power Shift set-up: the seat dealt the next modifier card."""
+        return self.seats[self.deal_pos // 3]
+
+    def pending_slots(self) -> list[int]:
+        """The decks whose card is still to be revealed this round."""
+        face_up = self.face_up
+        decks = self.decks
+        return [s for s in self.round_slots if not face_up[s - 1] and decks[s]]
+
+    # ------------------------------------------------------------------ scoring
+    def score(self, area: int, first_only: bool = False) -> AreaScore:
+        """Score one area by the majority rules and add the points (the dummy scores nothing)."""
+        row = self.pieces[area]
+        colours = self.colours
+        counts = {colours[p]: n for p, n in enumerate(row) if n}
+        where = self.grandes
+        grandes = [colours[p] for p in range(self.n) if where[p] == area]
+        result = score_area(
+            self.layout.area_names[area],
+            counts,
+            self.values_of(area),
+            self.places,
+            area == self.king,
+            grandes,
+            first_only,
+        )
+        dummy = self.dummy
+        if dummy >= 0 and colours[dummy] in result.ranks:
+            name = colours[dummy]
+            result.points = {c: v for c, v in result.points.items() if c != name}
+            result.bonus = {c: v for c, v in result.bonus.items() if c != name}
+        if counts:
+            index = self.layout.exact_colour
+            scores = self.scores
+            for colour, points in result.points.items():
+                scores[index[colour]] += points
+            for colour, points in result.bonus.items():
+                scores[index[colour]] += points
+        if area == self.CASTILLO:
+            self.checkpoint = len(self.history)  # its contents are public now: no undo past
+        return result
+
+    def record_scoring(self, kind: str, results: list[AreaScore], **extra: Any) -> None:
+        self.score_events.append(
+            {
+                "kind": kind,
+                "round": self.rounds[self.round_index - 1]
+                if kind == "general"
+                else self.round_number,
+                "areas": results,
+                "totals": {self.colours[p]: self.scores[p] for p in self.seats},
+                **extra,
+            }
+        )
+
+    @property
+    def scorings(self) -> list[dict[str, Any]]:
+        """Every scoring so far with its per-area breakdown, as JSON-ready data."""
+        return [
+            {**event, "areas": [area.to_json() for area in event["areas"]]}
+            for event in self.score_events
+        ]
+
+    # ------------------------------------------------------------------ board mutations
+    def place_piece(self, player: int, area: int, source: str = "court") -> None:
+        if source == "province":
+            self.province[player] -= 1
+        else:
+            self.court[player] -= 1
+        self.pieces[area][player] += 1
+        if area == self.CASTILLO:
+            self._announce_throw(player, player)
+
+    def place_from_court(self, player: int, area: int) -> None:
+        self.place_piece(player, area, "court")
+
+    def move_piece(self, colour: int, source: int, target: int, actor: int) -> None:
+        self.pieces[source][colour] -= 1
+        self.pieces[target][colour] += 1
+        if target == self.CASTILLO:
+            self._announce_throw(actor, colour)
+
+    def return_piece(self, colour: int, source: int) -> None:
+        if source == self.COURT:
+            self.court[colour] -= 1
+        else:
+            self.pieces[source][colour] -= 1
+        self.province[colour] += 1
+
+    def take_back(self, player: int, card: str) -> None:
+        """Power of attorney: a power card (or a Power Shift modifier) back into the hand."""
+        if card in self.data.grey_cards:
+            if card in self.grey_discards[player]:
+                self.grey_discards[player].remove(card)
+            self.grey_hands[player].append(card)
+            return
+        value = int(card)
+        if value in self.power_discards[player]:
+            self.power_discards[player].remove(value)
+        self.hands[player].append(value)
+        self.hands[player].sort()
+
+    def _announce_throw(self, by: int, colour: int) -> None:
+        # Throws of one colour by one player within one part of a turn (the placement, or the
+        # special action) form one announcement.
+        part = self.turn.special if self.turn else -1
+        key = (self.round_index, self.turn_pos, part, by, colour)
+        if self.throws and key == self.throw_key:
+            self.throws[-1].count += 1
+        else:
+            self.throws.append(Throw(round=self.round_number, by=by, colour=colour, count=1))
+        self.throw_key = key
+
+    # ------------------------------------------------------------------ the rules driver's hooks
+    def current_players(self) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        raise NotImplementedError
+
+    def can_undo(self, player: int) -> bool:
+        raise NotImplementedError
+
+    def resolve_choice(self, frame: Any, action: Action) -> None:
+        """A one-choice step (frames.ChoiceFrame) is decided."""
+        raise NotImplementedError
+
+    def resolve_veto(self, frame: Any, vetoed: bool) -> None:
+        """A Veto holder decided (frames.VetoFrame)."""
+        raise NotImplementedError
+
+
+# Every attribute of a board, by name (undo becomes a replay of the game by copying them; the
+# test suite checks the list against the annotations above).
+STATE_FIELDS = (
+    "data",
+    "layout",
+    "n",
+    "seats",
+    "dummy",
+    "colours",
+    "places",
+    "regions",
+    "R",
+    "CASTILLO",
+    "FRANCE",
+    "PORTUGAL",
+    "COURT",
+    "tok",
+    "area_tokens",
+    "colour_lookup",
+    "adjacent",
+    "border_regions",
+    "slots",
+    "place_actions",
+    "to_actions",
+    "recall_actions",
+    "disc_actions",
+    "region_actions",
+    "king_actions",
+    "grande_actions",
+    "pick_actions",
+    "return_actions",
+    "take_actions",
+    "power_actions",
+    "options",
+    "pieces",
+    "court",
+    "province",
+    "king",
+    "grandes",
+    "tiles",
+    "scores",
+    "rounds",
+    "round_index",
+    "first",
+    "hands",
+    "power_discards",
+    "played",
+    "totals",
+    "played_grey",
+    "grey_hands",
+    "grey_discards",
+    "grey_deck",
+    "power_order",
+    "power_pos",
+    "decks",
+    "king_card",
+    "pending_alternatives",
+    "unseen_set_aside",
+    "round_slots",
+    "face_up",
+    "used_cards",
+    "region_cards",
+    "dummy_deck",
+    "dummy_draws",
+    "phase",
+    "home_pos",
+    "deal_pos",
+    "turn_order",
+    "turn_pos",
+    "turn",
+    "frame",
+    "ops",
+    "ops_context",
+    "vetoes",
+    "veto_queue",
+    "throws",
+    "throw_key",
+    "score_events",
+    "score_history",
+    "history",
+    "checkpoint",
+    "_legal",
+    "_actors",
+    "_dealer",
+)

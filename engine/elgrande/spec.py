@@ -1,0 +1,125 @@
+"""El Grande on the game platform: its spec for the registry, records and conformance."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core.errors import RecordError
+from engine.core.protocol import GameState
+from engine.core.spec import GameSpec
+from engine.elgrande import data as gamedata
+from engine.elgrande.board import STATE_FIELDS
+from engine.elgrande.game import Game, Options
+from engine.elgrande.verbs import VERBS
+
+__all__ = ["SPEC", "ElGrandeSpec"]
+
+
+class ElGrandeSpec(GameSpec):
+    id = "elgrande"
+    title = "El Grande"
+    version = 1
+    aliases = ("el-grande",)  # what records of format 1 name it
+    player_counts = (2, 3, 4, 5)
+    verbs = VERBS
+
+    def options_from_json(self, raw: Mapping[str, Any]) -> Options:
+        return Options.from_json(dict(raw))
+
+    def options_to_json(self, options: Any) -> dict[str, Any]:
+        assert isinstance(options, Options)
+        return options.to_json()
+
+    def options_of_record(self, record: dict[str, Any]) -> Options:
+        """The options, with the seats and the edition from the record's top level."""
+        raw = record.get("options") or {}
+        players = record.get("players")
+        if not isinstance(raw, dict):
+            raise RecordError('bad options in record: "options" must be a JSON object')
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise RecordError('"players" must be a list of colour names')
+        raw = {**raw, "players": players}
+        raw["edition"] = record.get("edition", raw.get("edition", "2023"))
+        try:
+            options = Options.from_json(raw)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RecordError(f"bad options in record: {exc}") from None
+        if options.mode not in ("table", "dealer"):  # replay runs in table mode: check it here
+            raise RecordError(
+                f"bad options in record: mode {options.mode!r} is not table or dealer"
+            )
+        return options
+
+    def record_header(self, state: GameState) -> dict[str, Any]:
+        assert isinstance(state, Game)
+        return {"edition": state.data.edition, "players": [state.colours[p] for p in state.seats]}
+
+    def new_state(self, options: Any, data: Any = None) -> Game:
+        return Game(options, data)
+
+    def replay_start(self, options: Any, data: Any = None) -> Game:
+        return Game(dataclasses.replace(options, mode="table"), data)
+
+    def replay_end(self, state: GameState, options: Any) -> None:
+        assert isinstance(state, Game)
+        state.resume_as(options)
+
+    def seat_of(self, state: GameState, name: str) -> int:
+        assert isinstance(state, Game)
+        return state.colour(name)
+
+    def upgrade_record(self, record: dict[str, Any]) -> dict[str, Any]:
+        """Format 1 (no game version; "game": "el-grande") to the current format: the same
+        options and actions (records never held override files; an empty list is dropped)."""
+        if record.get("version") != 1:
+            return record
+        options = record.get("options")
+        if isinstance(options, dict) and options.get("overrides", None) == []:
+            options = {k: v for k, v in options.items() if k != "overrides"}
+        return {**record, "version": 2, "game": self.id, "game_version": 1, "options": options}
+
+    def test_options(self, players: int) -> list[Options]:
+        colours = gamedata.load("2023").colours[:players]
+        old = gamedata.load("1995").colours[:players]
+        out = [
+            Options(players=colours, mode="dealer", seed=players),
+            Options(players=old, edition="1995", mode="dealer", seed=10 + players),
+            Options(
+                players=colours,
+                mode="dealer",
+                seed=20 + players,
+                short_game=True,
+                new_regency=True,
+                power_shift=True,
+                alternatives=("veto", "militia", "civil-war") if players > 2 else ("veto",),
+            ),
+        ]
+        if players == 3:
+            out.append(Options(players=colours, mode="dealer", seed=33, merge_decks_2_3=True))
+        return out
+
+    def check_invariants(self, state: GameState) -> None:
+        assert isinstance(state, Game)
+        check_invariants(state)
+
+
+def check_invariants(g: Game) -> None:
+    """Every caballero is somewhere, once; scores never fall; who acts is consistent."""
+    total = g.data.caballeros_per_colour
+    for colour in range(g.n):
+        on_board = sum(g.pieces[area][colour] for area in range(g.R + 1))
+        placed = on_board + g.court[colour] + g.province[colour]
+        assert placed == total, f"{g.colours[colour]} has {placed} caballeros, not {total}"
+        assert min(g.court[colour], g.province[colour]) >= 0
+        assert all(g.pieces[a][colour] >= 0 for a in range(g.R + 1))
+    assert all(s >= 0 for s in g.scores)
+    actors = g.current_players()
+    assert (not actors) == g.is_terminal()
+    assert len(set(actors)) == len(actors)
+    assert 0 <= g.checkpoint <= len(g.history)
+    assert set(STATE_FIELDS) <= set(dir(g))
+
+
+SPEC = ElGrandeSpec()
