@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.actions import Action
+from engine.core.jsondata import copied
 from engine.core.protocol import CHANCE
 from engine.elgrande import data as gamedata
 from engine.elgrande.options import Options, Throw, Turn, Veto
@@ -497,7 +498,10 @@ class Board:
     def scorings(self) -> list[dict[str, Any]]:
         """Every scoring so far with its per-area breakdown, as JSON-ready data."""
         return [
-            {**event, "areas": [area.to_json() for area in event["areas"]]}
+            {
+                key: [area.to_json() for area in value] if key == "areas" else copied(value)
+                for key, value in event.items()
+            }
             for event in self.score_events
         ]
 

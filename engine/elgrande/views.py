@@ -7,9 +7,9 @@ A seat's view adds that seat's own secrets; the public view (viewer None) adds n
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
+from engine.core.jsondata import copied
 from engine.elgrande.board import Board
 from engine.elgrande.frames import DiscFrame, PassFrame
 from engine.elgrande.verbs import VERBS
@@ -89,8 +89,8 @@ def public_state(g: Board) -> dict[str, Any]:
         "deck_sizes": {str(d): len(g.decks[d]) for d in range(1, 6) if g.decks[d]},
         "vetoes": [{"holder": g.colours[v.holder], "card": v.card} for v in g.vetoes],
         "turn": _turn(g),
-        "scorings": copy.deepcopy(g.scorings),
-        "score_history": copy.deepcopy(g.score_history),
+        "scorings": g.scorings,  # built afresh on each call
+        "score_history": copied(g.score_history),
     }
     if g.options.open_castillo:
         out["castillo"]["contents"] = {
