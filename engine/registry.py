@@ -22,17 +22,17 @@ _GAMES: dict[str, GameSpec] = {}
 
 def register(spec: GameSpec) -> GameSpec:
     """Add a game (a test may register its own); its id and aliases must be new."""
-    for name in (spec.id, *spec.aliases):
+    for name in [spec.id, *spec.aliases]:
         known = _GAMES.get(name)
         if known is not None and known is not spec:
             raise ValueError(f"game id {name!r} is taken by {known.title}")
-    for name in (spec.id, *spec.aliases):
+    for name in [spec.id, *spec.aliases]:
         _GAMES[name] = spec
     return spec
 
 
 def unregister(spec: GameSpec) -> None:
-    for name in (spec.id, *spec.aliases):
+    for name in [spec.id, *spec.aliases]:
         if _GAMES.get(name) is spec:
             del _GAMES[name]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.core.protocol import GameState
 from engine.core.verbs import VerbTable
@@ -14,12 +14,12 @@ from engine.core.verbs import VerbTable
 class GameSpec:
     """One game. Subclasses fill in the class attributes and the methods."""
 
-    id: str = ""  # the registry key and the records' "game"
-    title: str = ""
-    version: int = 1  # the game's record version: bumped when old records need an upgrade
-    aliases: tuple[str, ...] = ()  # ids older records used
-    player_counts: tuple[int, ...] = ()
-    verbs: VerbTable
+    id: ClassVar[str] = ""  # the registry key and the records' "game"
+    title: ClassVar[str] = ""
+    version: ClassVar[int] = 1  # the game's record version: bumped when old records change
+    aliases: ClassVar[tuple[str, ...]] = ()  # ids older records used
+    player_counts: ClassVar[tuple[int, ...]] = ()
+    verbs: ClassVar[VerbTable]
 
     @abstractmethod
     def options_from_json(self, raw: Mapping[str, Any]) -> Any:

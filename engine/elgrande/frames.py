@@ -8,7 +8,6 @@ only through its mutation helpers (place, move, return, recall pieces), so the b
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.actions import Action
@@ -20,17 +19,20 @@ UNLIMITED = 1_000
 
 __all__ = ["DONE", "UNLIMITED", "Frame"]  # and the frame classes below
 
+# Plain classes with an explicit __init__, not dataclasses: compiled with mypyc, a dataclass
+# would see the base class's attributes as fields with defaults (their descriptors).
 
-@dataclass(eq=False)
+
 class PlaceFrame(Frame):
     """Place caballeros from the court (Militia, Delegation) or, for some Power Shift cards,
     from the province."""
 
-    actor: int
-    left: int
-    to: str  # "regions" (any region but the King's) or "anywhere" (also the castillo)
-    source: str = "court"
-    kind: str = "place"
+    def __init__(self, actor: int, left: int, to: str, source: str = "court") -> None:
+        self.kind = "place"
+        self.actor = actor
+        self.left = left
+        self.to = to  # "regions" (any region but the King's) or "anywhere" (also the castillo)
+        self.source = source
 
     def _supply(self, g: Board) -> int:
         return g.province[self.actor] if self.source == "province" else g.court[self.actor]
@@ -53,15 +55,15 @@ class PlaceFrame(Frame):
         return {**out, "from": self.source}
 
 
-@dataclass(eq=False)
 class EscortFrame(Frame):
     """Escort: caballeros of any colours go with the King from its old region to the new one."""
 
-    actor: int
-    source: int
-    target: int
-    left: int
-    kind: str = "escort"
+    def __init__(self, actor: int, source: int, target: int, left: int) -> None:
+        self.kind = "escort"
+        self.actor = actor
+        self.source = source
+        self.target = target
+        self.left = left
 
     def legal(self, g: Board, player: int) -> list[Action]:
         row = g.pieces[self.source]
@@ -79,18 +81,27 @@ class EscortFrame(Frame):
         return {**out, "from": g.tok[self.source], "to": g.tok[self.target], "left": self.left}
 
 
-@dataclass(eq=False)
 class MoveFrame(Frame):
     """Move caballeros on the board: pick one, then say where it goes; `done` stops."""
 
-    actor: int
-    own: int
-    foreign: int
-    any: int
-    from_one: bool
-    source: int = -1  # fixed once the first caballero leaves (from_one cards)
-    picked: tuple[int, int] | None = None  # (colour, region)
-    kind: str = "move"
+    def __init__(
+        self,
+        actor: int,
+        own: int,
+        foreign: int,
+        any: int,
+        from_one: bool,
+        source: int = -1,
+        picked: tuple[int, int] | None = None,
+    ) -> None:
+        self.kind = "move"
+        self.actor = actor
+        self.own = own
+        self.foreign = foreign
+        self.any = any
+        self.from_one = from_one
+        self.source = source  # fixed once the first caballero leaves (from_one cards)
+        self.picked = picked  # (colour, region)
 
     def legal(self, g: Board, player: int) -> list[Action]:
         if self.picked is not None:
@@ -144,16 +155,18 @@ class MoveFrame(Frame):
         return out
 
 
-@dataclass(eq=False)
 class ReturnFrame(Frame):
     """Return `left` caballeros of colour `target` to the province, chosen by `actor`."""
 
-    actor: int
-    target: int
-    left: int
-    from_court: bool
-    from_regions: bool
-    kind: str = "return"
+    def __init__(
+        self, actor: int, target: int, left: int, from_court: bool, from_regions: bool
+    ) -> None:
+        self.kind = "return"
+        self.actor = actor
+        self.target = target
+        self.left = left
+        self.from_court = from_court
+        self.from_regions = from_regions
 
     def legal(self, g: Board, player: int) -> list[Action]:
         acts: list[Action] = []
@@ -174,13 +187,13 @@ class ReturnFrame(Frame):
         return {**super().describe(g, viewer), "colour": g.colours[self.target], "left": self.left}
 
 
-@dataclass(eq=False)
 class RecallFrame(Frame):
     """The province is short: bring own caballeros from regions to the court instead."""
 
-    actor: int
-    left: int
-    kind: str = "recall"
+    def __init__(self, actor: int, left: int) -> None:
+        self.kind = "recall"
+        self.actor = actor
+        self.left = left
 
     def legal(self, g: Board, player: int) -> list[Action]:
         return [g.recall_actions[r] for r in g.movable_regions() if g.pieces[r][self.actor]]
@@ -196,15 +209,17 @@ class RecallFrame(Frame):
         return {**super().describe(g, viewer), "left": self.left}
 
 
-@dataclass(eq=False)
 class ChoiceFrame(Frame):
     """One choice among fixed actions (King, Grande, tile, power card back, region, option)."""
 
-    actor: int
-    choices: list[Action]
-    kind: str = "choice"
-    purpose: str = ""
-    payload: Any = None
+    def __init__(
+        self, actor: int, choices: list[Action], kind: str, purpose: str = "", payload: Any = None
+    ) -> None:
+        self.kind = kind  # the verb of the choice (verbs.py: "choice"), or "grey"
+        self.actor = actor
+        self.choices = choices
+        self.purpose = purpose
+        self.payload = payload
 
     def legal(self, g: Board, player: int) -> list[Action]:
         return list(self.choices)
@@ -259,16 +274,17 @@ class SecretFrame(Frame):
         return out
 
 
-@dataclass(eq=False)
 class DiscFrame(SecretFrame):
     """Secret discs (a region each): general scoring, Civil War, Coup, Rivalry."""
 
-    options: dict[int, list[Action]]
-    purpose: str
-    payload: Any = None
-    chosen: dict[int, int] = field(default_factory=dict)  # player -> region (hidden)
-    kind: str = "disc"
-    own_key: str = "my_disc"
+    def __init__(self, options: dict[int, list[Action]], purpose: str, payload: Any = None) -> None:
+        self.kind = "disc"
+        self.own_key = "my_disc"
+        self.actor = -1  # several players choose at once
+        self.options = options
+        self.purpose = purpose
+        self.payload = payload
+        self.chosen = {}
 
     def _value(self, g: Board, action: Action) -> int:
         return g.area(action.arg)
@@ -280,26 +296,27 @@ class DiscFrame(SecretFrame):
         return {**super().describe(g, viewer), "purpose": self.purpose}
 
 
-@dataclass(eq=False)
 class PassFrame(SecretFrame):
     """Power Shift: every player passes one modifier card face down to the left, all at once."""
 
-    options: dict[int, list[Action]]
-    chosen: dict[int, str] = field(default_factory=dict)  # player -> grey card id (hidden)
-    kind: str = "pass"
-    own_key: str = "my_pass"
+    def __init__(self, options: dict[int, list[Action]]) -> None:
+        self.kind = "pass"
+        self.own_key = "my_pass"
+        self.actor = -1  # several players choose at once
+        self.options = options
+        self.chosen = {}
 
     def _value(self, g: Board, action: Action) -> str:
         return action.arg
 
 
-@dataclass(eq=False)
 class VetoFrame(Frame):
     """A Veto holder decides whether to cancel the special action just announced."""
 
-    actor: int
-    against: int
-    kind: str = "veto"
+    def __init__(self, actor: int, against: int) -> None:
+        self.kind = "veto"
+        self.actor = actor
+        self.against = against
 
     def legal(self, g: Board, player: int) -> list[Action]:
         return [Action("veto"), Action("allow")]

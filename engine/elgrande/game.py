@@ -49,7 +49,26 @@ SKIP = Action("skip")
 GREY = Action("grey")
 # Dealer mode without a seed: outcomes nobody can predict from the draws seen so far (the
 # record keeps each outcome, so a replay never draws again).
-_UNPREDICTABLE = secrets.SystemRandom()
+_UNPREDICTABLE: random.Random = secrets.SystemRandom()
+_MASK64 = (1 << 64) - 1
+
+
+def seeded_draw(seed: int, position: int, count: int) -> int:
+    """A seeded dealer's draw among `count` outcomes at history length `position`: SplitMix64
+    of (seed, position), so a game resumed from its record deals exactly what the
+    uninterrupted game would have, without seeding a generator per draw. Predictable by
+    design: for tests and self-play only.
+
+    >>> [seeded_draw(7, position, 10) for position in range(8)]
+    [4, 5, 7, 5, 5, 3, 2, 2]
+    """
+    x = (seed * 0x9E3779B97F4A7C15 + (position + 1) * 0xD1B54A32D192ED03) & _MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+    x ^= x >> 31
+    return (x * count) >> 64
+
+
 _TURN_PHASES = frozenset({"take", "card", "main"})
 _UNDO_BARRIERS = VERBS.undo_barriers
 _COLOUR_ARGS = VERBS.arg_positions("colour")
@@ -155,7 +174,7 @@ class Game(Board):
         history.append((player, action))
         frame = self.frame
         if frame is None:
-            _PHASE_HANDLERS[self.phase](self, player, action)
+            self._do_phase(player, action)
         elif frame.apply(self, player, action) and self.frame is frame:
             self.frame = None
             self._after_frame(frame)
@@ -195,33 +214,33 @@ class Game(Board):
     def _auto_chance(self) -> None:
         if not self._dealer or self.phase not in CHANCE_PHASES:
             return
-        seed = self.options.seed
-        if seed is None:
-            rng: random.Random = _UNPREDICTABLE
-        else:
-            # Seeded per batch of chance steps from the seed and the history's length, so a
-            # game resumed from its record deals exactly what the uninterrupted game would have.
-            rng = random.Random(seed * 1_000_003 + len(self.history))
         while self.phase in CHANCE_PHASES and self.frame is None:
             phase = self.phase
             if phase == "reveal":
                 # A uniform draw among the copies left.
                 slot = self._reveal_slot()
                 pool = self.decks[slot]
-                chosen = Action("reveal", str(slot), pool[rng.randrange(len(pool))])
+                chosen = Action("reveal", str(slot), pool[self._draw(len(pool))])
             elif phase in ("setup_remove", "setup_deal"):
                 pool = self._chance_pool() or []
-                card = pool[rng.randrange(len(pool))]
+                card = pool[self._draw(len(pool))]
                 chosen = next(a for a in self._chance_actions() if a.arg2 == card)
             else:
                 options = self._chance_actions()
-                chosen = options[rng.randrange(len(options))]
+                chosen = options[self._draw(len(options))]
             self.history.append((CHANCE, chosen))
             self._do(CHANCE, chosen)
         # A chance step is always an undo barrier; who acts is known again after the batch.
         self._legal = {}
         self._actors = self._compute_actors()
         self.checkpoint = len(self.history)
+
+    def _draw(self, count: int) -> int:
+        """The dealer's uniform draw among `count` outcomes."""
+        seed = self.options.seed
+        if seed is None:
+            return _UNPREDICTABLE.randrange(count)
+        return seeded_draw(seed, len(self.history), count)
 
     def can_undo(self, player: int) -> bool:
         return (
@@ -369,7 +388,37 @@ class Game(Board):
                 self.frame = None
                 self._after_frame(frame)
             return
-        _PHASE_HANDLERS[self.phase](self, player, action)
+        self._do_phase(player, action)
+
+    def _do_phase(self, player: int, action: Action) -> None:
+        """The rule of the current phase (no pending step): the most frequent first."""
+        phase = self.phase
+        if phase == "main":
+            self._do_main(player, action)
+        elif phase == "power":
+            self._do_power(player, action)
+        elif phase == "take":
+            self._do_take(player, action)
+        elif phase == "card":
+            self._do_card(player, action)
+        elif phase == "reveal":
+            self._do_reveal(player, action)
+        elif phase == "dummy_power":
+            self._do_dummy_power(player, action)
+        elif phase == "dummy_regions":
+            self._do_dummy_regions(player, action)
+        elif phase == "setup_home":
+            self._do_setup_home(player, action)
+        elif phase == "setup_king":
+            self._do_setup_king(player, action)
+        elif phase == "setup_first":
+            self._do_setup_first(player, action)
+        elif phase == "setup_remove":
+            self._do_setup_remove(player, action)
+        elif phase == "setup_deal":
+            self._do_setup_deal(player, action)
+        else:
+            raise AssertionError(f"no rule for phase {phase!r}")
 
     def _after_frame(self, frame: Frame) -> None:
         if isinstance(frame, VetoFrame):
@@ -755,22 +804,6 @@ class Game(Board):
 
     def returns(self) -> list[int]:
         return list(self.scores)
-
-
-_PHASE_HANDLERS = {
-    "setup_first": Game._do_setup_first,
-    "setup_remove": Game._do_setup_remove,
-    "setup_king": Game._do_setup_king,
-    "setup_home": Game._do_setup_home,
-    "setup_deal": Game._do_setup_deal,
-    "dummy_regions": Game._do_dummy_regions,
-    "reveal": Game._do_reveal,
-    "dummy_power": Game._do_dummy_power,
-    "power": Game._do_power,
-    "take": Game._do_take,
-    "card": Game._do_card,
-    "main": Game._do_main,
-}
 
 
 def new_game(players: Sequence[str], **kwargs: Any) -> Game:

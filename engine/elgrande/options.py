@@ -52,7 +52,23 @@ class Options:
                     "the host's command line (--override)"
                 }
             )
-        return read_options(cls, raw)
+        return read_options(cls, OPTION_KINDS, raw)
+
+
+# The options' schema (engine.core.options): each field's kind.
+OPTION_KINDS = {
+    "players": "names",
+    "edition": "str",
+    "mode": "str",
+    "seed": "int?",
+    "short_game": "bool",
+    "open_castillo": "bool",
+    "alternatives": "names",
+    "merge_decks_2_3": "bool",
+    "new_regency": "bool",
+    "power_shift": "bool",
+    "dummy": "str",
+}
 
 
 @dataclass

@@ -49,7 +49,8 @@ def current(record: Any) -> dict[str, Any]:
     """The record in the current format (format 1 upgraded); RecordError if it is not an El
     Grande record."""
     upgraded = SPEC.upgrade_record(core_record.check_format(record))
-    if upgraded.get("game") not in (SPEC.id, *SPEC.aliases):
+    game = upgraded.get("game")
+    if game != SPEC.id and game not in SPEC.aliases:
         raise RecordError(f"not an El Grande record (game {upgraded.get('game')!r})")
     return upgraded
 

@@ -44,6 +44,9 @@ class NimOptions:
             raise OptionsError(errors)
 
 
+OPTION_KINDS = {"players": "names", "heaps": "int", "size": "int", "most": "int", "misere": "bool"}
+
+
 class Nim:
     """One game of Nim (engine.core.protocol.GameState)."""
 
@@ -133,7 +136,7 @@ class NimSpec(GameSpec):
     verbs = VERBS
 
     def options_from_json(self, raw: Mapping[str, Any]) -> NimOptions:
-        options = read_options(NimOptions, raw)
+        options = read_options(NimOptions, OPTION_KINDS, raw)
         options.check()
         return options
 
