@@ -63,31 +63,35 @@ def replay(
         options = spec.options_of_record(record)
     except RecordError:
         raise
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RecordError(f"bad options in record: {exc}") from None
+    except (KeyError, TypeError, ValueError) as bad_options:
+        raise RecordError(f"bad options in record: {bad_options}") from None
     entries = actions_of(record)[:upto]
     try:
         state = spec.replay_start(options, data)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RecordError(str(exc)) from None
+    except (KeyError, TypeError, ValueError) as refused:
+        raise RecordError(str(refused)) from None
     for index, entry in enumerate(entries):
         try:
             actor, text = entry
             player = CHANCE if actor == CHANCE_NAME else spec.seat_of(state, str(actor))
             state.apply(state.parse(str(text)), player)
-        except (EngineError, KeyError, ValueError, TypeError) as exc:
-            raise RecordError(f"action #{index} {entry!r} does not replay: {exc}") from None
+        except (EngineError, KeyError, ValueError, TypeError) as bad_action:
+            raise RecordError(f"action #{index} {entry!r} does not replay: {bad_action}") from None
     spec.replay_end(state, options)
     return state
+
+
+# Each `except` names its exception differently: compiled with mypyc, one name keeps the type
+# of its first binding.
 
 
 def load_record(path: Path | str) -> dict[str, Any]:
     try:
         raw = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{path} is not JSON: {exc}") from None
+    except OSError as unreadable:
+        raise RecordError(f"cannot read {path}: {unreadable.strerror}") from None
+    except json.JSONDecodeError as not_json:
+        raise RecordError(f"{path} is not JSON: {not_json}") from None
     except UnicodeDecodeError:
         raise RecordError(f"{path} is not UTF-8 text") from None
     if not isinstance(raw, dict):

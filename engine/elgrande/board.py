@@ -8,6 +8,8 @@ and the court (R+1, R+2, R+3), so an override file that adds a region shifts the
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from typing import Any
 
 from engine.core.actions import Action
@@ -358,6 +360,15 @@ class Board:
         self.take_actions = layout.take_actions
         self.power_actions = layout.power_actions
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Board:
+        """An independent copy (tests plant canaries in one); the data and the shared layout
+        are not copied. Explicit, so that copy.deepcopy works on the compiled engine too."""
+        clone = type(self)(dataclasses.replace(self.options, mode="table"), self.data)
+        for name in COPIED_FIELDS:
+            setattr(clone, name, copy.deepcopy(getattr(self, name), memo))
+        clone.options = self.options
+        return clone
+
     def touched(self) -> None:
         """The state was edited from outside (test builders): forget what was derived from it."""
         self._legal = {}
@@ -659,3 +670,40 @@ STATE_FIELDS = (
     "_actors",
     "_dealer",
 )
+# What _use_layout sets from the shared layout (read-only: never copied).
+LAYOUT_FIELDS = frozenset(
+    {
+        "data",
+        "options",
+        "layout",
+        "n",
+        "seats",
+        "dummy",
+        "colours",
+        "places",
+        "regions",
+        "R",
+        "CASTILLO",
+        "FRANCE",
+        "PORTUGAL",
+        "COURT",
+        "tok",
+        "area_tokens",
+        "colour_lookup",
+        "adjacent",
+        "border_regions",
+        "slots",
+        "place_actions",
+        "to_actions",
+        "recall_actions",
+        "disc_actions",
+        "region_actions",
+        "king_actions",
+        "grande_actions",
+        "pick_actions",
+        "return_actions",
+        "take_actions",
+        "power_actions",
+    }
+)
+COPIED_FIELDS = tuple(name for name in STATE_FIELDS if name not in LAYOUT_FIELDS)

@@ -271,8 +271,8 @@ def _build(raw: Mapping[str, Any], source: str) -> GameData:
         return _build_checked(raw)
     except GameDataError as exc:
         raise GameDataError(f"{source}: {exc}") from None
-    except (KeyError, TypeError, ValueError) as exc:
-        raise GameDataError(f"{source}: missing or malformed field {exc}") from None
+    except (KeyError, TypeError, ValueError) as error:  # not `exc`: mypyc types it per name
+        raise GameDataError(f"{source}: missing or malformed field {error}") from None
 
 
 def _build_checked(raw: Mapping[str, Any]) -> GameData:

@@ -8,6 +8,7 @@ only through its mutation helpers (place, move, return, recall pieces), so the b
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from engine.core.actions import Action
@@ -33,6 +34,10 @@ class PlaceFrame(Frame):
         self.left = left
         self.to = to  # "regions" (any region but the King's) or "anywhere" (also the castillo)
         self.source = source
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PlaceFrame:
+        clone = PlaceFrame(self.actor, self.left, self.to, self.source)
+        return clone
 
     def _supply(self, g: Board) -> int:
         return g.province[self.actor] if self.source == "province" else g.court[self.actor]
@@ -64,6 +69,10 @@ class EscortFrame(Frame):
         self.source = source
         self.target = target
         self.left = left
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> EscortFrame:
+        clone = EscortFrame(self.actor, self.source, self.target, self.left)
+        return clone
 
     def legal(self, g: Board, player: int) -> list[Action]:
         row = g.pieces[self.source]
@@ -102,6 +111,12 @@ class MoveFrame(Frame):
         self.from_one = from_one
         self.source = source  # fixed once the first caballero leaves (from_one cards)
         self.picked = picked  # (colour, region)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> MoveFrame:
+        clone = MoveFrame(
+            self.actor, self.own, self.foreign, self.any, self.from_one, self.source, self.picked
+        )
+        return clone
 
     def legal(self, g: Board, player: int) -> list[Action]:
         if self.picked is not None:
@@ -168,6 +183,10 @@ class ReturnFrame(Frame):
         self.from_court = from_court
         self.from_regions = from_regions
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> ReturnFrame:
+        clone = ReturnFrame(self.actor, self.target, self.left, self.from_court, self.from_regions)
+        return clone
+
     def legal(self, g: Board, player: int) -> list[Action]:
         acts: list[Action] = []
         if self.from_court and g.court[self.target]:
@@ -195,6 +214,10 @@ class RecallFrame(Frame):
         self.actor = actor
         self.left = left
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> RecallFrame:
+        clone = RecallFrame(self.actor, self.left)
+        return clone
+
     def legal(self, g: Board, player: int) -> list[Action]:
         return [g.recall_actions[r] for r in g.movable_regions() if g.pieces[r][self.actor]]
 
@@ -220,6 +243,16 @@ class ChoiceFrame(Frame):
         self.choices = choices
         self.purpose = purpose
         self.payload = payload
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ChoiceFrame:
+        clone = ChoiceFrame(
+            self.actor,
+            list(self.choices),
+            self.kind,
+            self.purpose,
+            copy.deepcopy(self.payload, memo),
+        )
+        return clone
 
     def legal(self, g: Board, player: int) -> list[Action]:
         return list(self.choices)
@@ -286,6 +319,13 @@ class DiscFrame(SecretFrame):
         self.payload = payload
         self.chosen = {}
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> DiscFrame:
+        clone = DiscFrame(
+            copy.deepcopy(self.options, memo), self.purpose, copy.deepcopy(self.payload, memo)
+        )
+        clone.chosen = dict(self.chosen)
+        return clone
+
     def _value(self, g: Board, action: Action) -> int:
         return g.area(action.arg)
 
@@ -306,6 +346,11 @@ class PassFrame(SecretFrame):
         self.options = options
         self.chosen = {}
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> PassFrame:
+        clone = PassFrame(copy.deepcopy(self.options, memo))
+        clone.chosen = dict(self.chosen)
+        return clone
+
     def _value(self, g: Board, action: Action) -> str:
         return action.arg
 
@@ -317,6 +362,10 @@ class VetoFrame(Frame):
         self.kind = "veto"
         self.actor = actor
         self.against = against
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> VetoFrame:
+        clone = VetoFrame(self.actor, self.against)
+        return clone
 
     def legal(self, g: Board, player: int) -> list[Action]:
         return [Action("veto"), Action("allow")]

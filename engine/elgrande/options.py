@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from engine.core.errors import OptionsError
@@ -84,12 +84,18 @@ class Turn:
     special: int = 0  # 0 not started, 1 in progress, 2 done or skipped
     infiltrate: bool = False  # Infiltration: may also place into the King's region
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Turn:
+        return replace(self)  # every field is immutable (copy.deepcopy works compiled too)
+
 
 @dataclass
 class Veto:
     holder: int
     card: str
     expires_after_round: int
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Veto:
+        return replace(self)  # every field is immutable (copy.deepcopy works compiled too)
 
 
 @dataclass
@@ -100,3 +106,6 @@ class Throw:
     by: int
     colour: int
     count: int
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Throw:
+        return replace(self)  # every field is immutable (copy.deepcopy works compiled too)

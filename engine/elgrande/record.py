@@ -55,13 +55,11 @@ def current(record: Any) -> dict[str, Any]:
     return upgraded
 
 
-def options_of(record: dict[str, Any]) -> Options:
+def options_of(record: Any) -> Options:
     return SPEC.options_of_record(current(record))
 
 
-def from_record(
-    record: dict[str, Any], upto: int | None = None, data: GameData | None = None
-) -> Game:
+def from_record(record: Any, upto: int | None = None, data: GameData | None = None) -> Game:
     """Replay a record (or its first `upto` actions); a bad action names its index. `data`:
     the game data with override files, loaded by a trusted caller (the command line)."""
     game = core_record.replay(SPEC, current(record), upto, data)

@@ -74,6 +74,20 @@ class AreaScore:
                 notes.append(f"{owner} loses the Grande bonus: not first")
         return tuple(notes)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> AreaScore:
+        # Explicit, so that copy.deepcopy works on the compiled engine too.
+        return AreaScore(
+            self.area,
+            dict(self.counts),
+            self.values,
+            dict(self.ranks),
+            dict(self.points),
+            dict(self.bonus),
+            self.tied,
+            self.king_here,
+            self.grandes_here,
+        )
+
     def to_json(self) -> dict[str, object]:
         return {
             "area": self.area,

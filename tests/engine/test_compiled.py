@@ -25,3 +25,11 @@ def test_every_engine_module_is_compiled() -> None:
 @pytest.mark.skipif(COMPILED, reason="the compiled run")
 def test_the_plain_run_uses_the_sources() -> None:
     assert str(engine.__file__).endswith(".py")
+
+
+@pytest.mark.skipif(COMPILED, reason="the compiled engine keeps no class annotations")
+def test_the_list_of_state_fields_is_complete() -> None:
+    """Undo and copying go by STATE_FIELDS: it must name every attribute of the board."""
+    from engine.elgrande.board import STATE_FIELDS, Board
+
+    assert list(Board.__annotations__) == list(STATE_FIELDS)
