@@ -12,6 +12,17 @@ from __future__ import annotations
 import random
 import sys
 import time
+from typing import Any
+
+
+def play_random_game(game: Any, seed: int) -> Any:
+    """Play `game` to its end: each decision uniform over the legal actions (seeded)."""
+    draw = random.Random(seed).random
+    while not game.is_terminal():
+        player = game.current_players()[0]
+        actions = game.legal_actions(player)
+        game.apply(actions[int(draw() * len(actions))], player)
+    return game
 
 
 def main(root: str) -> None:
@@ -27,12 +38,8 @@ def main(root: str) -> None:
         games = 0
         started = time.perf_counter()
         while time.perf_counter() - started < float(seconds):
-            game = Game(Options(players=colours, edition=edition, mode="dealer", seed=seed))
-            draw = random.Random(seed).random
-            while not game.is_terminal():
-                player = game.current_players()[0]
-                actions = game.legal_actions(player)
-                game.apply(actions[int(draw() * len(actions))], player)
+            options = Options(players=colours, edition=edition, mode="dealer", seed=seed)
+            play_random_game(Game(options), seed)
             seed += 1
             games += 1
         print(games, time.perf_counter() - started, flush=True)

@@ -22,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench._engine_worker import play_random_game
 from engine.elgrande.data import load
 from engine.elgrande.game import Game, Options
 from engine.elgrande.record import from_record, to_record
@@ -131,11 +132,7 @@ def random_game(seed: int, edition: str = "2023", players: int = 4) -> Game:
     """One dealer-mode game with uniformly random legal actions (the real API path)."""
     colours = load(edition).colours[:players]
     game = Game(Options(players=colours, edition=edition, mode="dealer", seed=seed))
-    draw = random.Random(seed).random
-    while not game.is_terminal():
-        player = game.current_players()[0]
-        actions = game.legal_actions(player)
-        game.apply(actions[int(draw() * len(actions))], player)
+    play_random_game(game, seed)
     return game
 
 

@@ -364,7 +364,7 @@ class Board:
         """An independent copy (tests plant canaries in one); the data and the shared layout
         are not copied. Explicit, so that copy.deepcopy works on the compiled engine too."""
         clone = type(self)(dataclasses.replace(self.options, mode="table"), self.data)
-        for name in COPIED_FIELDS:
+        for name in OWN_FIELDS:
             setattr(clone, name, copy.deepcopy(getattr(self, name), memo))
         clone.options = self.options
         return clone
@@ -585,9 +585,10 @@ class Board:
         raise NotImplementedError
 
 
-# Every attribute of a board, by name (undo becomes a replay of the game by copying them; the
-# test suite checks the list against the annotations above).
-STATE_FIELDS = (
+# Every attribute of a board, by name, in the order of the annotations above (the test suite
+# checks it): what the shared layout sets and the options (never copied), then the game's own
+# state (undo and copy.deepcopy copy these).
+SHARED_FIELDS = (
     "data",
     "layout",
     "n",
@@ -618,7 +619,9 @@ STATE_FIELDS = (
     "return_actions",
     "take_actions",
     "power_actions",
-    "options",
+    "options",  # frozen
+)
+OWN_FIELDS = (
     "pieces",
     "court",
     "province",
@@ -670,40 +673,4 @@ STATE_FIELDS = (
     "_actors",
     "_dealer",
 )
-# What _use_layout sets from the shared layout (read-only: never copied).
-LAYOUT_FIELDS = frozenset(
-    {
-        "data",
-        "options",
-        "layout",
-        "n",
-        "seats",
-        "dummy",
-        "colours",
-        "places",
-        "regions",
-        "R",
-        "CASTILLO",
-        "FRANCE",
-        "PORTUGAL",
-        "COURT",
-        "tok",
-        "area_tokens",
-        "colour_lookup",
-        "adjacent",
-        "border_regions",
-        "slots",
-        "place_actions",
-        "to_actions",
-        "recall_actions",
-        "disc_actions",
-        "region_actions",
-        "king_actions",
-        "grande_actions",
-        "pick_actions",
-        "return_actions",
-        "take_actions",
-        "power_actions",
-    }
-)
-COPIED_FIELDS = tuple(name for name in STATE_FIELDS if name not in LAYOUT_FIELDS)
+STATE_FIELDS = SHARED_FIELDS + OWN_FIELDS
