@@ -535,6 +535,16 @@ class Board:
         if target == self.CASTILLO:
             self._announce_throw(actor, colour)
 
+    def escort_piece(self, colour: int, source: int, target: int) -> None:
+        """Escort: a caballero goes with the King from region to region (never the castillo)."""
+        self.pieces[source][colour] -= 1
+        self.pieces[target][colour] += 1
+
+    def recall_piece(self, colour: int, region: int) -> None:
+        """A caballero back from a region to its owner's court."""
+        self.pieces[region][colour] -= 1
+        self.court[colour] += 1
+
     def return_piece(self, colour: int, source: int) -> None:
         if source == self.COURT:
             self.court[colour] -= 1

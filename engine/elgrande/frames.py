@@ -2,8 +2,8 @@
 
 A frame says who acts, lists the legal actions and applies one. `apply` returns True when the
 frame is finished. Frames work on the board model (`engine.elgrande.board.Board`) and change it
-only through its mutation helpers (place, move, return, recall pieces), so the bookkeeping
-(throws into the castillo, the supplies) lives in one place.
+only through its mutation helpers (place, move, escort, recall, return a caballero), so the
+bookkeeping (throws into the castillo, the supplies) lives in one place.
 """
 
 from __future__ import annotations
@@ -80,8 +80,7 @@ class EscortFrame(Frame):
 
     def apply(self, g: Board, player: int, action: Action) -> bool:
         colour = g.colour(action.arg)
-        g.pieces[self.source][colour] -= 1
-        g.pieces[self.target][colour] += 1
+        g.escort_piece(colour, self.source, self.target)
         self.left -= 1
         return self.left == 0 or not self.legal(g, player)
 
@@ -223,8 +222,7 @@ class RecallFrame(Frame):
 
     def apply(self, g: Board, player: int, action: Action) -> bool:
         region = g.area(action.arg)
-        g.pieces[region][self.actor] -= 1
-        g.court[self.actor] += 1
+        g.recall_piece(self.actor, region)
         self.left -= 1
         return self.left == 0 or not self.legal(g, player)
 
