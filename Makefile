@@ -35,8 +35,17 @@ $(MYPYC_BUILD)/.stamp: $(STAMP) $(ENGINE_SOURCES)
 
 setup: $(STAMP) $(MYPYC_BUILD)/.stamp
 
+# `make run` options, passed to `castillo run` (README "Quick start"): PORT=8100 (HTTP port),
+# LOCAL=1 (this machine only), PUBLIC_URL=http://NAME:PORT (what seat codes carry),
+# ALLOW_HOST="a b" (more host names), SIM=1 / NO_TOWER=1 / TOWER=/dev/ttyACM0 (the tower),
+# DATA_DIR=... or DB=... (saved games), RUN_ARGS="..." (anything else).
+RUN_OPTS = $(if $(PORT),--port '$(PORT)') $(if $(LOCAL),--local) \
+  $(if $(PUBLIC_URL),--public-url '$(PUBLIC_URL)') $(foreach h,$(ALLOW_HOST),--allow-host '$(h)') \
+  $(if $(SIM),--sim) $(if $(NO_TOWER),--no-tower) $(if $(TOWER),--tower-port '$(TOWER)') \
+  $(if $(DATA_DIR),--data-dir '$(DATA_DIR)') $(if $(DB),--db '$(DB)') $(RUN_ARGS)
+
 run: setup
-	$(VENV)/bin/castillo run
+	$(VENV)/bin/castillo run $(strip $(RUN_OPTS))
 
 lint: setup
 	$(VENV)/bin/ruff check engine host tests hardware

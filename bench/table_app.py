@@ -48,7 +48,7 @@ COLOURS = ("purple", "green", "blue", "orange")
 CUBE_KINDS = ("drop", "uncertain", "merged", "grande")
 PLAYERS = ["purple", "green", "blue", "orange"]
 REPO = Path(__file__).resolve().parent.parent
-RUN_SIM = [sys.executable, "-m", "host.cli", "run", "--sim", "--port", "0"]
+RUN_SIM = [sys.executable, "-m", "host.cli", "run", "--sim", "--local", "--port", "0"]
 
 
 class Arrivals:

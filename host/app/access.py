@@ -1,5 +1,5 @@
-"""Who may be the table (docs/threat-model.md): anyone on 127.0.0.1, or with `--lan` whoever
-paired with the code shown on the host's terminal.
+"""Who may be the table (docs/threat-model.md): the host's own screen (a loopback client), and
+on the network whoever paired with the code shown on the host's terminal.
 
 Wrong codes are counted per client (an IPv4 address, an IPv6 /64: one device's range), so a
 guest guessing codes locks out only itself: five wrong codes lock that client for 30 s. The
@@ -44,6 +44,17 @@ def client_key(address: str) -> str:
     return str(ip)
 
 
+def is_loopback(address: str) -> bool:
+    """A client on this machine (127.0.0.0/8, ::1, or an IPv4-mapped loopback address)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_loopback
+
+
 def _same(given: str, expected: str) -> bool:
     return bool(given) and given.isascii() and secrets.compare_digest(given, expected)
 
@@ -62,10 +73,15 @@ class Access:
     wrong_codes: int = 0  # since the code was made
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def table_ok(self, token: str | None) -> bool:
-        if not self.lan:
+    def table_ok(self, token: str | None, client: str = "") -> bool:
+        """The table role: always when the app serves this machine only, else for the host's
+        own screen and for a paired device's token."""
+        if not self.lan or is_loopback(client):
             return True
         return _same(str(token or ""), self.table_token)
+
+    def pairing_required(self, client: str) -> bool:
+        return self.lan and not is_loopback(client)
 
     def pair(self, code: str, client: str = "") -> str:
         """The table token for the right code; ActionError `locked` or `forbidden`."""

@@ -28,6 +28,7 @@ from host.app import json_input
 from host.app.access import Access as Access  # re-exported: tests and the bench build apps
 from host.app.api_bodies import body_spec
 from host.app.guard import RequestGuard, WebPolicy
+from host.app.network import Reach
 from host.app.session import ActionError, Role, Session
 
 log = logging.getLogger("host.app.server")
@@ -62,6 +63,10 @@ def _error(exc: ActionError) -> JSONResponse:
 def _error_message(exc: ActionError, ref: Any = None) -> dict[str, Any]:
     reason = json_input.safe_text(exc.reason)
     return {"type": "error", "ref": ref, "code": exc.code, "reason": reason}
+
+
+def _client_of(connection: Request | WebSocket) -> str:
+    return connection.client.host if connection.client else ""
 
 
 def _token_of(request: Request) -> str | None:
@@ -217,11 +222,14 @@ def create_app(
     static_dir: Path = STATIC_DIR,
     on_listening: Callable[[], None] | None = None,
     policy: WebPolicy | None = None,
+    reach: Reach | None = None,
 ) -> FastAPI:
     """The app for one session. `on_listening` runs once the loop is up (start-up line);
-    `policy`: the host names and body caps the guard enforces (default: loopback only)."""
+    `policy`: the host names and body caps the guard enforces (default: loopback only);
+    `reach`: how devices reach the app (the base URL seat codes carry)."""
     access = access or Access()
     policy = policy or WebPolicy()
+    reach = reach or Reach()
     hub = Hub(session)
 
     @contextlib.asynccontextmanager
@@ -261,8 +269,8 @@ def create_app(
         return JSONResponse({"error": "bad_message", "reason": reason}, 400)
 
     def table(request: Request) -> None:
-        if not access.table_ok(_token_of(request)):
-            raise ActionError("forbidden", "this needs the table (pair first with --lan)")
+        if not access.table_ok(_token_of(request), _client_of(request)):
+            raise ActionError("forbidden", "this needs the table: pair this device first")
 
     def seat(token: str) -> Role:
         colour = session.seat_for_token(token)
@@ -320,13 +328,14 @@ def create_app(
 
     # ------------------------------------------------------------------ info, pairing
     @app.get("/api/info")
-    async def info() -> dict[str, Any]:
+    async def info(request: Request) -> dict[str, Any]:
         active = session.active
         return {
             "app": "castillo",
             "version": "1",
             "lan": access.lan,
-            "pairing_required": access.lan,
+            "pairing_required": access.pairing_required(_client_of(request)),
+            "network": reach.public(),
             "tower": session.tower.status() if session.tower else {"mode": "none"},
             "active_game": active.id if active else None,
         }
@@ -335,8 +344,7 @@ def create_app(
     @guarded
     async def pair(request: Request) -> dict[str, Any]:
         raw = await body(request)
-        client = request.client.host if request.client else ""
-        return {"token": access.pair(str(raw.get("code", "")), client)}
+        return {"token": access.pair(str(raw.get("code", "")), _client_of(request))}
 
     @app.get("/api/gamedata")
     @guarded
@@ -346,11 +354,15 @@ def create_app(
         return gamedata_json(edition)
 
     # ------------------------------------------------------------------ games
+    def seat_base(request: Request) -> str:
+        """What seat links start with: the address devices use, else the request's own."""
+        return reach.public_url or str(request.base_url).rstrip("/")
+
     def seats_json(request: Request) -> list[dict[str, Any]]:
         active = session.active
         if active is None:
             return []
-        base = str(request.base_url).rstrip("/")
+        base = seat_base(request)
         return [
             {"colour": s.colour, "token": s.token, "url": f"{base}/seat/{s.token}"}
             for s in active.seats.values()
@@ -413,7 +425,7 @@ def create_app(
     async def seats(request: Request) -> dict[str, Any]:
         table(request)
         state = await run(session.state_for, Role.table())
-        base = str(request.base_url).rstrip("/")
+        base = seat_base(request)
         for entry in state["seats"]:
             if "url" in entry:
                 entry["url"] = base + entry["url"]
@@ -431,7 +443,7 @@ def create_app(
             raise ActionError("forbidden", "this seat is claimed; reissue it for a new link")
         import segno
 
-        url = f"{str(request.base_url).rstrip('/')}/seat/{entry.token}"
+        url = f"{seat_base(request)}/seat/{entry.token}"
         out = io.BytesIO()
         segno.make(url, error="m").save(out, kind="svg", scale=6, border=2)
         return Response(out.getvalue(), media_type="image/svg+xml")
@@ -441,7 +453,7 @@ def create_app(
     async def reissue(colour: str, request: Request) -> dict[str, Any]:
         table(request)
         entry = await run(session.reissue, colour)
-        base = str(request.base_url).rstrip("/")
+        base = seat_base(request)
         return {"colour": colour, "token": entry.token, "url": f"{base}/seat/{entry.token}"}
 
     # ------------------------------------------------------------------ commands
@@ -525,7 +537,9 @@ def create_app(
                 colour = session.seat_for_token(seat_token)
                 game_id = session.active.id if session.active else None
             role = Role("seat", colour) if colour else None
-        elif params.get("role", "table") == "table" and access.table_ok(params.get("token")):
+        elif params.get("role", "table") == "table" and access.table_ok(
+            params.get("token"), _client_of(socket)
+        ):
             role = Role.table()
         await socket.accept()
         if role is None:

@@ -1,11 +1,12 @@
-"""`castillo run`: the table app. It serves the table UI on http://127.0.0.1:<port>/ with the real
-tower when a Pico is plugged in, otherwise with the simulated tower (the real firmware in
-MicroPython behind a pty), and continues the game that was in play."""
+"""`castillo run`: the table app. It serves the table UI with the real tower when a Pico is
+plugged in, otherwise with the simulated tower (the real firmware in MicroPython behind a pty),
+and continues the game that was in play. It serves the network when the machine has an address
+besides loopback (phones scan seat codes, tablets pair with a code), else this machine only;
+`--local` keeps it on this machine."""
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import signal
 import socket
@@ -14,6 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from host.app.network import BadPublicUrl, Reach, decide
 from host.paths import REPO_ROOT
 
 DEFAULT_PORT = 8000
@@ -36,8 +38,21 @@ def register(subparsers: Any) -> None:
     tower.add_argument("--tower-port", metavar="P", help="the tower's serial port or pyserial URL")
     tower.add_argument("--sim", action="store_true", help="use the simulated tower")
     tower.add_argument("--no-tower", action="store_true", help="no tower: throw checks off")
+    reach = run.add_mutually_exclusive_group()
+    reach.add_argument(
+        "--lan",
+        action="store_true",
+        help="serve the network: phones and paired tablets (the default when the machine has "
+        "a network address)",
+    )
+    reach.add_argument(
+        "--local", action="store_true", help="serve this machine only (127.0.0.1): no phones"
+    )
     run.add_argument(
-        "--lan", action="store_true", help="listen on the network (tablets, phones): needs pairing"
+        "--public-url",
+        metavar="URL",
+        help="the address seat QR codes and the pairing link carry (e.g. "
+        "http://castillo.local:8000); default: the first network address printed",
     )
     run.add_argument(
         "--allow-host",
@@ -45,7 +60,7 @@ def register(subparsers: Any) -> None:
         default=[],
         metavar="NAME",
         help="another host name the app answers to (e.g. castillo.local; repeatable); "
-        "besides the loopback names and, with --lan, the printed LAN address",
+        "besides the loopback names, the printed network addresses and --public-url's",
     )
     store = run.add_mutually_exclusive_group()
     store.add_argument("--db", type=Path, help=f"saved games database (default {default_db()})")
@@ -53,12 +68,27 @@ def register(subparsers: Any) -> None:
     run.set_defaults(handler=run_table)
 
 
-def _lan_address() -> str:
-    """This host's address on the local network (no packet is sent)."""
-    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        probe.connect(("192.0.2.1", 9))  # TEST-NET: routing lookup only
-        return str(probe.getsockname()[0])
-    return "127.0.0.1"
+def reach_lines(reach: Reach, port: int) -> list[str]:
+    """What the terminal says about where devices find the app (every usable address)."""
+    here = f"http://127.0.0.1:{port}/"
+    if reach.mode == "local":
+        lines = ["this machine only (--local): phones and tablets cannot join"]
+        if reach.public_url:
+            lines.append(f"seat codes carry {reach.public_url}/")
+        return [*lines, f"listening on {here}"]
+    if reach.mode == "none":
+        return [
+            "no network: this machine has no address but loopback, so phones and tablets "
+            "cannot join (connect it to the network and restart)",
+            f"listening on {here}",
+        ]
+    lines = [f"serving the network on port {port}; devices open:"]
+    lines += [
+        f"  http://{a.address}:{port}/  ({a.interface or 'network'})" for a in reach.addresses
+    ]
+    lines.append(f"  {here}  (this machine: no pairing needed)")
+    lines.append(f"seat codes carry {reach.public_url}/")
+    return lines
 
 
 def _new_codes_on_request(access: Any) -> None:
@@ -91,7 +121,12 @@ def run_table(args: argparse.Namespace) -> int:
 
     db = args.db or (args.data_dir / "castillo.db" if args.data_dir else default_db())
     choice = "sim" if args.sim else "none" if args.no_tower else args.tower_port or "auto"
-    host = "0.0.0.0" if args.lan else "127.0.0.1"
+    try:
+        reach = decide(args.port, local=args.local, public_url=args.public_url)
+    except BadPublicUrl as exc:
+        print(f"castillo run: {exc}", file=sys.stderr)
+        return 2
+    host = reach.bind_host
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -101,6 +136,8 @@ def run_table(args: argparse.Namespace) -> int:
         return 2
     listener.listen(64)
     port = listener.getsockname()[1]
+    if args.port == 0 and reach.mode == "lan" and not args.public_url:
+        reach = decide(port, addresses=list(reach.addresses))  # the port is known now
 
     try:
         store = Store(db)
@@ -116,15 +153,15 @@ def run_table(args: argparse.Namespace) -> int:
     except Exception as exc:  # a saved game this version cannot replay must not stop the app
         print(f"castillo run: the last game could not be restored ({exc}); start or pick one")
         restored = None
-    address = _lan_address() if args.lan else ""
-    policy = WebPolicy.serving([address, *args.allow_host])
+    lan = reach.mode == "lan"
+    policy = WebPolicy.serving([*reach.host_names(), *args.allow_host])
 
     def show_code(code: str) -> None:
         print(f"pairing code: {code}")
-        print(f"table: http://{address}:{port}/?pair={code}", flush=True)
+        print(f"a tablet pairs by opening {reach.public_url}/?pair={code}", flush=True)
 
-    access = Access(lan=args.lan, pairing_code=new_code() if args.lan else "")
-    if args.lan:
+    access = Access(lan=lan, pairing_code=new_code() if lan else "")
+    if lan:
         access.on_new_code = show_code
         _new_codes_on_request(access)
 
@@ -133,12 +170,14 @@ def run_table(args: argparse.Namespace) -> int:
         print(f"saved games: {db}")
         if restored is not None:
             print(f"continuing game {restored}")
-        if args.lan:
+        for line in reach_lines(reach, port):
+            print(line)
+        if lan:
             show_code(access.pairing_code)
-            print("a new pairing code: press Enter here (or send SIGHUP)")
-        print(f"listening on http://127.0.0.1:{port}/", flush=True)
+            print("a new pairing code: press Enter here (or send SIGHUP)", flush=True)
+        sys.stdout.flush()
 
-    app = create_app(session, access, on_listening=listening, policy=policy)
+    app = create_app(session, access, on_listening=listening, policy=policy, reach=reach)
     config = uvicorn.Config(
         app,
         log_level="warning",

@@ -225,6 +225,14 @@ def test_a_short_game_played_through_the_ui(app: str, context: Any) -> None:
     table.close()
 
 
+def _start_game(app: str, table: Any) -> None:
+    """Start from the lobby; a game still in play is replaced only once the table says yes."""
+    game = get_json(app + "/api/state")["game"]
+    table.locator("#start-game").click()
+    if game is not None and game["phase"] != "over":
+        table.locator("#confirm-yes").click()
+
+
 @browser
 def test_lobby_options_and_a_first_round_of_two_players_with_new_regency(
     app: str, context: Any
@@ -266,14 +274,14 @@ def test_lobby_options_and_a_first_round_of_two_players_with_new_regency(
             document.createElement('input'),
             {type: 'checkbox', name: 'alternatives', value: 'jester', checked: true}))"""
     )
-    form.locator("#start-game").click()
+    _start_game(app, table)
     table.wait_for_selector("#lobby-error:not([hidden])")
     assert "jester" in table.locator("#lobby-error").inner_text()
     assert all("status of 400" in e for e in errors), errors  # the browser logs the refusal
     errors.clear()
     table.evaluate("() => document.querySelector('input[value=\"jester\"]').remove()")
     table.screenshot(path=str(ARTIFACTS / "lobby-variants-tablet.png"))
-    form.locator("#start-game").click()
+    _start_game(app, table)
     table.wait_for_selector("#tab-body .seat-card a[data-seat-link]")
 
     state = get_json(app + "/api/state")

@@ -29,7 +29,7 @@ from host.app.store import Store
 from tests.app.conftest import PLAYERS, Clock, LoopbackClient, Table
 
 REPO = Path(__file__).resolve().parents[2]
-RUN = [sys.executable, "-m", "host.cli", "run", "--no-tower", "--port", "0"]
+RUN = [sys.executable, "-m", "host.cli", "run", "--no-tower", "--local", "--port", "0"]
 
 
 def test_restore_rebuilds_engine_and_checks(tmp_path: Path) -> None:

@@ -64,9 +64,11 @@ def _pump(stream: IO[str], lines: queue.Queue[str]) -> None:
 
 @contextlib.contextmanager
 def app_server(timeout_s: float = 60.0, extra: tuple[str, ...] = ()) -> Iterator[str]:
-    """`castillo run --sim` on a free port with a fresh database; yields its base URL."""
+    """`castillo run --sim --local` on a free port with a fresh database; yields its base URL
+    (loopback only: a test never serves or uses the machine's real network address)."""
     data_dir = tempfile.mkdtemp(prefix="castillo-ui-")
-    cmd = [sys.executable, "-m", "host.cli", "run", "--sim", "--port", "0", "--data-dir", data_dir]
+    cmd = [sys.executable, "-m", "host.cli", "run", "--sim", "--local", "--port", "0"]
+    cmd += ["--data-dir", data_dir]
     proc = subprocess.Popen(
         [*cmd, *extra],
         cwd=REPO,

@@ -1,7 +1,8 @@
 // One WebSocket per page (docs/table-api.md): states in, actions out, reconnect with backoff.
 
 export class Connection {
-  /** query: "role=table" or "seat=<token>"; handlers: onState, onHello, onError, onStatus, onMessage */
+  /** query: "role=table" or "seat=<token>" (or a function giving it at each connect);
+   * handlers: onState, onHello, onError, onStatus, onMessage */
   constructor(query, handlers) {
     this.query = query;
     this.handlers = handlers;
@@ -14,7 +15,8 @@ export class Connection {
 
   open() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws?${this.query}`);
+    const query = typeof this.query === "function" ? this.query() : this.query;
+    const ws = new WebSocket(`${scheme}://${location.host}/ws?${query}`);
     this.ws = ws;
     ws.onopen = () => {
       this.backoff = 250;
@@ -85,10 +87,24 @@ export class Connection {
   }
 }
 
+// The table token of a paired device (docs/table-api.md, "Pairing"); the host's own screen
+// needs none. Every request of the page sends it.
+const TOKEN_KEY = "castillo.table_token";
+export const tableToken = {
+  get: () => localStorage.getItem(TOKEN_KEY),
+  set: (token) => localStorage.setItem(TOKEN_KEY, token),
+  clear: () => localStorage.removeItem(TOKEN_KEY),
+};
+
 export async function getJson(url, options = {}) {
+  const token = tableToken.get();
   const r = await fetch(url, {
     ...options,
-    headers: { "Content-Type": "application/json", ...(options.headers ?? {}) },
+    headers: {
+      "Content-Type": "application/json",
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(options.headers ?? {}),
+    },
   });
   const body = await r.json().catch(() => ({}));
   if (!r.ok) throw { code: body.error ?? r.status, reason: body.reason ?? r.statusText };

@@ -8,7 +8,9 @@ import { renderChoices } from "./choices.js";
 import { areasOf, logText, parse } from "./notation.js";
 import { capitalise, promptFor, promptText } from "./prompt.js";
 import { scoreChart, scoringView } from "./scoring.js";
-import { getJson, postJson, Connection } from "./net.js";
+import { getJson, postJson, Connection, tableToken } from "./net.js";
+import { pairDevice } from "./pairing.js";
+import { confirmDialog } from "./confirm.js";
 import { seatsView } from "./seats.js";
 import { dropperView, towerEvents, towerWarning } from "./dropper.js";
 import { checksView } from "./checks.js";
@@ -23,6 +25,7 @@ const ui = {
   dataEdition: null,
   conn: null,
   lobbyOpen: false,
+  network: null, // GET /api/info's `network`: how devices reach the app
 };
 
 // ------------------------------------------------------------------ actions
@@ -320,7 +323,7 @@ function renderTabs(state) {
       if (game) body.append(chartLegend(game));
       break;
     case "seats":
-      fill(body, seatsView(i18n, state, { reissue }));
+      fill(body, seatsView(i18n, state, { reissue, network: ui.network }));
       break;
     case "dropper":
       fill(body, dropperView(i18n, state, { send }), towerEvents(i18n, state));
@@ -431,6 +434,8 @@ async function openLobby() {
       return gameData.get(edition);
     },
     create: async (body) => {
+      const running = ui.state?.game && ui.state.game.phase !== "over" ? ui.state.game : null;
+      if (running && !(await confirmDialog(i18n, i18n.t("confirm.replace_game", { round: running.round }), i18n.t("confirm.start")))) return;
       await postJson("/api/games", body);
       closeOverlay();
       ui.tab = "seats";
@@ -457,6 +462,8 @@ async function openLobby() {
 }
 
 async function reissue(colour) {
+  const question = i18n.t("confirm.reissue", { colour: capitalise(i18n.colour(colour)) });
+  if (!(await confirmDialog(i18n, question, i18n.t("confirm.reissue_ok")))) return;
   try {
     await postJson(`/api/seats/${colour}/reissue`);
     await refreshState();
@@ -524,14 +531,28 @@ async function main() {
     render();
   });
   $("#games-btn").addEventListener("click", () => openLobby());
-  const token = new URLSearchParams(location.search).get("token");
-  ui.conn = new Connection(`role=table${token ? `&token=${encodeURIComponent(token)}` : ""}`, {
+  const info = await getJson("/api/info").catch(() => null);
+  ui.network = info?.network ?? null;
+  const pairing = { show: (el) => { ui.lobbyOpen = false; showOverlay(el); }, hide: closeOverlay };
+  if (info?.pairing_required) await pairDevice(i18n, pairing);
+  const query = () => {
+    const token = tableToken.get();
+    return `role=table${token ? `&token=${encodeURIComponent(token)}` : ""}`;
+  };
+  ui.conn = new Connection(query, {
     onState,
     onHello: async (msg) => {
       if (msg.lang && msg.lang !== i18n.lang) await i18n.use(msg.lang);
     },
     onError: showError,
-    onStatus: (status) => {
+    onStatus: async (status, reason) => {
+      if (status === "forbidden" && reason === "forbidden" && info?.pairing_required) {
+        // the token stopped working (the app restarted): pair again, then reconnect
+        tableToken.clear();
+        await pairDevice(i18n, { ...pairing, expired: true });
+        ui.conn.open();
+        return;
+      }
       const conn = $("#conn");
       conn.hidden = status === "open";
       conn.textContent = status === "forbidden" ? i18n.t("err.forbidden", { reason: "" }) : i18n.t("ui.disconnected");

@@ -1,0 +1,168 @@
+"""Private networks for the LAN tests: two network namespaces joined by a veth pair with
+addresses in 10.231.0.0/16 that exist inside the namespaces only (the machine's own interfaces,
+routes and addresses are never touched or used), or one namespace with loopback alone (a
+machine without a network). Made and removed by the test itself, also on failure.
+
+`ip netns` needs root (CAP_SYS_ADMIN and CAP_NET_ADMIN); where it is not permitted the tests
+skip and say why.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from queue import Empty, Queue
+
+REPO = Path(__file__).resolve().parents[2]
+IP = shutil.which("ip") or "/usr/sbin/ip"
+
+
+def _ip(*args: str) -> None:
+    subprocess.run([IP, *args], check=True, capture_output=True, text=True, timeout=20)
+
+
+def netns_missing() -> str | None:
+    """Why namespaces cannot be made here, or None."""
+    if not Path(IP).exists():
+        return "the `ip` command (iproute2) is not installed"
+    name = f"castillo-probe-{os.getpid()}"
+    try:
+        _ip("netns", "add", name)
+    except subprocess.CalledProcessError as exc:
+        return f"`ip netns add` is not permitted here ({exc.stderr.strip()}): run as root"
+    _ip("netns", "del", name)
+    return None
+
+
+@dataclass(frozen=True)
+class Wire:
+    """Two namespaces on one private /30: the server's end and the client's."""
+
+    server_ns: str
+    client_ns: str
+    server_ip: str
+    client_ip: str
+
+
+@contextlib.contextmanager
+def namespaces(*names: str) -> Iterator[None]:
+    made: list[str] = []
+    try:
+        for name in names:
+            _ip("netns", "add", name)
+            made.append(name)
+            _ip("-n", name, "link", "set", "lo", "up")
+        yield
+    finally:
+        for name in made:
+            subprocess.run([IP, "netns", "del", name], capture_output=True, timeout=20)
+
+
+@contextlib.contextmanager
+def wire() -> Iterator[Wire]:
+    """Server and client namespaces joined by a veth pair; both ends are made inside the
+    namespaces (`ip -n`), so nothing appears in the machine's own network, even briefly."""
+    tag = secrets.token_hex(3)
+    octet = int(tag[:2], 16)
+    server, client = f"castillo-s{tag}", f"castillo-c{tag}"
+    with namespaces(server, client):
+        _ip("-n", server, "link", "add", "veth-table", "type", "veth", "peer", "name", "veth-phone", "netns", client)  # fmt: skip
+        _ip("-n", server, "addr", "add", f"10.231.{octet}.1/30", "dev", "veth-table")
+        _ip("-n", client, "addr", "add", f"10.231.{octet}.2/30", "dev", "veth-phone")
+        _ip("-n", server, "link", "set", "veth-table", "up")
+        _ip("-n", client, "link", "set", "veth-phone", "up")
+        yield Wire(server, client, f"10.231.{octet}.1", f"10.231.{octet}.2")
+
+
+@contextlib.contextmanager
+def lone_namespace() -> Iterator[str]:
+    """A namespace with loopback only: a machine without a network."""
+    name = f"castillo-n{secrets.token_hex(3)}"
+    with namespaces(name):
+        yield name
+
+
+def in_ns(ns: str, *cmd: str) -> list[str]:
+    return [IP, "netns", "exec", ns, *cmd]
+
+
+@dataclass
+class Served:
+    """`castillo run` in a namespace: what it printed until it was ready."""
+
+    lines: list[str]
+    pairing_code: str
+    proc: subprocess.Popen[str]
+
+    def urls(self) -> list[str]:
+        return [word for line in self.lines for word in line.split() if word.startswith("http")]
+
+
+def _pump(stream: object, lines: Queue[str]) -> None:
+    for line in stream:  # type: ignore[attr-defined]
+        lines.put(line)
+
+
+@contextlib.contextmanager
+def castillo_run(ns: str, *extra: str, timeout_s: float = 60.0) -> Iterator[Served]:
+    """`castillo run --sim --port 0` inside `ns`, until it is ready (its pairing line, or
+    `listening on` when it serves this machine only); stopped and cleaned up after."""
+    data_dir = tempfile.mkdtemp(prefix="castillo-netns-")
+    cmd = [sys.executable, "-m", "host.cli", "run", "--sim", "--port", "0", "--data-dir", data_dir]
+    proc = subprocess.Popen(
+        in_ns(ns, *cmd, *extra),
+        cwd=REPO,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    lines: Queue[str] = Queue()
+    threading.Thread(target=_pump, args=(proc.stdout, lines), daemon=True).start()
+    seen: list[str] = []
+    code = ""
+    deadline = time.monotonic() + timeout_s
+    try:
+        while True:
+            if time.monotonic() > deadline or (proc.poll() is not None and lines.empty()):
+                raise RuntimeError("castillo run did not start:\n" + "".join(seen))
+            try:
+                line = lines.get(timeout=0.5)
+            except Empty:
+                continue
+            seen.append(line)
+            if line.startswith("pairing code: "):
+                code = line.split()[-1]
+            if line.startswith(("a new pairing code", "listening on ")):
+                break
+        yield Served([s.rstrip("\n") for s in seen], code, proc)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def chromium_in(ns: str, folder: Path) -> Path:
+    """An executable that starts Debian's Chromium inside `ns` (Playwright talks to it over
+    pipes, which cross namespaces)."""
+    wrapper = folder / "chromium-in-netns"
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    wrapper.write_text(f'#!/bin/sh\nexec {IP} netns exec {ns} {chromium} "$@"\n')
+    wrapper.chmod(0o755)
+    return wrapper
