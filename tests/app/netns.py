@@ -77,7 +77,8 @@ def wire() -> Iterator[Wire]:
     octet = int(tag[:2], 16)
     server, client = f"castillo-s{tag}", f"castillo-c{tag}"
     with namespaces(server, client):
-        _ip("-n", server, "link", "add", "veth-table", "type", "veth", "peer", "name", "veth-phone", "netns", client)  # fmt: skip
+        peer = ["peer", "name", "veth-phone", "netns", client]
+        _ip("-n", server, "link", "add", "veth-table", "type", "veth", *peer)
         _ip("-n", server, "addr", "add", f"10.231.{octet}.1/30", "dev", "veth-table")
         _ip("-n", client, "addr", "add", f"10.231.{octet}.2/30", "dev", "veth-phone")
         _ip("-n", server, "link", "set", "veth-table", "up")

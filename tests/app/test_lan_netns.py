@@ -59,7 +59,8 @@ def test_the_server_prints_the_address_devices_use_and_a_pairing_link(
 @netns
 def test_a_tablet_pairs_and_starts_a_phone_joins_by_its_code(wire: Wire, served: Served) -> None:
     base = next(u for u in served.urls() if wire.server_ip in u and "?pair=" not in u)
-    report = json.loads(_python_in(wire.client_ns, "-m", "tests.app.lan_client", base, served.pairing_code))  # fmt: skip
+    client = ("-m", "tests.app.lan_client", base, served.pairing_code)
+    report = json.loads(_python_in(wire.client_ns, *client))
     public = base.rstrip("/")
     assert report["info"]["pairing_required"] is True
     assert report["info"]["network"] == {"mode": "lan", "public_url": public}

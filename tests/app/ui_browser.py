@@ -124,8 +124,9 @@ def post_json(url: str, body: dict[str, Any]) -> Any:
 
 
 @contextlib.contextmanager
-def browser_context(viewport: dict[str, int] = TABLET) -> Iterator[Any]:
-    """A Playwright persistent context of Debian's Chromium with a fresh user-data-dir."""
+def browser_context(viewport: dict[str, int] = TABLET, executable: str = CHROMIUM) -> Iterator[Any]:
+    """A Playwright persistent context of Debian's Chromium with a fresh user-data-dir
+    (`executable`: a wrapper that starts it elsewhere, e.g. in a network namespace)."""
     from playwright.sync_api import sync_playwright
 
     profile = tempfile.mkdtemp(prefix="castillo-chromium-")
@@ -133,7 +134,7 @@ def browser_context(viewport: dict[str, int] = TABLET) -> Iterator[Any]:
         with sync_playwright() as pw:
             context = pw.chromium.launch_persistent_context(
                 profile,
-                executable_path=CHROMIUM,
+                executable_path=executable,
                 headless=True,
                 args=CHROMIUM_ARGS,
                 viewport=viewport,

@@ -55,7 +55,8 @@ export async function pairDevice(i18n, { show, hide, expired = false }) {
     }
   }
   await new Promise((resolve) => {
-    const input = h("input#pair-code", {
+    const input = h("input", {
+      id: "pair-code",
       name: "code",
       autocomplete: "off",
       autocapitalize: "off",
@@ -67,8 +68,9 @@ export async function pairDevice(i18n, { show, hide, expired = false }) {
     const error = h("p.lobby-error", { id: "pair-error", role: "alert", hidden: !problem }, problem ?? "");
     const submit = h("button.primary", { type: "submit", id: "pair-submit" }, i18n.t("pair.submit"));
     const form = h(
-      "form#pair-form",
+      "form",
       {
+        id: "pair-form",
         onsubmit: async (event) => {
           event.preventDefault();
           submit.disabled = true;
