@@ -89,7 +89,16 @@ def test_a_tablet_pairs_in_one_step_from_the_printed_address(wire: Wire, served:
         page.wait_for_selector("body[data-ready='1']")
         assert page.locator("#pair-form").count() == 0
         page.locator("#games-btn").click()  # the saved games need the token too
-        page.wait_for_selector(".saved ul.games li")
+        page.locator(".saved ul.games li button").first.click()  # and Continue
+        page.wait_for_selector("#overlay", state="hidden")
+        page.locator("[data-tab='seats']").click()
+        old = page.locator("a[data-seat-link='purple']").get_attribute("href")
+        page.locator("[data-seat='purple'] button").click()  # and New link
+        page.locator("#confirm-yes").click()
+        page.wait_for_function(
+            "(old) => document.querySelector(\"a[data-seat-link='purple']\")?.href !== old",
+            arg=old,
+        )
     assert not errors, errors
 
 
