@@ -13,7 +13,6 @@ import contextlib
 import os
 import secrets
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -23,6 +22,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from queue import Empty, Queue
+
+import pytest
+
+from tests.app.ui_browser import stop_process
 
 REPO = Path(__file__).resolve().parents[2]
 IP = shutil.which("ip") or "/usr/sbin/ip"
@@ -43,6 +46,12 @@ def netns_missing() -> str | None:
         return f"`ip netns add` is not permitted here ({exc.stderr.strip()}): run as root"
     _ip("netns", "del", name)
     return None
+
+
+NETNS_MISSING = netns_missing()
+needs_netns = pytest.mark.skipif(
+    NETNS_MISSING is not None, reason=f"no network namespaces: {NETNS_MISSING}"
+)
 
 
 @dataclass(frozen=True)
@@ -150,13 +159,15 @@ def castillo_run(ns: str, *extra: str, timeout_s: float = 60.0) -> Iterator[Serv
                 break
         yield Served([s.rstrip("\n") for s in seen], code, proc)
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
         shutil.rmtree(data_dir, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def served_on_wire() -> Iterator[tuple[Wire, Served]]:
+    """`castillo run` (no option) in the server's namespace of a fresh wire."""
+    with wire() as made, castillo_run(made.server_ns) as running:
+        yield made, running
 
 
 def chromium_in(ns: str, folder: Path) -> Path:

@@ -13,26 +13,27 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.app.netns import REPO, Served, Wire, castillo_run, in_ns, lone_namespace, netns_missing
-from tests.app.netns import wire as make_wire
+from tests.app.netns import (
+    NETNS_MISSING,
+    REPO,
+    Served,
+    Wire,
+    castillo_run,
+    in_ns,
+    lone_namespace,
+    served_on_wire,
+)
+from tests.app.netns import needs_netns as netns
 from tests.app.test_lan_reach import qr_svg
 
-MISSING = netns_missing()
-netns = pytest.mark.skipif(MISSING is not None, reason=f"no network namespaces: {MISSING}")
-if MISSING:
-    print(f"\n[test_lan_netns] SKIPPING: {MISSING}")
+if NETNS_MISSING:
+    print(f"\n[test_lan_netns] SKIPPING: {NETNS_MISSING}")
 
 
 @pytest.fixture(scope="module")
-def wire() -> Iterator[Wire]:
-    with make_wire() as made:
-        yield made
-
-
-@pytest.fixture(scope="module")
-def served(wire: Wire) -> Iterator[Served]:
-    with castillo_run(wire.server_ns) as running:
-        yield running
+def lan() -> Iterator[tuple[Wire, Served]]:
+    with served_on_wire() as both:
+        yield both
 
 
 def _python_in(ns: str, *args: str) -> str:
@@ -45,8 +46,9 @@ def _python_in(ns: str, *args: str) -> str:
 
 @netns
 def test_the_server_prints_the_address_devices_use_and_a_pairing_link(
-    wire: Wire, served: Served
+    lan: tuple[Wire, Served],
 ) -> None:
+    wire, served = lan
     port = next(u for u in served.urls() if "127.0.0.1" in u).rstrip("/").rsplit(":", 1)[1]
     network_url = f"http://{wire.server_ip}:{port}"
     assert f"  {network_url}/  (veth-table)" in served.lines
@@ -57,7 +59,8 @@ def test_the_server_prints_the_address_devices_use_and_a_pairing_link(
 
 
 @netns
-def test_a_tablet_pairs_and_starts_a_phone_joins_by_its_code(wire: Wire, served: Served) -> None:
+def test_a_tablet_pairs_and_starts_a_phone_joins_by_its_code(lan: tuple[Wire, Served]) -> None:
+    wire, served = lan
     base = next(u for u in served.urls() if wire.server_ip in u and "?pair=" not in u)
     client = ("-m", "tests.app.lan_client", base, served.pairing_code)
     report = json.loads(_python_in(wire.client_ns, *client))
@@ -78,7 +81,8 @@ def test_a_tablet_pairs_and_starts_a_phone_joins_by_its_code(wire: Wire, served:
 
 
 @netns
-def test_the_hosts_own_screen_needs_no_pairing(wire: Wire, served: Served) -> None:
+def test_the_hosts_own_screen_needs_no_pairing(lan: tuple[Wire, Served]) -> None:
+    wire, served = lan
     here = next(u for u in served.urls() if "127.0.0.1" in u)
     script = (
         "import httpx, sys; b = sys.argv[1]; "

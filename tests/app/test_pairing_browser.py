@@ -16,8 +16,16 @@ from typing import Any
 
 import pytest
 
-from tests.app.netns import Served, Wire, castillo_run, chromium_in, lone_namespace, netns_missing
-from tests.app.netns import wire as make_wire
+from tests.app.netns import (
+    NETNS_MISSING,
+    Served,
+    Wire,
+    castillo_run,
+    chromium_in,
+    lone_namespace,
+    served_on_wire,
+)
+from tests.app.netns import needs_netns as in_netns
 from tests.app.ui_browser import (
     app_server,
     browser_context,
@@ -29,25 +37,15 @@ from tests.app.ui_browser import (
 
 I18N = Path(__file__).resolve().parents[2] / "host" / "app" / "static" / "i18n"
 MISSING = chromium_missing()
-NETNS_MISSING = netns_missing()
 browser = pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
-in_netns = pytest.mark.skipif(
-    NETNS_MISSING is not None, reason=f"no network namespaces: {NETNS_MISSING}"
-)
 if MISSING or NETNS_MISSING:
     print(f"\n[test_pairing_browser] SKIPPING some tests: {MISSING or NETNS_MISSING}")
 
 
 @pytest.fixture(scope="module")
-def wire() -> Iterator[Wire]:
-    with make_wire() as made:
-        yield made
-
-
-@pytest.fixture(scope="module")
-def served(wire: Wire) -> Iterator[Served]:
-    with castillo_run(wire.server_ns) as running:
-        yield running
+def lan() -> Iterator[tuple[Wire, Served]]:
+    with served_on_wire() as both:
+        yield both
 
 
 def _public(served: Served) -> str:
@@ -67,7 +65,8 @@ def _tablet(ns: str) -> Iterator[Any]:
 
 @browser
 @in_netns
-def test_a_tablet_pairs_in_one_step_from_the_printed_address(wire: Wire, served: Served) -> None:
+def test_a_tablet_pairs_in_one_step_from_the_printed_address(lan: tuple[Wire, Served]) -> None:
+    wire, served = lan
     public = _public(served)
     errors: list[str] = []
     with _tablet(wire.client_ns) as context:
@@ -104,9 +103,8 @@ def test_a_tablet_pairs_in_one_step_from_the_printed_address(wire: Wire, served:
 
 @browser
 @in_netns
-def test_a_wrong_code_is_refused_and_the_form_takes_the_right_one(
-    wire: Wire, served: Served
-) -> None:
+def test_a_wrong_code_is_refused_and_the_form_takes_the_right_one(lan: tuple[Wire, Served]) -> None:
+    wire, served = lan
     public = _public(served)
     wrong = ("0" if served.pairing_code[0] != "0" else "1") + served.pairing_code[1:]
     english = json.loads((I18N / "en.json").read_text(encoding="utf-8"))

@@ -98,13 +98,18 @@ def app_server(timeout_s: float = 60.0, extra: tuple[str, ...] = ()) -> Iterator
                 base = line.split()[-1].rstrip("/")
         yield base
     finally:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
         shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def stop_process(proc: subprocess.Popen[str]) -> None:
+    """SIGTERM, then SIGKILL after 10 s."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 def get_json(url: str) -> Any:
