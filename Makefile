@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test lint typecheck unit unit-compiled bench clean firmware-check flash hardware openscad chromium pico-harness
+.PHONY: setup run test lint typecheck unit unit-compiled bench clean firmware-check flash hardware openscad chromium iproute2 pico-harness
 
 # A local virtualenv, refreshed whenever the dependency lists change.
 $(STAMP): pyproject.toml requirements-dev.txt
@@ -56,7 +56,7 @@ typecheck: setup
 	$(VENV)/bin/mypy
 
 # pytest exits 5 when it collected nothing: that is a broken suite, not a pass.
-unit: setup openscad chromium pico-harness
+unit: setup openscad chromium iproute2 pico-harness
 	@$(PY) -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
@@ -81,6 +81,12 @@ openscad:
 chromium:
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium) \
 	|| echo "WARNING: chromium could not be installed: the browser tests will be skipped"
+
+# `ip netns` for the LAN tests (tests/app/test_lan_netns.py: private namespaces, never the
+# machine's own network). Without it those tests skip and say why.
+iproute2:
+	@command -v ip >/dev/null || (apt-get update -qq && apt-get install -y -qq iproute2) \
+	|| echo "WARNING: iproute2 could not be installed: the LAN tests will be skipped"
 
 # The build pack: regenerate tables, diagrams and the Wokwi project from the data, render STLs.
 hardware: setup openscad
