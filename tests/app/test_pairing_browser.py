@@ -98,6 +98,12 @@ def test_a_tablet_pairs_in_one_step_from_the_printed_address(lan: tuple[Wire, Se
             "(old) => document.querySelector(\"a[data-seat-link='purple']\")?.href !== old",
             arg=old,
         )
+        # a token that stopped working (the app restarted): the form asks for the code again
+        page.evaluate("() => localStorage.setItem('castillo.table_token', 'stale')")
+        page.reload()
+        page.wait_for_selector("#pair-form")
+        assert page.evaluate("() => localStorage.getItem('castillo.table_token')") is None
+    errors = [e for e in errors if "403" not in e]  # the browser logs the stale token's refusal
     assert not errors, errors
 
 
