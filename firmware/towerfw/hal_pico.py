@@ -157,6 +157,18 @@ class PicoHal:
             trigger=machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING,
             hard=True,
         )
+        # the optional second beam below the first (None when the pin map has none)
+        self.beam2: Any = None
+        bb2 = pinmap.get("break_beam_2")
+        if bb2 is not None:
+            self._beam2_pin = machine.Pin(bb2["pin"], machine.Pin.IN, _pull(bb2))
+            self._beam2_high = bb2.get("active", "high") == "high"
+            self.beam2 = BeamEdges(time.ticks_us, self._beam2_level)
+            self._beam2_pin.irq(
+                handler=self.beam2.handler,
+                trigger=machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING,
+                hard=True,
+            )
         gs = pinmap["gate_switch"]
         self._gate = machine.Pin(gs["pin"], machine.Pin.IN, _pull(gs))
         self._gate_high = gs.get("active", "high") == "high"
@@ -191,6 +203,9 @@ class PicoHal:
 
     def _beam_level(self) -> int:
         return 1 if bool(self._beam_pin.value()) == self._beam_high else 0
+
+    def _beam2_level(self) -> int:
+        return 1 if bool(self._beam2_pin.value()) == self._beam2_high else 0
 
     def sensor_start(self, gain: int) -> None:
         self.sensor.start(gain, sleep_ms=time.sleep_ms)

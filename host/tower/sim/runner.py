@@ -24,7 +24,7 @@ def play_rows(
         return []
     before = len(client.events)
     t0 = rows[0].t_us
-    sid = tower.play([(r.t_us - t0, r.r, r.g, r.b, r.c, r.beam) for r in rows])
+    sid = tower.play([(r.t_us - t0, *r.raw()[1:]) for r in rows])
     deadline = time.monotonic() + timeout
     while not tower.played(sid):
         if time.monotonic() > deadline:
