@@ -35,6 +35,7 @@ class CountingFigures:
     singles_exact: int = 0
     singles_flagged: int = 0
     singles_wrong: int = 0
+    singles_size_flagged: int = 0  # flagged because one beam could not tell its size
     groups: int = 0
     groups_exact: int = 0  # `merged` with the right number of cubes (colours left to the table)
     groups_flagged: int = 0  # `merged` with another estimate, or `uncertain`
@@ -67,12 +68,14 @@ def _then(first: list[TraceRow], second: list[TraceRow], gap_us: int = 500_000) 
     return first + [r._replace(t_us=r.t_us + shift) for r in second]
 
 
-def _dropper(seed: int, beams: int) -> Dropper:
+def _dropper(
+    seed: int, beams: int, speed_sigma: float = SPEED_SIGMA, speed_spread: float = SPEED_SPREAD
+) -> Dropper:
     return Dropper(
         colours=COLOURS,
         seed=seed,
-        speed_sigma=SPEED_SIGMA,
-        speed_spread=SPEED_SPREAD,
+        speed_sigma=speed_sigma,
+        speed_spread=speed_spread,
         beam2_mm=BEAM2_BELOW_MM if beams == 2 else None,
     )
 
@@ -88,10 +91,15 @@ def calibration_rows(seed: int, beams: int) -> list[TraceRow]:
 
 
 def harder_run(
-    pieces: int = 800, seed: int = 31, beams: int = 2, touching: float = TOUCHING
+    pieces: int = 800,
+    seed: int = 31,
+    beams: int = 2,
+    touching: float = TOUCHING,
+    speed_sigma: float = SPEED_SIGMA,
+    speed_spread: float = SPEED_SPREAD,
 ) -> tuple[list[TraceRow], list[Passage]]:
     """Calibration rows, then ``pieces`` passages under the harder model."""
-    d = _dropper(seed, beams)
+    d = _dropper(seed, beams, speed_sigma, speed_spread)
     d.mixed(pieces, 5.0, touching)
     model = SensorModel.harder(seed, d.t_us)
     rows = _then(calibration_rows(seed + 1, beams), render(d.passages, model))
@@ -107,6 +115,7 @@ def figures(score: Score, passages: Sequence[Passage]) -> CountingFigures:
             f.singles_exact += verdict == "correct"
             f.singles_flagged += verdict == "uncertain"
             f.singles_wrong += verdict == "wrong"
+            f.singles_size_flagged += event is not None and event.get("why") == "size"
         else:
             f.groups += 1
             exact = event is not None and event.get("k") == "merged" and event.get("est") == n
@@ -119,9 +128,14 @@ def figures(score: Score, passages: Sequence[Passage]) -> CountingFigures:
 
 
 def count_harder(
-    pieces: int = 800, seed: int = 31, beams: int = 2, touching: float = TOUCHING
+    pieces: int = 800,
+    seed: int = 31,
+    beams: int = 2,
+    touching: float = TOUCHING,
+    speed_sigma: float = SPEED_SIGMA,
+    speed_spread: float = SPEED_SPREAD,
 ) -> CountingFigures:
     """Play a harder run through the real firmware (unix port) and score it."""
-    rows, passages = harder_run(pieces, seed, beams, touching)
+    rows, passages = harder_run(pieces, seed, beams, touching, speed_sigma, speed_spread)
     score = run_trace(rows, CAL_PER_COLOUR)
     return figures(score, passages)

@@ -101,11 +101,16 @@ def calibrate_from_trace(
 
 
 def run_trace(
-    rows: Sequence[TraceRow], calibrate_first: int = 0, tower_kwargs: dict[str, Any] | None = None
+    rows: Sequence[TraceRow],
+    calibrate_first: int = 0,
+    tower_kwargs: dict[str, Any] | None = None,
+    grande_possible: bool = False,
 ) -> Score:
-    """Start a simulated tower, optionally calibrate from the trace, play the rest, score it."""
+    """Start a simulated tower, optionally calibrate from the trace, play the rest, score it.
+    ``grande_possible``: the host says a Grande may fall in (a Tournament) for the whole run."""
     with SimTower.start(**(tower_kwargs or {})) as tower, SimClient(tower.port) as client:
         client.wait_hello()
+        client.cmd("grande", on=grande_possible)
         rest = list(rows)
         if calibrate_first > 0:
             rest = calibrate_from_trace(tower, client, rows, calibrate_first)
