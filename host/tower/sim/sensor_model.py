@@ -49,6 +49,9 @@ class CubeLook:
     rgbc: RGBC
 
 
+InView = tuple[float, float, CubeLook] | tuple[float, CubeLook]
+
+
 @dataclass
 class SensorModel:
     seed: int = 1
@@ -132,16 +135,16 @@ class SensorModel:
         a = self.ambient_vec
         return (a[0] * k, a[1] * k, a[2] * k, a[3] * k)
 
-    def reading(
-        self, t_end_us: int, in_view: Sequence[tuple[float, float, CubeLook]]
-    ) -> tuple[int, int, int, int]:
+    def reading(self, t_end_us: int, in_view: Sequence[InView]) -> tuple[int, int, int, int]:
         """Counts for the window ending at ``t_end_us``; ``in_view``: (covered, lit, cube): the
         fraction of the window the cube hid the background, and that weighted by how much of
-        the cube's face was seen (its rounded edges reflect less)."""
-        covered = min(1.0, sum(f for f, _, _ in in_view))
+        the cube's face was seen (its rounded edges reflect less); or (fraction, cube) for a
+        cube seen evenly."""
+        seen = [(v[0], v[0], v[1]) if len(v) == 2 else v for v in in_view]
+        covered = min(1.0, sum(f for f, _, _ in seen))
         amb = self.ambient_at(t_end_us)
         lit: list[float] = [(1 - covered) * self.background[i] for i in range(4)]
-        for _, f, cube in in_view:
+        for _, f, cube in seen:
             for i in range(4):
                 lit[i] += f * cube.rgbc[i]
         led = self._led((lit[0], lit[1], lit[2], lit[3]), self.led_level_at(t_end_us))
