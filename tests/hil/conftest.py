@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -82,14 +81,3 @@ def wait_status(link: SimTowerLink, state: LinkState, timeout: float = 5.0) -> l
         seen.append(message)
         if isinstance(message, LinkStatus) and message.state is state:
             return seen
-
-
-def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
-    """HIL soaks marked `slow` run only when asked for (`-m slow`), never in `make test`."""
-    if "slow" in (config.getoption("markexpr") or ""):
-        return
-    here = Path(__file__).resolve().parent
-    skip = pytest.mark.skip(reason="slow: run with -m slow")
-    for item in items:
-        if "slow" in item.keywords and here in Path(str(item.path)).resolve().parents:
-            item.add_marker(skip)

@@ -128,14 +128,10 @@ def figures(score: Score, passages: Sequence[Passage]) -> CountingFigures:
 
 
 def count_harder(
-    pieces: int = 800,
-    seed: int = 31,
-    beams: int = 2,
-    touching: float = TOUCHING,
-    speed_sigma: float = SPEED_SIGMA,
-    speed_spread: float = SPEED_SPREAD,
+    pieces: int = 800, seed: int = 31, beams: int = 2, **conditions: float
 ) -> CountingFigures:
-    """Play a harder run through the real firmware (unix port) and score it."""
-    rows, passages = harder_run(pieces, seed, beams, touching, speed_sigma, speed_spread)
+    """Play a harder run (``conditions`` as ``harder_run`` takes them) through the real
+    firmware in the unix port, and score it."""
+    rows, passages = harder_run(pieces, seed, beams, **conditions)
     score = run_trace(rows, CAL_PER_COLOUR)
     return figures(score, passages)
