@@ -11,6 +11,7 @@ if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annota
 FALL_ACCEL = 0.00981  # mm/ms^2: below the lip a piece falls freely past both beams
 SEAM_DEPTH = 0.8  # a seam reads at most this share of the brighter samples around it
 LIT_SHARE = 0.5  # samples at least this bright (of the brightest) give the colour ratios
+LOOK_RATIO = 1.2  # one beam: a longer pulse may be two fast cubes, so look for a seam
 
 
 def reading(tower: "Any", t_from: int, t_to: int) -> "Any":
@@ -47,6 +48,9 @@ def kind(tower: "Any", ratio: float, size: float, problem: "Any") -> str:
     x = size if measured else ratio
     unit = "_size" if measured else "_ratio"
     if x <= cfg["single_max" + unit]:
+        look = not measured and x > LOOK_RATIO and problem is None
+        if look and (seams(tower) or tower.two_colours()):
+            return "merged"
         if measured or not tower.grande_ok or x < cfg["grande_min_ratio"]:
             return "single"
         return "size"  # one beam: a slow caballero or a fast Grande
