@@ -28,10 +28,7 @@ STUCK = 3  # beam interrupted for longer than stuck_ms
 OUTBOX_MAX = 96
 MAX_FAULTS = 20  # consecutive failing loop passes before the watchdog is left to bite
 CAL_FILE = "cal.json"
-# fixed tunings (module constants: a config key costs heap in a 128k port)
-FOLLOW_MAX_D = 1.5  # a cube this close to its centroid moves it ...
-FOLLOW_WEIGHT = 0.03  # ... by this share of the difference (tracks LED ageing)
-BASELINE_STEP = 30  # counts: the empty chute jumped (a lamp): follow it fast
+BASE_STEP = 30  # counts: two empty-chute readings this far off the baseline in a row: a lamp
 
 
 class Tower:
@@ -60,6 +57,7 @@ class Tower:
         self.cal_pulses: list[Any] = []  # [pulse_us, measured size or -1] per accepted cube
         self.classifier = Classifier({}, 1.0, 1.0, 1.0, 1.0)
         self.base = [0.0, 0.0, 0.0, 0.0]  # empty-chute reading now (tracks ambient light)
+        self._last_jump = 0.0  # the last baseline reading's clear count minus the baseline
         self.white_c = 1.0
         self._dark: Any = None
         self.rebuild()
@@ -387,9 +385,6 @@ class Tower:
             fields["size"] = round(size, 2)  # only where it explains the verdict: small frames
         if kind == "single":
             if colour is not None:
-                if d <= FOLLOW_MAX_D:
-                    f = features(mean, self.base, self.white_c)
-                    self.classifier.follow(colour, f, FOLLOW_WEIGHT)
                 self.counts.add(colour)
                 fields["c"] = colour
                 fields["d"] = d
@@ -419,23 +414,6 @@ class Tower:
             fields["d"] = d
             fields["why"] = "size"
             self.emit("uncertain", fields)
-
-    def two_colours(self) -> bool:
-        """True if the first and second halves of the pulse are clearly different colours."""
-        hal = self.hal
-        integ = int(self.cfg["integration_us"])
-        half = hal.ticks_diff(self.t_exit, self.t_entry) // 2
-        mid = hal.ticks_add(self.t_entry, half + integ // 2)
-        start = hal.ticks_add(self.t_entry, integ)
-        end = hal.ticks_add(self.t_exit, integ)
-        n = int(self.cfg["best_samples"])
-        first, used1 = self.burst.best(n, start, mid, hal.ticks_diff, False)
-        second, used2 = self.burst.best(n, hal.ticks_add(mid, 1), end, hal.ticks_diff, False)
-        if not used1 or not used2:
-            return False
-        c1 = self.colour_of(first)[0]
-        c2 = self.colour_of(second)[0]
-        return c1 is not None and c2 is not None and c1 != c2
 
     def finish_stuck(self) -> None:
         """A stuck cube finally passed: its colour may be clear but its count is not."""
@@ -571,8 +549,10 @@ class Tower:
             self.sensor_fault = None
             self.emit("sensor", {"why": "ok"})
         w = self.cfg["baseline_weight"]
-        if abs(s[3] - self.base[3]) > BASELINE_STEP:
-            w = 0.5  # a lamp switched on or off: follow the step within a few readings
+        jump = s[3] - self.base[3]
+        if abs(jump) > BASE_STEP and abs(jump - self._last_jump) < BASE_STEP / 2:
+            w = 0.5  # a lamp switched on or off (two readings agree): follow it within a few
+        self._last_jump = jump
         for k in range(4):
             self.base[k] += w * (s[k] - self.base[k])
 

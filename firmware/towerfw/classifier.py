@@ -66,15 +66,3 @@ class Classifier:
         if d1 > self.reject_distance or d1 > self.ambiguity_ratio * d2:
             return None, best, d1
         return best, best, d1
-
-    def follow(self, colour: str, f: "Any", weight: float) -> None:
-        """Move ``colour``'s centroid a little towards a cube surely of that colour, so slow
-        drifts (the LED dimming with age, blue first) do not walk readings out of their class.
-        ``rebuild`` (any calibration change) starts again from the calibration record."""
-        c = self.centroids[colour]
-        self.centroids[colour] = (
-            c[0] + weight * (f[0] - c[0]),
-            c[1] + weight * (f[1] - c[1]),
-            c[2] + weight * (f[2] - c[2]),
-            c[3] + weight * (f[3] - c[3]),
-        )

@@ -49,7 +49,7 @@ def kind(tower: "Any", ratio: float, size: float, problem: "Any") -> str:
     unit = "_size" if measured else "_ratio"
     if x <= cfg["single_max" + unit]:
         look = not measured and x > LOOK_RATIO and problem is None
-        if look and (seams(tower) or tower.two_colours()):
+        if look and (seams(tower) or two_colours(tower)):
             return "merged"
         if measured or not tower.grande_ok or x < cfg["grande_min_ratio"]:
             return "single"
@@ -57,7 +57,7 @@ def kind(tower: "Any", ratio: float, size: float, problem: "Any") -> str:
     found = seams(tower) if problem is None else 0
     in_range = cfg["grande_min" + unit] <= x <= cfg["grande_max" + unit]
     # a Grande has no seam and one colour end to end
-    if tower.grande_ok and in_range and problem is None and found == 0 and not tower.two_colours():
+    if tower.grande_ok and in_range and problem is None and found == 0 and not two_colours(tower):
         return "grande"
     if found > 0 or x >= cfg["merged_min" + unit]:
         return "merged"
@@ -89,3 +89,21 @@ def seams(tower: "Any") -> int:
     integ = int(tower.cfg["integration_us"])
     t_from = hal.ticks_add(tower.t_entry, integ)
     return tower.burst.dips(t_from, tower.t_exit, hal.ticks_diff, tower.base[3], SEAM_DEPTH)
+
+
+def two_colours(tower: "Any") -> bool:
+    """True if the first and second halves of the pulse are clearly different colours."""
+    hal = tower.hal
+    integ = int(tower.cfg["integration_us"])
+    half = hal.ticks_diff(tower.t_exit, tower.t_entry) // 2
+    mid = hal.ticks_add(tower.t_entry, half + integ // 2)
+    start = hal.ticks_add(tower.t_entry, integ)
+    end = hal.ticks_add(tower.t_exit, integ)
+    n = int(tower.cfg["best_samples"])
+    first, used1 = tower.burst.best(n, start, mid, hal.ticks_diff, False)
+    second, used2 = tower.burst.best(n, hal.ticks_add(mid, 1), end, hal.ticks_diff, False)
+    if not used1 or not used2:
+        return False
+    c1 = tower.colour_of(first)[0]
+    c2 = tower.colour_of(second)[0]
+    return c1 is not None and c2 is not None and c1 != c2
