@@ -96,10 +96,12 @@ class Tower:
         self._gate_since = 0
         # leds
         segs: dict[str, Any] = {}
+        order = []
         for s in ledmap["segments"]:
             segs[s["name"]] = (s["start"], s["count"])
+            order.append(s["name"])
         pixels = int(ledmap["total_pixels"])
-        self.scene = Scene(segs, pixels)
+        self.scene = Scene(segs, pixels, order)
         self.limiter = CurrentLimiter(
             pixels,
             ledmap.get("milliamps_per_channel", 20),
@@ -658,7 +660,11 @@ class Tower:
         return {"n": self.counts.vector()}
 
     def cmd_scene(self, msg: "dict[str, Any]") -> "Any":
-        err = self.scene.set(msg.get("segs") or {}, msg.get("anim") or {}, msg.get("clear", True))
+        leds = msg.get("leds")
+        if leds is not None:  # the packed form (docs/protocol.md), replaces the whole scene
+            err = self.scene.set_packed(leds)
+        else:
+            err = self.scene.set(msg.get("segs") or {}, msg.get("anim") or {}, msg.get("clear", True))
         if err is not None:
             return err
         self.scene.render(self.up_ms, self.frame)

@@ -1,6 +1,9 @@
 """LED scenes from the host: per-segment colours, animations and the current limiter.
 
 A frame is a bytearray of r, g, b per pixel (logical order; the driver converts to GRB).
+A scene arrives as ``segs``/``anim`` (segment names) or packed as ``leds`` (docs/protocol.md):
+7 characters per segment in LED map order, ``rrggbb`` in hex and one animation letter
+(``-`` off), so every scene has the same small size whatever its colours.
 The current estimate is ``idle_milliamps_per_pixel`` per pixel plus
 ``milliamps_per_channel`` x value / 255 per channel; frames above the budget are scaled down.
 """
@@ -12,6 +15,9 @@ if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annota
     from typing import Any
 
 ANIMS = ("solid", "pulse", "blink", "sweep")
+ANIM_LETTERS = "spbw"  # the packed scene's letter for each of ANIMS, in the same order
+OFF_LETTER = "-"
+PACKED_WIDTH = 7  # characters per segment in a packed scene
 # Budget when the LED map names none: the LED share of USB power (hardware/power.json, the build
 # pack's budget_profiles.usb). Never assume the external 5 V supply is wired.
 USB_BUDGET_MA = 160
@@ -55,8 +61,9 @@ class CurrentLimiter:
 class Scene:
     """Segment colours and animations; ``render(ms, frame)`` fills a frame for that time."""
 
-    def __init__(self, segments: "dict[str, Any]", pixels: int) -> None:
+    def __init__(self, segments: "dict[str, Any]", pixels: int, order: "Any" = None) -> None:
         self.segments = segments  # name -> (start, count)
+        self.order = list(order) if order is not None else list(segments)  # LED map order
         self.pixels = pixels
         self.colours: dict[str, Any] = {}
         self.anims: dict[str, str] = {}
@@ -88,6 +95,31 @@ class Scene:
         self.animating = self.animated()
         return None
 
+    def set_packed(self, leds: "Any") -> "Any":
+        """Apply a packed scene (it replaces the whole scene). Returns an error text or None."""
+        order = self.order
+        if not isinstance(leds, str) or len(leds) != PACKED_WIDTH * len(order):
+            return "leds: %d characters expected" % (PACKED_WIDTH * len(order))
+        for k in range(len(order)):
+            j = PACKED_WIDTH * k
+            if leds[j + 6] != OFF_LETTER and leds[j + 6] not in ANIM_LETTERS:
+                return "leds: unknown animation letter " + leds[j + 6]
+            for i in range(j, j + 6):
+                if _hex_digit(leds, i) < 0:
+                    return "leds: bad colour for " + order[k]
+        self.colours = {}
+        self.anims = {}
+        for k in range(len(order)):
+            j = PACKED_WIDTH * k
+            letter = leds[j + 6]
+            if letter == OFF_LETTER:
+                continue
+            name = order[k]
+            self.colours[name] = [_hex_byte(leds, j), _hex_byte(leds, j + 2), _hex_byte(leds, j + 4)]
+            self.anims[name] = ANIMS[ANIM_LETTERS.index(letter)]
+        self.animating = self.animated()
+        return None
+
     def animated(self) -> bool:
         return any(self.anims[n] != "solid" and n in self.colours for n in self.anims)
 
@@ -104,6 +136,21 @@ class Scene:
                 frame[j] = int(r * k)
                 frame[j + 1] = int(g * k)
                 frame[j + 2] = int(b * k)
+
+
+def _hex_digit(text: str, i: int) -> int:
+    """The value of one hex digit (0-9, a-f, A-F) of ``text``, -1 if it is none (no slicing)."""
+    c = ord(text[i])
+    if 48 <= c <= 57:
+        return c - 48
+    c |= 32
+    if 97 <= c <= 102:
+        return c - 87
+    return -1
+
+
+def _hex_byte(text: str, i: int) -> int:
+    return 16 * _hex_digit(text, i) + _hex_digit(text, i + 1)
 
 
 def _level(kind: str, ms: int, i: int, count: int) -> float:

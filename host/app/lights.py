@@ -12,6 +12,11 @@ What shows:
   a throw waits for the tower, red while a throw issue blocks play;
 - after a scoring: a sweep showing each scored area's winner(s) in their colours;
 - a red flash over everything when an action is refused.
+
+Scenes travel packed (docs/protocol.md, "scene"): 7 characters per LED map segment whatever the
+colours, so every scene fits the link's frame limit (checked once against the LED map).
+The worker survives any failure: it logs it, keeps it as `problem` for the tower warning
+(`tower.warn.lights`) and goes on with the next program.
 """
 
 from __future__ import annotations
@@ -20,15 +25,19 @@ import functools
 import json
 import logging
 import threading
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from towerfw import codec
+
 from host.paths import hardware_dir
-from host.tower.link import Rgb, TowerError, TowerLink
+from host.tower.link import CommandFailed, Rgb, TowerError, TowerLink
 
 log = logging.getLogger("host.app.lights")
+SEND_TIMEOUT_S = 1.0
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "lights.json"
 
@@ -64,9 +73,15 @@ def palette() -> Palette:
 
 
 @functools.cache
-def ledmap_segments() -> frozenset[str]:
+def ledmap_order() -> tuple[str, ...]:
+    """The LED map's segment names in its order (the packed scene's order)."""
     ledmap = json.loads((hardware_dir() / "ledmap.json").read_text(encoding="utf-8"))
-    return frozenset(str(segment["name"]) for segment in ledmap.get("segments", []))
+    return tuple(str(segment["name"]) for segment in ledmap.get("segments", []))
+
+
+@functools.cache
+def ledmap_segments() -> frozenset[str]:
+    return frozenset(ledmap_order())
 
 
 @dataclass(frozen=True)
@@ -95,6 +110,45 @@ class Frame:
 class Program:
     intro: tuple[Frame, ...]
     loop: tuple[Frame, ...]
+
+
+# the packed scene's animation letters (firmware/towerfw/leds.py: ANIMS, ANIM_LETTERS)
+ANIM_LETTERS = {"solid": "s", "pulse": "p", "blink": "b", "sweep": "w"}
+OFF_LETTER = "-"
+PACKED_WIDTH = 7
+LARGEST_ID = 2**31 - 1  # the command id the packed scene's size is checked with
+
+
+def pack(frame: Frame, order: Sequence[str]) -> str:
+    """`frame` as the scene command's `leds` field: rrggbb and a letter per segment of `order`."""
+    out = []
+    for name in order:
+        rgb = frame.segs.get(name)
+        if rgb is None:
+            out.append("000000" + OFF_LETTER)
+        else:
+            letter = ANIM_LETTERS[frame.anim.get(name, "solid")]
+            out.append("".join(f"{max(0, min(255, int(v))):02x}" for v in rgb) + letter)
+    return "".join(out)
+
+
+def packed_frame_bytes(segments: int) -> int:
+    """The link frame of the largest packed scene for that many segments (any colours);
+    ValueError when it would not fit the link's frame limit (`codec.MAX_LINE`)."""
+    leds = "f" * (PACKED_WIDTH * segments)  # fixed width: the colours do not change the size
+    message = {"t": "cmd", "c": "scene", "id": LARGEST_ID, "leds": leds}
+    try:
+        return len(codec.encode(message))
+    except ValueError as exc:
+        raise ValueError(
+            f"{segments} LED segments: a packed scene does not fit the link's "
+            f"{codec.MAX_LINE}-byte frame"
+        ) from exc
+
+
+def check_fits(order: Sequence[str]) -> None:
+    """Refuse an LED map whose packed scenes could not fit one link frame."""
+    packed_frame_bytes(len(order))
 
 
 def program(
@@ -186,8 +240,18 @@ class LightsWorker:
     """Plays programs on a tower link from its own thread (link commands block; the game
     must never wait for the LEDs). Only the newest program matters: older ones are dropped."""
 
-    def __init__(self, link: TowerLink) -> None:
+    def __init__(
+        self,
+        link: TowerLink,
+        on_problem: Callable[[str], None] | None = None,
+        order: Sequence[str] | None = None,
+    ) -> None:
         self._link = link
+        self._order = tuple(order) if order is not None else ledmap_order()
+        check_fits(self._order)
+        self._on_problem = on_problem  # told (from the lights thread) when sending starts failing
+        self.problem = ""  # the latest failure while it lasts (the tower warning's text)
+        self.problem_at = 0.0
         self._cond = threading.Condition()
         self._program: Program | None = None
         self._fresh = False
@@ -215,12 +279,31 @@ class LightsWorker:
         if self.last_sent is not None and frame.key() == self.last_sent.key():
             return
         try:
-            self._link.scene(frame.segs, frame.anim or None, clear=True, timeout=1.0)
-            self.last_sent = frame
-            self.sent += 1
-        except TowerError as exc:
+            leds = pack(frame, self._order)
+            self._link.command("scene", SEND_TIMEOUT_S, leds=leds)
+        except CommandFailed as exc:  # the tower refused the scene: a real problem
+            self._failed(f"the tower refused a scene: {exc}", exc)
+        except TowerError as exc:  # link down or busy: the next scene tries again
             log.debug("scene not sent: %s", exc)
             self.last_sent = None
+        except Exception as exc:  # never let the lights thread die (issue 11)
+            self._failed(f"a scene could not be sent: {type(exc).__name__}: {exc}", exc)
+        else:
+            self.last_sent = frame
+            self.sent += 1
+            self.problem = ""
+
+    def _failed(self, text: str, exc: BaseException) -> None:
+        log.error("board lights: %s", text, exc_info=exc)
+        self.last_sent = None
+        fresh = not self.problem
+        self.problem = text
+        self.problem_at = time.monotonic()
+        if fresh and self._on_problem is not None:
+            try:
+                self._on_problem(text)
+            except Exception:
+                log.exception("board lights: the problem listener failed")
 
     def _run(self) -> None:
         while True:
@@ -232,7 +315,10 @@ class LightsWorker:
                 current = self._program
                 self._fresh = False
             assert current is not None
-            self._play(current)
+            try:
+                self._play(current)
+            except Exception as exc:  # a broken program: report it and wait for the next one
+                self._failed(f"a light program failed: {type(exc).__name__}: {exc}", exc)
 
     def _wait(self, seconds: float) -> bool:
         """Sleep unless a new program arrives; True when interrupted."""

@@ -248,8 +248,12 @@ class Session:
         self._grande_sent = None
         if tower.link is not None:
             tower.link.add_listener(self._on_link_message)
-            self.lights = LightsWorker(tower.link)
+            self.lights = LightsWorker(tower.link, on_problem=self._on_lights_problem)
         self._changed([{"type": "tower", "status": tower.status()}])
+
+    def _on_lights_problem(self, _text: str) -> None:
+        """From the lights thread: the board lights stopped working; show the tower warning."""
+        self._changed([{"type": "tower", "status": self.tower_status()}])
 
     def add_listener(self, listener: Listener) -> None:
         self._listeners = [*self._listeners, listener]
@@ -807,6 +811,10 @@ class Session:
         if time.monotonic() - self._tower_problem_at < TOWER_WARNING_S:
             status["warning"] = self._tower_problem
             status["warning_key"] = "tower.warn.not_counted"
+        lights = self.lights
+        if lights is not None and lights.problem and "warning" not in status:
+            status["warning"] = f"board lights: {lights.problem}"
+            status["warning_key"] = "tower.warn.lights"
         if self.active is not None:
             checks = self.active.checks
             status["recent"] = list(checks.recent)

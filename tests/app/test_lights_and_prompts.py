@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Any
 
 import pytest
 
 from engine.elgrande.game import Game, Options
 from host.app.checks import Checks
-from host.app.lights import LightsState, palette, program, sweep_of
+from host.app.lights import LightsState, ledmap_order, palette, program, sweep_of
 from host.app.prompts import game_prompt, prompt_for, prompt_texts
 from host.app.session import ActionError, Role
 from tests.app.conftest import PLAYERS, Table
@@ -120,6 +121,18 @@ def test_an_open_issue_overrides_the_game_prompt() -> None:
     assert prompt.highlights == ()
 
 
+def unpack(scene: dict[str, Any]) -> dict[str, Any]:
+    """A packed scene command's fields back as segs/anim (rrggbb + letter per segment)."""
+    letters = {"s": "solid", "p": "pulse", "b": "blink", "w": "sweep"}
+    leds, segs, anim = scene["leds"], {}, {}
+    for k, name in enumerate(ledmap_order()):
+        item = leds[7 * k : 7 * k + 7]
+        if item[6] != "-":
+            segs[name] = [int(item[i : i + 2], 16) for i in (0, 2, 4)]
+            anim[name] = letters[item[6]]
+    return {"segs": segs, "anim": anim}
+
+
 def test_session_sends_the_scenes_to_the_tower(table: Table) -> None:
     session = table.session
     session.new_game({"players": PLAYERS, "mode": "dealer", "seed": 2})
@@ -136,11 +149,11 @@ def test_session_sends_the_scenes_to_the_tower(table: Table) -> None:
     colour = list(palette().players[actor])
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
-        scenes = table.link.scenes
+        scenes = [unpack(s) for s in table.link.scenes]
         if scenes and scenes[-1]["segs"].get(next(iter(targets - {king}))) == colour:
             break
         time.sleep(0.02)
-    segs = table.link.scenes[-1]["segs"]
+    segs = unpack(table.link.scenes[-1])["segs"]
     assert segs[king] == list(palette().king)
     for area in targets:
         assert segs[area] == colour
@@ -148,10 +161,10 @@ def test_session_sends_the_scenes_to_the_tower(table: Table) -> None:
         session.act(Role.table(), "power 99")
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
-        if any(set(s.get("anim", {}).values()) == {"blink"} for s in table.link.scenes[-3:]):
+        if any(set(unpack(s)["anim"].values()) == {"blink"} for s in table.link.scenes[-3:]):
             break
         time.sleep(0.02)
     assert any(
-        set(s.get("anim", {}).values()) == {"blink"} and s["segs"].get("Toledo") == [255, 0, 0]
-        for s in table.link.scenes
+        set(s["anim"].values()) == {"blink"} and s["segs"].get("Toledo") == [255, 0, 0]
+        for s in map(unpack, table.link.scenes)
     ), "no warning flash after a refused action"
