@@ -664,7 +664,9 @@ class Tower:
         if leds is not None:  # the packed form (docs/protocol.md), replaces the whole scene
             err = self.scene.set_packed(leds)
         else:
-            err = self.scene.set(msg.get("segs") or {}, msg.get("anim") or {}, msg.get("clear", True))
+            err = self.scene.set(
+                msg.get("segs") or {}, msg.get("anim") or {}, msg.get("clear", True)
+            )
         if err is not None:
             return err
         self.scene.render(self.up_ms, self.frame)

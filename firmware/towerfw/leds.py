@@ -99,7 +99,7 @@ class Scene:
         """Apply a packed scene (it replaces the whole scene). Returns an error text or None."""
         order = self.order
         if not isinstance(leds, str) or len(leds) != PACKED_WIDTH * len(order):
-            return "leds: %d characters expected" % (PACKED_WIDTH * len(order))
+            return "leds: " + str(PACKED_WIDTH * len(order)) + " characters expected"
         for k in range(len(order)):
             j = PACKED_WIDTH * k
             if leds[j + 6] != OFF_LETTER and leds[j + 6] not in ANIM_LETTERS:
@@ -115,7 +115,11 @@ class Scene:
             if letter == OFF_LETTER:
                 continue
             name = order[k]
-            self.colours[name] = [_hex_byte(leds, j), _hex_byte(leds, j + 2), _hex_byte(leds, j + 4)]
+            self.colours[name] = [
+                _hex_byte(leds, j),
+                _hex_byte(leds, j + 2),
+                _hex_byte(leds, j + 4),
+            ]
             self.anims[name] = ANIMS[ANIM_LETTERS.index(letter)]
         self.animating = self.animated()
         return None
