@@ -193,3 +193,24 @@ def new_game(client: TestClient, **options: Any) -> dict[str, Any]:
     assert answer.status_code == 200, answer.text
     result: dict[str, Any] = answer.json()
     return result
+
+
+@pytest.fixture
+def sim_session(tmp_path: Path) -> Iterator[Session]:
+    """A session on the simulated tower (the real firmware in MicroPython behind a pty)."""
+    from host.tower.sim.launcher import SimTower
+    from host.tower.sim_link import SimTowerLink
+
+    sim = SimTower.start()
+    store = Store(tmp_path / "castillo.db")
+    session = Session(store)
+    link = SimTowerLink(sim, sink=session.sink)
+    session.attach_tower(TowerRuntime("sim", link, sim))
+    link.start()
+    link.wait_connected(10.0)
+    try:
+        yield session
+    finally:
+        session.close()
+        sim.stop()
+        store.close()

@@ -7,7 +7,6 @@ import json
 import threading
 import time
 from itertools import product
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,12 +25,8 @@ from host.app.lights import (
     program,
 )
 from host.app.session import ActionError, Role, Session
-from host.app.store import Store
-from host.app.towers import TowerRuntime
 from host.paths import hardware_dir
 from host.tower.link import CommandFailed
-from host.tower.sim.launcher import SimTower
-from host.tower.sim_link import SimTowerLink
 from tests.app.conftest import PLAYERS, Table, new_game
 
 
@@ -103,43 +98,36 @@ def test_the_worker_survives_any_error_and_reports_it() -> None:
         worker.close()
 
 
-def test_many_refused_actions_then_play_on_and_the_frames_keep_coming(tmp_path: Path) -> None:
-    sim = SimTower.start()
-    store = Store(tmp_path / "castillo.db")
-    session = Session(store)
-    link = SimTowerLink(sim, sink=session.sink)
-    session.attach_tower(TowerRuntime("sim", link, sim))
-    link.start()
-    link.wait_connected(10.0)
-    try:
-        session.new_game({"players": PLAYERS, "mode": "dealer", "seed": 2})
-        for _ in range(15):
-            with pytest.raises(ActionError):
-                session.act(Role.table(), "power 99")
-        toledo = ledmap_order().index("Toledo")
-        start = [s for s in json.loads((hardware_dir() / "ledmap.json").read_text())["segments"]]
-        first = start[toledo]["start"]
-        sim.wait_frame(lambda f: f.pixel(first)[0] > 0 and f.pixel(first)[1:] == (0, 0), 10)
-        assert session.lights is not None
-        before = session.lights.sent
-        active = session.active
-        assert active is not None
-        game = active.game
-        for _ in range(6):  # play on: every move changes the lights
-            player = game.current_players()[0]
-            legal = [a for a in game.legal_actions(player) if a.kind != "special"]
-            session.act(Role("seat", game.colours[player]), str(legal[0]))
-        frames = len(sim.frames())
-        deadline = time.monotonic() + 10
-        while session.lights.sent == before or len(sim.frames()) == frames:
-            assert time.monotonic() < deadline, "the lights stopped after the refusals"
-            time.sleep(0.05)
-        assert session.lights.problem == "" and "warning" not in session.tower_status()
-        assert any(t.name == "lights" for t in threading.enumerate())
-    finally:
-        session.close()
-        sim.stop()
-        store.close()
+def test_many_refused_actions_then_play_on_and_the_frames_keep_coming(
+    sim_session: Session,
+) -> None:
+    session = sim_session
+    assert session.tower is not None
+    sim = session.tower.sim
+    session.new_game({"players": PLAYERS, "mode": "dealer", "seed": 2})
+    for _ in range(15):
+        with pytest.raises(ActionError):
+            session.act(Role.table(), "power 99")
+    segments = json.loads((hardware_dir() / "ledmap.json").read_text())["segments"]
+    first = segments[ledmap_order().index("Toledo")]["start"]
+    # the warning flash reached the NeoPixels: Toledo pure red
+    sim.wait_frame(lambda f: f.pixel(first)[0] > 0 and f.pixel(first)[1:] == (0, 0), 10)
+    assert session.lights is not None
+    before = session.lights.sent
+    active = session.active
+    assert active is not None
+    game = active.game
+    for _ in range(6):  # play on: every move changes the lights
+        player = game.current_players()[0]
+        legal = [a for a in game.legal_actions(player) if a.kind != "special"]
+        session.act(Role("seat", game.colours[player]), str(legal[0]))
+    frames = len(sim.frames())
+    deadline = time.monotonic() + 10
+    while session.lights.sent == before or len(sim.frames()) == frames:
+        assert time.monotonic() < deadline, "the lights stopped after the refusals"
+        time.sleep(0.05)
+    assert session.lights.problem == "" and "warning" not in session.tower_status()
+    assert any(t.name == "lights" for t in threading.enumerate())
 
 
 def test_a_failing_lights_link_shows_a_tower_warning_until_scenes_pass_again(

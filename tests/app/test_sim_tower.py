@@ -4,35 +4,10 @@ dropper API throws a cube through the firmware, and the throw check matches the 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 
 from host.app.server import Access, create_app
 from host.app.session import Role, Session
-from host.app.store import Store
-from host.app.towers import TowerRuntime
-from host.tower.sim.launcher import SimTower
-from host.tower.sim_link import SimTowerLink
 from tests.app.conftest import PLAYERS, LoopbackClient
-
-
-@pytest.fixture
-def sim_session(tmp_path: Path) -> Iterator[Session]:
-    sim = SimTower.start()
-    store = Store(tmp_path / "castillo.db")
-    session = Session(store)
-    link = SimTowerLink(sim, sink=session.sink)
-    session.attach_tower(TowerRuntime("sim", link, sim))
-    link.start()
-    link.wait_connected(10.0)
-    try:
-        yield session
-    finally:
-        session.close()
-        sim.stop()
-        store.close()
 
 
 def wait_for(condition: object, timeout: float = 10.0) -> None:
