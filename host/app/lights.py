@@ -25,7 +25,6 @@ import functools
 import json
 import logging
 import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -249,9 +248,10 @@ class LightsWorker:
         self._link = link
         self._order = tuple(order) if order is not None else ledmap_order()
         check_fits(self._order)
-        self._on_problem = on_problem  # told (from the lights thread) when sending starts failing
+        # told from the lights thread when sending starts failing (the text) and when it works
+        # again (""), so the clients can show and clear the tower warning
+        self._on_problem = on_problem
         self.problem = ""  # the latest failure while it lasts (the tower warning's text)
-        self.problem_at = 0.0
         self._cond = threading.Condition()
         self._program: Program | None = None
         self._fresh = False
@@ -291,15 +291,19 @@ class LightsWorker:
         else:
             self.last_sent = frame
             self.sent += 1
-            self.problem = ""
+            if self.problem:
+                log.info("board lights: scenes pass again")
+                self._set_problem("")
 
     def _failed(self, text: str, exc: BaseException) -> None:
         log.error("board lights: %s", text, exc_info=exc)
         self.last_sent = None
-        fresh = not self.problem
+        self._set_problem(text)
+
+    def _set_problem(self, text: str) -> None:
+        changed = bool(text) != bool(self.problem)
         self.problem = text
-        self.problem_at = time.monotonic()
-        if fresh and self._on_problem is not None:
+        if changed and self._on_problem is not None:
             try:
                 self._on_problem(text)
             except Exception:

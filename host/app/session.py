@@ -252,7 +252,8 @@ class Session:
         self._changed([{"type": "tower", "status": tower.status()}])
 
     def _on_lights_problem(self, _text: str) -> None:
-        """From the lights thread: the board lights stopped working; show the tower warning."""
+        """From the lights thread: the board lights failed or work again; show or clear the
+        tower warning."""
         self._changed([{"type": "tower", "status": self.tower_status()}])
 
     def add_listener(self, listener: Listener) -> None:

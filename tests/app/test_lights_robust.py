@@ -92,7 +92,8 @@ def test_the_worker_survives_any_error_and_reports_it() -> None:
         while not any(s["leds"][7 * 1 : 7 * 2] != "000000-" for s in link.scenes[-1:]):
             assert time.monotonic() < deadline, "no scene after the errors"
             time.sleep(0.02)
-        assert len(told) == 1 and "ValueError" in told[0]  # told once when failing began
+        # told once when failing began, once when it ended
+        assert len(told) == 2 and "ValueError" in told[0] and told[1] == ""
         assert worker.problem == "" and worker._thread.is_alive()
     finally:
         worker.close()
@@ -156,6 +157,7 @@ def test_a_failing_lights_link_shows_a_tower_warning_until_scenes_pass_again(
     assert state["tower"]["warning_key"] == "tower.warn.lights"
     assert "OSError" in state["tower"]["warning"]
     assert any(m and m[0].get("type") == "tower" for m in told)  # the clients were told
+    told.clear()
     broken["on"] = False
     with pytest.raises(ActionError):
         session.act(Role.table(), "power 99")  # the next scene goes through
@@ -164,3 +166,4 @@ def test_a_failing_lights_link_shows_a_tower_warning_until_scenes_pass_again(
         assert time.monotonic() < deadline, "the warning stayed after the lights recovered"
         time.sleep(0.02)
     assert link.scenes and session.lights is not None and session.lights.problem == ""
+    assert any(m and "warning" not in m[0].get("status", {"warning": 1}) for m in told)
