@@ -96,12 +96,10 @@ class Tower:
         self._gate_since = 0
         # leds
         segs: dict[str, Any] = {}
-        order = []
         for s in ledmap["segments"]:
             segs[s["name"]] = (s["start"], s["count"])
-            order.append(s["name"])
         pixels = int(ledmap["total_pixels"])
-        self.scene = Scene(segs, pixels, order)
+        self.scene = Scene(segs, pixels, ledmap["segments"])
         self.limiter = CurrentLimiter(
             pixels,
             ledmap.get("milliamps_per_channel", 20),
@@ -660,13 +658,7 @@ class Tower:
         return {"n": self.counts.vector()}
 
     def cmd_scene(self, msg: "dict[str, Any]") -> "Any":
-        leds = msg.get("leds")
-        if leds is not None:  # the packed form (docs/protocol.md), replaces the whole scene
-            err = self.scene.set_packed(leds)
-        else:
-            err = self.scene.set(
-                msg.get("segs") or {}, msg.get("anim") or {}, msg.get("clear", True)
-            )
+        err = self.scene.apply(msg)
         if err is not None:
             return err
         self.scene.render(self.up_ms, self.frame)

@@ -61,9 +61,12 @@ class CurrentLimiter:
 class Scene:
     """Segment colours and animations; ``render(ms, frame)`` fills a frame for that time."""
 
-    def __init__(self, segments: "dict[str, Any]", pixels: int, order: "Any" = None) -> None:
+    def __init__(
+        self, segments: "dict[str, Any]", pixels: int, ledmap_segments: "Any" = None
+    ) -> None:
         self.segments = segments  # name -> (start, count)
-        self.order = list(order) if order is not None else list(segments)  # LED map order
+        # the LED map's order, for packed scenes (a MicroPython dict keeps no order)
+        self.order = [s["name"] for s in ledmap_segments or ()] or list(segments)
         self.pixels = pixels
         self.colours: dict[str, Any] = {}
         self.anims: dict[str, str] = {}
@@ -94,6 +97,13 @@ class Scene:
             self.anims[name] = anim[name]
         self.animating = self.animated()
         return None
+
+    def apply(self, msg: "dict[str, Any]") -> "Any":
+        """The scene command, packed (``leds``) or named. Returns an error text or None."""
+        leds = msg.get("leds")
+        if leds is not None:
+            return self.set_packed(leds)
+        return self.set(msg.get("segs") or {}, msg.get("anim") or {}, msg.get("clear", True))
 
     def set_packed(self, leds: "Any") -> "Any":
         """Apply a packed scene (it replaces the whole scene). Returns an error text or None."""

@@ -22,7 +22,7 @@ def segments() -> list[dict[str, int | str]]:
 
 def new_scene() -> Scene:
     segs = {str(s["name"]): (s["start"], s["count"]) for s in segments()}
-    return Scene(segs, 72, ledmap_order())
+    return Scene(segs, 72, segments())
 
 
 def test_every_colour_and_animation_decodes_to_what_the_host_meant() -> None:
