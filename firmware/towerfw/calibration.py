@@ -32,15 +32,7 @@ def canonical(obj: "Any") -> str:
 
 
 def empty() -> "dict[str, Any]":
-    # size: a caballero's length as the second beam measures it (None: not measured)
-    return {
-        "v": VERSION,
-        "dark": None,
-        "white": None,
-        "colours": {},
-        "pulse_us": None,
-        "size": None,
-    }
+    return {"v": VERSION, "dark": None, "white": None, "colours": {}, "pulse_us": None}
 
 
 def from_json(text: str) -> "Any":
