@@ -29,11 +29,11 @@ def main():
     reserve = getattr(micropython, "alloc_emergency_exception_buf", None)
     if reserve is not None:
         reserve(100)
-    pinmap = load("pinmap.json")
     ledmap = load("ledmap.json")
-    hal = PicoHal(pinmap, ledmap)
+    hal = PicoHal(load("pinmap.json"), ledmap)  # the pin map is not kept: heap is scarce
     cal_text = hal.load_text(app.CAL_FILE)
     tower = app.Tower(hal, load("config.json"), load("palette.json"), ledmap, cal_text)
+    ledmap = cal_text = None  # the tower keeps what it needs of them
     hal.trap_ctrl_c(True)
     try:
         tower.run()

@@ -10,7 +10,7 @@ nothing here imports a hardware module. The loop has two modes:
 The watchdog is fed at the end of each healthy loop pass only.
 """
 
-from towerfw import VERSION, calibration, codec
+from towerfw import VERSION, calibration, codec, pieces
 from towerfw.classifier import Classifier, features
 from towerfw.counter import UNCERTAIN, Counts, EventRing, FrameQueue
 from towerfw.leds import USB_BUDGET_MA, CurrentLimiter, Scene
@@ -28,6 +28,7 @@ STUCK = 3  # beam interrupted for longer than stuck_ms
 OUTBOX_MAX = 96
 MAX_FAULTS = 20  # consecutive failing loop passes before the watchdog is left to bite
 CAL_FILE = "cal.json"
+BASE_STEP = 30  # counts: two empty-chute readings this far off the baseline in a row: a lamp
 
 
 class Tower:
@@ -53,9 +54,10 @@ class Tower:
         self.cal = cal if cal is not None else calibration.empty()
         self.cal_saved_hash = calibration.cal_hash(self.cal)
         self.cal_colour: Any = None  # armed colour while calibrating, else None
-        self.cal_pulses: list[int] = []
+        self.cal_pulses: list[Any] = []  # [pulse_us, measured size or -1] per accepted cube
         self.classifier = Classifier({}, 1.0, 1.0, 1.0, 1.0)
         self.base = [0.0, 0.0, 0.0, 0.0]  # empty-chute reading now (tracks ambient light)
+        self._last_jump = 0.0  # the last baseline reading's clear count minus the baseline
         self.white_c = 1.0
         self._dark: Any = None
         self.rebuild()
@@ -76,6 +78,10 @@ class Tower:
         self.sample = [0, 0, 0, 0]
         self.t_entry = 0
         self.t_exit = 0
+        # the optional second beam (hal.beam2) below the first: when it rises during a pulse
+        # (-1: not yet) times the piece
+        self.t_rise2 = -1
+        self.grande_ok = False  # the host says a Grande may fall in now (Tournament)
         self.tail_end = 0
         self.next_sample = 0
         # as if the last edge were long ago: the chute starts quiet
@@ -253,7 +259,18 @@ class Tower:
     def take_edges(self) -> None:
         hal = self.hal
         beam = hal.beam
+        beam2 = hal.beam2
         while True:
+            # both beams' edges in time order: a piece's second-beam rise belongs to its pulse
+            if (
+                beam2 is not None
+                and beam2.pending()
+                and (not beam.pending() or hal.ticks_diff(beam2.peek_time(), beam.peek_time()) < 0)
+            ):
+                t2, level2 = beam2.pop()
+                if level2 and self.state == PULSE and self.t_rise2 < 0:
+                    self.t_rise2 = t2
+                continue
             edge = beam.pop()
             if edge is None:
                 break
@@ -264,6 +281,7 @@ class Tower:
                     self.finish()
                 if self.state == IDLE:
                     self.t_entry = t
+                    self.t_rise2 = -1
                     self.burst.clear()
                     self.burst_fault = None
                     self.state = PULSE
@@ -345,7 +363,7 @@ class Tower:
         integ = int(cfg["integration_us"])
         t_from = hal.ticks_add(self.t_entry, integ // 2)
         t_to = hal.ticks_add(self.t_exit, integ)
-        mean, _ = self.burst.best(int(cfg["best_samples"]), t_from, t_to, hal.ticks_diff)
+        mean = pieces.reading(self, t_from, t_to)
         problem = self.burst_problem()
         if problem is not None:
             self.report_sensor(problem)
@@ -356,53 +374,46 @@ class Tower:
         if self.diag:
             self.send_burst()
         ratio = pulse / self.single_pulse_us()
+        size = pieces.length(self, pulse)
         if self.cal_colour is not None:
-            self.calibration_cube(mean, pulse, ratio, problem, why)
+            self.calibration_cube(mean, pulse, ratio, size, problem, why)
             return
         d = round(d, 2)
-        if ratio <= cfg["single_max_ratio"]:
+        fields: dict[str, Any] = {"pulse_us": pulse}
+        kind = pieces.kind(self, ratio, size, problem)
+        if size >= 0 and kind != "single":
+            fields["size"] = round(size, 2)  # only where it explains the verdict: small frames
+        if kind == "single":
             if colour is not None:
                 self.counts.add(colour)
-                self.emit("drop", {"c": colour, "d": d, "pulse_us": pulse})
-            else:
-                self.counts.add(UNCERTAIN)
-                self.emit("uncertain", {"best": best, "d": d, "pulse_us": pulse, "why": why})
-        elif ratio >= cfg["grande_min_ratio"] and problem is None and self.two_colours():
-            # a Grande has one colour end to end: two colours are two cubes, whatever the length
-            est = max(2, int(ratio + 0.5))
+                fields["c"] = colour
+                fields["d"] = d
+                self.emit("drop", fields)
+                return
+            self.counts.add(UNCERTAIN)
+            fields["best"] = best
+            fields["d"] = d
+            fields["why"] = why
+            self.emit("uncertain", fields)
+        elif kind == "grande":
+            self.counts.add("grande:" + colour if colour is not None else UNCERTAIN)
+            fields["c"] = colour if colour is not None else UNCERTAIN
+            fields["best"] = best
+            fields["d"] = d
+            self.emit("grande", fields)
+        elif kind == "merged":
+            seams = pieces.seams(self) if problem is None else 0
+            est = max(2, int((size if size >= 0 else ratio) + 0.5), seams + 1)
             self.counts.add(UNCERTAIN, est)
-            self.emit("merged", {"pulse_us": pulse, "est": est, "best": best})
-        elif cfg["grande_min_ratio"] <= ratio <= cfg["grande_max_ratio"]:
-            if colour is not None:
-                self.counts.add("grande:" + colour)
-            else:
-                self.counts.add(UNCERTAIN)
-            c = colour if colour is not None else UNCERTAIN
-            self.emit("grande", {"c": c, "best": best, "d": d, "pulse_us": pulse})
-        elif ratio >= cfg["merged_min_ratio"]:
-            est = max(2, int(ratio + 0.5))
-            self.counts.add(UNCERTAIN, est)
-            self.emit("merged", {"pulse_us": pulse, "est": est, "best": best})
+            fields["est"] = est
+            fields["best"] = best
+            self.emit("merged", fields)
         else:
             self.counts.add(UNCERTAIN)
-            self.emit("uncertain", {"best": best, "d": d, "pulse_us": pulse, "why": "size"})
-
-    def two_colours(self) -> bool:
-        """True if the first and second halves of the pulse are clearly different colours."""
-        hal = self.hal
-        integ = int(self.cfg["integration_us"])
-        half = hal.ticks_diff(self.t_exit, self.t_entry) // 2
-        mid = hal.ticks_add(self.t_entry, half + integ // 2)
-        start = hal.ticks_add(self.t_entry, integ)
-        end = hal.ticks_add(self.t_exit, integ)
-        n = int(self.cfg["best_samples"])
-        first, used1 = self.burst.best(n, start, mid, hal.ticks_diff, False)
-        second, used2 = self.burst.best(n, hal.ticks_add(mid, 1), end, hal.ticks_diff, False)
-        if not used1 or not used2:
-            return False
-        c1 = self.colour_of(first)[0]
-        c2 = self.colour_of(second)[0]
-        return c1 is not None and c2 is not None and c1 != c2
+            fields["best"] = best
+            fields["d"] = d
+            fields["why"] = "size"
+            self.emit("uncertain", fields)
 
     def finish_stuck(self) -> None:
         """A stuck cube finally passed: its colour may be clear but its count is not."""
@@ -418,18 +429,26 @@ class Tower:
         self.emit("uncertain", {"best": best, "d": 0, "pulse_us": pulse, "why": "stuck"})
 
     def calibration_cube(
-        self, mean: "Any", pulse: int, ratio: float, problem: "Any", why: "Any"
+        self, mean: "Any", pulse: int, ratio: float, size: float, problem: "Any", why: "Any"
     ) -> None:
         colour = self.cal_colour
-        ok = problem is None and why != "dark" and ratio <= self.cfg["grande_min_ratio"]
+        cfg = self.cfg
+        one = size <= cfg["single_max_size"] if size >= 0 else ratio <= cfg["single_max_ratio"]
+        ok = problem is None and why != "dark" and one
         fields: dict[str, Any] = {"colour": colour, "pulse_us": pulse, "ok": ok}
         if ok:
             raw = [round(v, 1) for v in mean]
             fields["got"] = calibration.add_colour_sample(self.cal, colour, raw)
             fields["raw"] = raw
-            self.cal_pulses.append(pulse)
+            # the medians of the accepted cubes: the pulse of a caballero, and its length as the
+            # second beam measures it (tilt makes it read a little long)
+            raw_size = size * float(self.cal.get("size") or 1.0) if size >= 0 else -1.0
+            self.cal_pulses.append((pulse, raw_size))
             ordered = sorted(self.cal_pulses)
-            self.cal["pulse_us"] = ordered[len(ordered) // 2]
+            self.cal["pulse_us"] = ordered[len(ordered) // 2][0]
+            sizes = sorted([p[1] for p in self.cal_pulses if p[1] >= 0])
+            if sizes:
+                self.cal["size"] = round(sizes[len(sizes) // 2], 3)
             self.rebuild()
         else:
             fields["why"] = problem or why or "size"
@@ -530,6 +549,10 @@ class Tower:
             self.sensor_fault = None
             self.emit("sensor", {"why": "ok"})
         w = self.cfg["baseline_weight"]
+        jump = s[3] - self.base[3]
+        if abs(jump) > BASE_STEP and abs(jump - self._last_jump) < BASE_STEP / 2:
+            w = 0.5  # a lamp switched on or off (two readings agree): follow it within a few
+        self._last_jump = jump
         for k in range(4):
             self.base[k] += w * (s[k] - self.base[k])
 
@@ -650,6 +673,7 @@ class Tower:
             "bad_frames": self.decoder.bad_frames,
             "glitches": self.glitches,
             "edge_overflows": self.hal.beam.overflows,
+            "beam2": self.hal.beam2 is not None,
             "faults": self.fault_total,
             "ring_dropped": self.ring.dropped,
             "base": [round(v, 1) for v in self.base],
@@ -664,6 +688,11 @@ class Tower:
             return self.hal.sensor_id()
         except Exception:  # OSError on a bus error
             return None
+
+    def cmd_grande(self, msg: "dict[str, Any]") -> "Any":
+        """Whether a Grande may fall in now; otherwise a long pulse is never one."""
+        self.grande_ok = bool(msg.get("on", False))
+        return {"on": self.grande_ok}
 
     def cmd_repl(self, msg: "dict[str, Any]") -> "Any":
         self.stopped = True
@@ -750,4 +779,5 @@ COMMANDS = {
     "diag": Tower.cmd_diag,
     "repl": Tower.cmd_repl,
     "cal": Tower.cmd_cal,
+    "grande": Tower.cmd_grande,
 }

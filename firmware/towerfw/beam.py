@@ -39,6 +39,10 @@ class BeamEdges:
     def pending(self) -> bool:
         return self._head != self._tail
 
+    def peek_time(self) -> int:
+        """The time of the oldest unread edge (call only when ``pending()``)."""
+        return self._times[self._tail]
+
     def pop(self) -> "Any":
         """The oldest unread edge as (t_us, level), or None."""
         if self._head == self._tail:

@@ -32,7 +32,15 @@ def canonical(obj: "Any") -> str:
 
 
 def empty() -> "dict[str, Any]":
-    return {"v": VERSION, "dark": None, "white": None, "colours": {}, "pulse_us": None}
+    # size: a caballero's length as the second beam measures it (None: not measured)
+    return {
+        "v": VERSION,
+        "dark": None,
+        "white": None,
+        "colours": {},
+        "pulse_us": None,
+        "size": None,
+    }
 
 
 def from_json(text: str) -> "Any":

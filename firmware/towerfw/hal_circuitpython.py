@@ -43,6 +43,8 @@ class CircuitPythonHal:
         uid: str = "",
         cause: str = "power",
         address: int = 0x29,
+        beam2_pin: "Any" = None,
+        beam2_active_high: bool = True,
     ) -> None:
         import neopixel  # type: ignore[import-untyped,import-not-found,unused-ignore]
         from adafruit_bus_device.i2c_device import I2CDevice  # type: ignore[import-untyped,import-not-found,unused-ignore]
@@ -69,6 +71,14 @@ class CircuitPythonHal:
         self.cause = cause
         self.beam = BeamEdges(self.ticks_us, self._beam_level)
         self._last_level = self._beam_level()
+        # the optional second beam below the first, polled like the first
+        self._beam2 = beam2_pin
+        self._beam2_high = beam2_active_high
+        self.beam2: Any = None
+        self._last_level2 = 0
+        if beam2_pin is not None:
+            self.beam2 = BeamEdges(self.ticks_us, self._beam2_level)
+            self._last_level2 = self._beam2_level()
 
     # time ------------------------------------------------------------------------------
     def ticks_us(self) -> int:
@@ -89,6 +99,11 @@ class CircuitPythonHal:
         if level != self._last_level:
             self._last_level = level
             self.beam.handler(None)
+        if self.beam2 is not None:
+            level = self._beam2_level()
+            if level != self._last_level2:
+                self._last_level2 = level
+                self.beam2.handler(None)
 
     def sleep_us(self, n: int) -> None:
         end = self._ns() + 1000 * n
@@ -129,6 +144,9 @@ class CircuitPythonHal:
         return self._one[0]
 
     # pins and LEDs ---------------------------------------------------------------------
+    def _beam2_level(self) -> int:
+        return 1 if bool(self._beam2.value) == self._beam2_high else 0
+
     def _beam_level(self) -> int:
         return 1 if bool(self._beam.value) == self._beam_high else 0
 
@@ -244,6 +262,7 @@ def from_board(pinmap: "dict[str, Any]", ledmap: "dict[str, Any]") -> CircuitPyt
     led = digitalio.DigitalInOut(pin(pinmap["sensor_led"]["pin"]))
     led.direction = digitalio.Direction.OUTPUT
     led.value = True
+    bb2 = pinmap.get("break_beam_2")
     reason = microcontroller.cpu.reset_reason
     cause = "power"
     if reason == microcontroller.ResetReason.WATCHDOG:
@@ -262,4 +281,6 @@ def from_board(pinmap: "dict[str, Any]", ledmap: "dict[str, Any]") -> CircuitPyt
         watchdog=microcontroller.watchdog,
         uid="".join([hex(0x100 + b)[3:] for b in microcontroller.cpu.uid]),
         cause=cause,
+        beam2_pin=din(bb2) if bb2 is not None else None,
+        beam2_active_high=bb2 is None or bb2.get("active", "high") == "high",
     )

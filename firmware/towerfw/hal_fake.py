@@ -1,9 +1,10 @@
 """Fake hardware for running the firmware logic under CPython (fast unit tests).
 
 A virtual microsecond clock advances only when the firmware sleeps or talks to the sensor.
-The chute is a list of rows ``(t_us, r, g, b, c, beam)`` with the trace-file meaning
-(docs/trace-format.md): from ``t_us`` on, the sensor's data registers hold ``r, g, b, c`` and
-the beam is ``beam``. Beam changes call the edge handler at their exact time.
+The chute is a list of rows ``(t_us, r, g, b, c, beams)`` with the trace-file meaning
+(docs/trace-format.md): from ``t_us`` on, the sensor's data registers hold ``r, g, b, c``; bit 0
+of ``beams`` is the break-beam, bit 1 the second beam below it. Beam changes call the edge
+handlers at their exact time.
 """
 
 from towerfw.beam import BeamEdges
@@ -32,7 +33,9 @@ class FakeHal:
         self.idx = 0
         self.current = list(idle)
         self.beam_level = 0
+        self.beam2_level = 0
         self.beam = BeamEdges(self.ticks_us, self._level)
+        self.beam2 = BeamEdges(self.ticks_us, self._level2)
         self.block_us = block_us
         self.rx = bytearray()
         self.tx = bytearray()
@@ -76,6 +79,9 @@ class FakeHal:
     def _level(self) -> int:
         return self.beam_level
 
+    def _level2(self) -> int:
+        return self.beam2_level
+
     def add_rows(self, rows: "Any", offset_us: int = 0) -> None:
         """Append chute rows, their times relative to now + ``offset_us``."""
         base = self.clock + offset_us
@@ -94,9 +100,12 @@ class FakeHal:
             if row[0] > self.clock:
                 self.clock = row[0]
             self.current = [row[1], row[2], row[3], row[4]]
-            if row[5] != self.beam_level:
-                self.beam_level = row[5]
+            if row[5] & 1 != self.beam_level:
+                self.beam_level = row[5] & 1
                 self.beam.handler(None)
+            if row[5] >> 1 != self.beam2_level:
+                self.beam2_level = row[5] >> 1
+                self.beam2.handler(None)
         self.clock = target
         if self.wdt_ms and self.clock - self.wdt_fed > 1000 * self.wdt_ms:
             self.wdt_bit = True

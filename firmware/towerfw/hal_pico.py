@@ -138,6 +138,24 @@ class NeoStrip:
         np.write()
 
 
+class BeamInput:
+    """A slotted break-beam on a pin: every edge timestamped by a hard IRQ into ``edges``."""
+
+    def __init__(self, spec: "dict[str, Any]") -> None:
+        self.pin = machine.Pin(spec["pin"], machine.Pin.IN, _pull(spec))
+        self.high = spec.get("active", "high") == "high"
+        self.edges = BeamEdges(time.ticks_us, self.level)  # bound once: the IRQ must not allocate
+        self.pin.irq(
+            handler=self.edges.handler,
+            trigger=machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING,
+            hard=True,
+        )
+
+    def level(self) -> int:
+        """1 while the beam is interrupted."""
+        return 1 if bool(self.pin.value()) == self.high else 0
+
+
 class PicoHal:
     def __init__(self, pinmap: "dict[str, Any]", ledmap: "dict[str, Any]") -> None:
         i2c = pinmap["i2c"]
@@ -147,16 +165,11 @@ class PicoHal:
         self.sensor = TCS34725(self.i2c, int(i2c["devices"]["tcs34725"], 16))
         self.sensor_led = machine.Pin(pinmap["sensor_led"]["pin"], machine.Pin.OUT)
         self.sensor_led.value(1 if pinmap["sensor_led"].get("active", "high") == "high" else 0)
-        bb = pinmap["break_beam"]
-        self._beam_pin = machine.Pin(bb["pin"], machine.Pin.IN, _pull(bb))
-        self._beam_high = bb.get("active", "high") == "high"
-        self.beam = BeamEdges(time.ticks_us, self._beam_level)
+        self.beam = BeamInput(pinmap["break_beam"]).edges
         self._beam_pending = self.beam.pending  # bound once: the idle wait calls it often
-        self._beam_pin.irq(
-            handler=self.beam.handler,
-            trigger=machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING,
-            hard=True,
-        )
+        # the optional second beam below the first (None when the pin map has none)
+        bb2 = pinmap.get("break_beam_2")
+        self.beam2: Any = BeamInput(bb2).edges if bb2 is not None else None
         gs = pinmap["gate_switch"]
         self._gate = machine.Pin(gs["pin"], machine.Pin.IN, _pull(gs))
         self._gate_high = gs.get("active", "high") == "high"
@@ -188,9 +201,6 @@ class PicoHal:
         # the Pico sleeps in the idle wait; elsewhere (the unix port behind the simulated tower)
         # the loop keeps its plain 1 ms pause per pass
         self._long_idle = sys.platform == "rp2"
-
-    def _beam_level(self) -> int:
-        return 1 if bool(self._beam_pin.value()) == self._beam_high else 0
 
     def sensor_start(self, gain: int) -> None:
         self.sensor.start(gain, sleep_ms=time.sleep_ms)

@@ -85,3 +85,63 @@ class Burst:
                 acc[k] += s[k]
         used = len(chosen)
         return (acc[0] / used, acc[1] / used, acc[2] / used, acc[3] / used), used
+
+    def mean_lit(
+        self, t_from: int, t_to: int, ticks_diff: "Any", floor: float, share: float
+    ) -> "Any":
+        """Mean (r, g, b, c) of every sample read in [t_from, t_to] whose clear count above
+        ``floor`` is at least ``share`` of the brightest one's; None if there is none. More
+        samples than ``best`` takes: the colour's ratios get less shot noise."""
+        top = 0.0
+        for i in range(self.count):
+            t = self.t[i]
+            if ticks_diff(t, t_from) >= 0 and ticks_diff(t_to, t) >= 0:
+                top = max(top, self.rgbc[4 * i + 3] - floor)
+        if top <= 0:
+            return None
+        acc0 = acc1 = acc2 = acc3 = 0
+        used = 0
+        r = self.rgbc
+        for i in range(self.count):
+            t = self.t[i]
+            j = 4 * i
+            if (
+                ticks_diff(t, t_from) < 0
+                or ticks_diff(t_to, t) < 0
+                or r[j + 3] - floor < share * top
+            ):
+                continue
+            acc0 += r[j]
+            acc1 += r[j + 1]
+            acc2 += r[j + 2]
+            acc3 += r[j + 3]
+            used += 1
+        return (acc0 / used, acc1 / used, acc2 / used, acc3 / used)
+
+    def dips(self, t_from: int, t_to: int, ticks_diff: "Any", floor: float, depth: float) -> int:
+        """Dark seams: runs of samples (read in [t_from, t_to]) whose clear count above
+        ``floor`` falls below ``depth`` x the brightest before them and then recovers by the
+        same factor. One cube reads flat between its edges; touching cubes dip where their
+        rounded edges meet. Allocates nothing."""
+        found = 0
+        peak = 0.0
+        low = -1.0  # the darkest value of the dip being followed, -1 outside one
+        start = self._next if self.count == self.capacity else 0
+        for k in range(self.count):
+            i = (start + k) % self.capacity
+            t = self.t[i]
+            if ticks_diff(t, t_from) < 0 or ticks_diff(t_to, t) < 0:
+                continue
+            v = self.rgbc[4 * i + 3] - floor
+            if low >= 0:
+                if v < low:
+                    low = v
+                elif low < depth * v:
+                    found += 1
+                    low = -1.0
+                    peak = v
+            elif v < depth * peak:
+                low = v
+            elif v > peak:
+                peak = v
+        return found

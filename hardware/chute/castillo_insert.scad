@@ -33,6 +33,7 @@ xt0 = xt1 - throat_x;                         // throat's -x inner face (hopper 
 x_beam = (xt0 + xt1) / 2;                     // beam axis, along y
 
 z_s = sensing_z;                              // beam axis and sensor window centre
+z_b2 = z_s - beam2_below;                     // the optional second beam, below the first
 z_lip = z_s + drop_h;                         // hopper lip: cubes leave the hopper here
 ramp_run = xt0 + iw / 2;                      // length of the singulating slope, in x
 z_ramp_top = z_lip + ramp_run * tan(hopper_angle);
@@ -49,7 +50,8 @@ bay_y = sensor_board[0] / 2 + 0.3;            // half-width of the sensor bay
 bay_top = z_s + sensor_board[1] / 2 + 1.5;
 
 echo("castillo_insert", ramp_run = ramp_run, z_lip = z_lip, z_ramp_top = z_ramp_top,
-     throat_x = throat_x, throat_y = throat_y, hopper_top = hopper_top, z_seat = z_seat);
+     throat_x = throat_x, throat_y = throat_y, hopper_top = hopper_top, z_seat = z_seat,
+     z_beam2 = z_b2);
 
 // ---- Feasibility: fail the render (and the test) rather than print a part that cannot work ----
 
@@ -61,6 +63,13 @@ assert(ramp_run >= 3 * cube_edge, "tower too narrow: the singulating slope is sh
 assert(hopper_top + 3 < z_seat, "tower too low: the hopper reaches the LED ring spider");
 assert(throat_y + 2 * wall + 2 * bore_boss < idp, "tower too shallow for the break-beam bosses");
 assert(z_s - sensor_board[1] / 2 > base_t + 1, "sensing_z too low for the sensor board");
+// the second beam alternates sides (its emitter beside the first receiver), so the bores of one
+// wall are a 5 mm and a 3 mm hole beam2_below apart
+assert(beam2_below >= (ir_led_d + phototransistor_d) / 2 + 1,
+       "beam2_below too small: the two beams' bores would merge");
+assert(beam2_below < cube_edge,
+       "beam2_below must be shorter than a caballero: its front reaches the second beam while it still cuts the first");
+assert(z_b2 - (ir_led_d + 4) / 2 > base_t + 1, "sensing_z too low for the second beam");
 assert(sensor_bay >= sensor_board[2] + 4, "sensor_bay too thin for the board and its parts");
 assert(ring_seat_d + 4 < idp, "LED ring wider than the tower");
 assert(-iw / 2 + carrier_board[0] < xt0 - wall, "carrier board collides with the throat");
@@ -116,18 +125,26 @@ module throat_walls() {
 }
 
 module beam_bosses() {
-    // Emitter (5 mm) on the back (-y) wall, receiver (3 mm) on the front (+y) wall, one axis.
-    for (side = [-1, 1])
-        translate([x_beam, side * (throat_y / 2 + wall), z_s])
+    // Emitter (5 mm) on the back (-y) wall, receiver (3 mm) on the front (+y) wall, one axis;
+    // the second beam beam2_below lower, the other way round (bosses merge into one block).
+    for (side = [-1, 1], z = [z_s, z_b2])
+        translate([x_beam, side * (throat_y / 2 + wall), z])
             rotate([side * -90, 0, 0])
                 cylinder(d = max(ir_led_d, phototransistor_d) + 4, h = bore_boss);
 }
 
 module beam_bores() {
-    translate([x_beam, -throat_y / 2 - wall - bore_boss - 1, z_s])
-        rotate([-90, 0, 0]) cylinder(d = ir_led_d, h = bore_boss + wall + 1 + eps);
-    translate([x_beam, throat_y / 2 - eps, z_s])
-        rotate([-90, 0, 0]) cylinder(d = phototransistor_d, h = bore_boss + wall + 1);
+    for (beam = [[z_s, -1], [z_b2, 1]]) {
+        emitter_side = beam[1];
+        // emitter: from outside its wall into the throat
+        translate([x_beam, emitter_side * (throat_y / 2 + wall + bore_boss + 1), beam[0]])
+            rotate([emitter_side * 90, 0, 0])
+                cylinder(d = ir_led_d, h = bore_boss + wall + 1 + eps);
+        // receiver: the opposite wall
+        translate([x_beam, -emitter_side * (throat_y / 2 - eps), beam[0]])
+            rotate([emitter_side * 90, 0, 0])
+                cylinder(d = phototransistor_d, h = bore_boss + wall + 1);
+    }
 }
 
 module sensor_bay_walls() {

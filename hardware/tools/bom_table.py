@@ -54,7 +54,7 @@ def summary(items: list[BomItem]) -> str:
     optional = sums.get("optional", 0.0)
     rows = [
         ["required parts (USB-powered kit)", money(required)],
-        ["optional external 5 V supply parts", money(optional)],
+        ["optional parts (external 5 V supply, second break-beam)", money(optional)],
         ["required + optional", money(required + optional)],
         ["WS2812B pixels bought (required lines)", str(pixel_total(items))],
     ]

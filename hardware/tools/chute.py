@@ -170,6 +170,7 @@ def geometry_table(params: dict[str, Any]) -> str:
         ["sensing plane (beam axis, window centre) above the base", f"{params['sensing_z']:g}"],
         ["throat, across the beam (x)", f"{geo.throat_x:.1f}"],
         ["throat, along the beam (y)", f"{geo.throat_y:.1f}"],
+        ["second break-beam (optional) below the first", f"{params['beam2_below']:g}"],
         [
             "Grande / caballero beam pulse ratio at the same speed",
             f"{params['grande_edge'] / params['cube_edge']:.2f} (no unit)",

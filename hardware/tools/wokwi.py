@@ -42,6 +42,8 @@ def diagram(pinmap: dict[str, Any], ledmap: dict[str, Any], pinout: Pinout) -> d
             "wokwi-pushbutton", "beam", 190, -250, color="green", label="break-beam (press = cube)"
         ),
         part("wokwi-resistor", "beam_pulldown", 260, -180, value="1000"),
+        part("wokwi-pushbutton", "beam2", 190, -400, color="blue", label="second beam (optional)"),
+        part("wokwi-resistor", "beam2_pulldown", 260, -330, value="1000"),
         part("wokwi-slide-switch", "gate", 320, -230, label="gate (left = closed)"),
     ]
     connections = [
@@ -57,6 +59,10 @@ def diagram(pinmap: dict[str, Any], ledmap: dict[str, Any], pinout: Pinout) -> d
         wire(gp(pinmap, pinout, "break_beam"), "beam:2.l", "green"),
         wire(gp(pinmap, pinout, "break_beam"), "beam_pulldown:1", "green"),
         wire("beam_pulldown:2", "pico:GND.4", "black"),
+        wire("pico:3V3", "beam2:1.l", "orange"),
+        wire(gp(pinmap, pinout, "break_beam_2"), "beam2:2.l", "teal"),
+        wire(gp(pinmap, pinout, "break_beam_2"), "beam2_pulldown:1", "teal"),
+        wire("beam2_pulldown:2", "pico:GND.4", "black"),
         wire(gp(pinmap, pinout, "gate_switch"), "gate:2", "purple"),
         wire("gate:1", "pico:GND.4", "black"),
     ]

@@ -44,6 +44,7 @@ class GameFacts:
     scorings: int  # how many scorings so far
     last_scoring: str  # kind of the latest scoring ("general", a card id)
     recount_cards: frozenset[str] = frozenset()  # cards that lift and refill the castillo
+    grandes: int = 0  # Grandes the engine put into the castillo (New Regency's Tournament)
 
 
 @dataclass
@@ -211,7 +212,7 @@ class Checks:
                 "confirm", f"The tower saw {what} but could not tell the colour: which?", at,
                 cubes=cubes, best=best if best in self.colours else "",
             )  # fmt: skip
-        elif kind == "grande":
+        elif kind == "grande" and not self._grande_expected():
             self._raise("grande", "A Grande fell into the castillo: take it out", at)
         elif kind == "stuck":
             self.warnings["stuck"] = "A cube is stuck in the chute: tap the tower"
@@ -296,6 +297,11 @@ class Checks:
         self._settle(at)
 
     # ------------------------------------------------------------------ internals
+    def _grande_expected(self) -> bool:
+        """A Tournament put Grandes into the castillo: the tower may count that many."""
+        counted = sum(n for key, n in self.totals.items() if key.startswith("grande:"))
+        return self._facts is not None and counted <= self._facts.grandes
+
     def _issue(self, issue_id: int) -> Issue:
         for issue in self.issues:
             if issue.id == issue_id:

@@ -32,6 +32,7 @@ from engine.elgrande.game import CHANCE, Game, Options
 from engine.elgrande.record import from_record, options_of, to_record
 from host.app.checks import CheckError, Checks, GameFacts
 from host.app.game_options import options_from_request
+from host.app.grande import grande_possible, grandes_in_castillo
 from host.app.json_input import BadInput, check_loggable
 from host.app.lights import LightsState, LightsWorker, program, sweep_of
 from host.app.prompts import SECRET_KINDS, prompt_for
@@ -200,6 +201,7 @@ def _facts(active: ActiveGame) -> GameFacts:
     castillo = {game.colours[p]: n for p, n in enumerate(game.pieces[game.CASTILLO]) if n}
     scorings = game.scorings
     return GameFacts(
+        grandes=grandes_in_castillo(game),
         colours=tuple(game.colours),
         phase=game.phase,
         round_index=game.round_index,
@@ -227,6 +229,7 @@ class Session:
         self.lock = threading.RLock()
         self.active: ActiveGame | None = None
         self.tower: TowerRuntime | None = None
+        self._grande_sent: bool | None = None  # what the tower was last told (None: nothing)
         self.lights: LightsWorker | None = None
         self.rev = int(clock() * 1000)
         self._listeners: list[Listener] = []
@@ -242,6 +245,7 @@ class Session:
     # ------------------------------------------------------------------ wiring
     def attach_tower(self, tower: TowerRuntime) -> None:
         self.tower = tower
+        self._grande_sent = None
         if tower.link is not None:
             tower.link.add_listener(self._on_link_message)
             self.lights = LightsWorker(tower.link, on_problem=self._on_lights_problem)
@@ -269,6 +273,7 @@ class Session:
         with self.lock:
             self.rev = max(self.rev + 1, int(self.clock() * 1000))
             self._update_lights(flash=False)
+            self._update_grande()
         for listener in self._listeners:
             try:
                 listener(messages or [])
@@ -773,6 +778,15 @@ class Session:
         return True
 
     # ------------------------------------------------------------------ views
+    def _update_grande(self) -> None:
+        """Tell the tower when a Grande may fall in (the link re-sends it after a reconnect)."""
+        link = self.tower.link if self.tower is not None else None
+        active = self.active
+        possible = active is not None and grande_possible(active.game, self._tower_totals)
+        if link is not None and possible != self._grande_sent:
+            self._grande_sent = possible
+            link.set_grande_possible(possible)
+
     def _update_lights(self, flash: bool) -> None:
         if self.lights is None:
             return

@@ -216,6 +216,13 @@ class TowerLink(ABC):
             fields["colour"] = colour
         return self.command("cal", timeout, **fields)
 
+    def set_grande_possible(self, possible: bool) -> None:
+        """Tell the tower whether a Grande may fall into the castillo now (only New Regency's
+        Tournament throws one in). Otherwise the tower reports a long pulse as `merged`
+        (uncertain), never as a Grande. This base version sends the command and waits;
+        `SerialTowerLink` returns at once and re-sends the setting after every reconnect."""
+        self.command("grande", on=possible)
+
     def diagnostics(self, on: bool, timeout: float = 2.0) -> None:
         """Switch the raw sensor stream on or off."""
         self.command("diag", timeout, on=on)

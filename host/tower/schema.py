@@ -109,6 +109,7 @@ NAME = Rule(_is_name, "a short name")
 NAME_OR_NULL = Rule(_name_or_null, "a short name or null")
 PULSE = Rule(_integer(0, MAX_PULSE_US), f"an integer 0..{MAX_PULSE_US} (us)")
 DISTANCE = Rule(_number(0.0, 1e9), "a finite number >= 0")
+SIZE = Rule(_number(0.0, 1000.0), "a finite number 0..1000 (caballeros)")  # second beam
 FLAG = Rule(_boolean, "true or false")
 COUNTS = Rule(is_counts, f"a count vector (names -> integers 0..{MAX_COUNT})")
 
@@ -147,17 +148,20 @@ EVENT_SCHEMAS: dict[str, dict[str, Rule]] = {
         "d": _optional(DISTANCE),
         "pulse_us": PULSE,
         "why": _optional(NAME),
+        "size": _optional(SIZE),
     },
     "merged": {
         "pulse_us": PULSE,
         "est": Rule(_integer(2, MAX_ESTIMATE), f"an integer 2..{MAX_ESTIMATE}"),
         "best": _optional(NAME_OR_NULL),
+        "size": _optional(SIZE),
     },
     "grande": {
         "c": NAME,
         "pulse_us": PULSE,
         "best": _optional(NAME_OR_NULL),
         "d": _optional(DISTANCE),
+        "size": _optional(SIZE),
     },
     "stuck": {"since_ms": UPTIME},
     "unstuck": {},

@@ -139,6 +139,7 @@ class SerialTowerLink(TowerLink):
         self._resync_from = 0
         self._last_up_ms = -1
         self._probe_sent = False
+        self._grande_possible = False  # re-sent after every resync: a reset device forgets it
         self.bad_frames = 0
         self.last_error = ""
         self.invalid_frames = 0  # CRC-valid frames that broke their schema (skipped)
@@ -238,6 +239,17 @@ class SerialTowerLink(TowerLink):
             "warning": self._problem if recent else "",
             "warning_kind": self._problem_kind if recent else "",
         }
+
+    def set_grande_possible(self, possible: bool) -> None:
+        """Never blocks: the setting is written now if the link is up, and again after every
+        resync (a device reset forgets it)."""
+        self._grande_possible = possible
+        if self._state is not LinkState.CONNECTED:
+            return
+        try:
+            self._write({"t": "cmd", "c": "grande", "id": next(self._ids), "on": possible})
+        except (serial.SerialException, OSError) as exc:
+            log.info("grande setting not sent now (%s); sent after the reconnect", exc)
 
     def enter_repl(self, timeout: float = 2.0) -> str:
         self._repl_wanted = True
@@ -510,6 +522,7 @@ class SerialTowerLink(TowerLink):
         self._resync_deadline = None
         self._resync_attempt = 0
         self._resync_from = 0
+        self._send("grande", None, on=self._grande_possible)
         self._set_state(LinkState.CONNECTED, self._session_boot)
 
     def _on_event(self, frame: dict[str, Any], problem: str | None) -> None:

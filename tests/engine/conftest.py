@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from engine.elgrande.actions import Action
@@ -141,19 +140,6 @@ def counts(game: Game) -> Mapping[str, Any]:
         "court": list(game.court),
         "province": list(game.province),
     }
-
-
-def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
-    """Tests marked `slow` run only when asked for (`-m slow`), never in `make test`."""
-    import pytest
-
-    if "slow" in (config.getoption("markexpr") or ""):
-        return
-    here = Path(__file__).resolve().parent
-    skip = pytest.mark.skip(reason="slow: run with -m slow")
-    for item in items:
-        if "slow" in item.keywords and here in Path(str(item.path)).resolve().parents:
-            item.add_marker(skip)
 
 
 def passive_action(game: Game, player: int) -> Action:

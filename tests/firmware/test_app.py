@@ -55,6 +55,7 @@ def test_grande_merged_and_stuck(rig: Rig) -> None:
         d.merged(["red", "blue"])
         d.stuck("orange")
 
+    assert rig.cmd("grande", on=True)["on"] is True  # a Tournament: a Grande may fall in
     rig.drop(build)
     kinds = [e["k"] for e in rig.events()]
     assert kinds == ["grande", "merged", "stuck", "unstuck", "uncertain"]
@@ -283,3 +284,59 @@ def test_an_led_map_without_a_budget_gets_the_usb_share_of_the_power_model() -> 
     ledmap = {k: v for k, v in rig.ledmap.items() if k != "budget_milliamps"}
     tower = Tower(FakeHal(), rig.config, rig.palette, ledmap)
     assert tower.limiter.budget_ma == USB_BUDGET_MA
+
+
+def test_a_long_pulse_is_never_a_grande_unless_the_host_allows_one(rig: Rig) -> None:
+    rig.drop(lambda d: d.grande("green"))
+    rig.drop(lambda d: d.merged(["red", "red"]))
+    grande, pair = cube_events(rig)
+    assert grande["k"] == "merged" and grande["est"] == 2  # flagged, never a Grande
+    assert pair["k"] == "merged" and pair["est"] == 2
+    assert "grande:green" not in pair["n"] and pair["n"]["uncertain"] == 4
+    assert rig.cmd("grande", on=False)["on"] is False
+
+
+def test_two_beams_measure_each_piece_whatever_its_speed(rig: Rig) -> None:
+    def build(d: Dropper) -> None:
+        d.speed_sigma, d.speed_spread = 1.0, 0.3  # every piece at the limits of the spread
+        for _ in range(6):
+            d.single("blue")
+        d.merged(["green", "green"])
+        d.merged(["purple", "orange", "purple"])
+
+    rig.drop(build)
+    evs = cube_events(rig)
+    assert [e["k"] for e in evs] == ["drop"] * 6 + ["merged", "merged"]
+    assert [e["est"] for e in evs[6:]] == [2, 3]
+    assert 1.8 < evs[6]["size"] < 2.3 and 2.8 < evs[7]["size"] < 3.4
+
+
+def test_one_beam_uses_the_speed_spread_and_the_seam(rig: Rig) -> None:
+    def build(d: Dropper) -> None:
+        d.beam2_mm = None  # a tower without the second beam
+        d.speed_sigma, d.speed_spread = 1.0, 0.3
+        for _ in range(6):
+            d.single("red")
+        d.merged(["blue", "blue"])
+
+    rig.drop(build)
+    evs = cube_events(rig)
+    assert [e["k"] for e in evs[:6]] == ["drop"] * 6  # even the slowest caballero
+    assert evs[6]["k"] in ("merged", "uncertain")  # a pair, even the fastest: flagged
+    assert "size" not in evs[6]  # no second beam: no measured length
+
+
+def test_a_seam_is_a_dip_between_brighter_samples() -> None:
+    from towerfw.sampler import Burst
+
+    def dips(clears: list[int]) -> int:
+        burst = Burst()
+        for i, c in enumerate(clears):
+            burst.add(1000 * i, (0, 0, 0, c))
+        return burst.dips(0, 1000 * len(clears), lambda a, b: a - b, 38.0, 0.8)
+
+    assert dips([300, 310, 305, 298]) == 0  # one cube: flat
+    assert dips([250, 300, 305, 180]) == 0  # its rounded edges at both ends
+    assert dips([300, 310, 200, 305, 300]) == 1  # two touching cubes
+    assert dips([300, 205, 300, 200, 300]) == 2  # three
+    assert dips([450, 440, 300, 290]) == 0  # a bright cube, then a darker one: a step

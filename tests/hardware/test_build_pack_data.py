@@ -27,6 +27,7 @@ SIGNAL_DESTINATIONS = {
     "sensor_led": ("tcs34725", "LED"),
     "sensor_int": ("tcs34725", "INT"),
     "break_beam": ("phototransistor", "C"),
+    "break_beam_2": ("phototransistor2", "C"),
     "gate_switch": ("reed", "1"),
     "neopixel": ("level_shifter", "1A"),
 }
@@ -199,3 +200,18 @@ def test_every_header_pin_of_the_pin_map_is_wired(wiring: Wiring, pinmap: dict[s
         if f"GP{pinmap_gpio(pinmap, key)}" in on_board:
             continue  # e.g. the status LED on the Pico itself
         assert key in signals, f"pinmap.json {key} has no wire in wiring.json"
+
+
+def test_the_second_beam_is_the_same_distance_everywhere(pinmap: dict[str, Any]) -> None:
+    """Chute model, pin map, firmware and simulator agree on where the second beam is."""
+    from host.paths import REPO_ROOT
+    from host.tower.sim.dropper import BEAM2_BELOW_MM, CUBE_MM
+
+    params = load_json("chute/params.json")
+    config = json.loads((REPO_ROOT / "firmware" / "config.json").read_text())
+    below = params["beam2_below"]
+    assert pinmap["break_beam_2"]["below_mm"] == below
+    assert config["beam2_below_mm"] == below == BEAM2_BELOW_MM
+    assert config["cube_mm"] == params["cube_edge"] == CUBE_MM
+    assert below < params["cube_edge"]  # a piece's front reaches it while it still cuts beam 1
+    assert pinmap["break_beam_2"]["active"] == pinmap["break_beam"]["active"]

@@ -69,6 +69,8 @@ def test_model_geometry_matches_the_physics_tables(rendered: dict[str, render.Re
     echoed = rendered["insert"].echoes
     for name in ("ramp_run", "z_lip", "z_ramp_top", "throat_x", "throat_y"):
         assert echoed[name] == pytest.approx(getattr(expected, name), abs=0.01), name
+    params = chute.load_params()
+    assert echoed["z_beam2"] == pytest.approx(params["sensing_z"] - params["beam2_below"])
 
 
 def test_bom_filament_covers_the_printed_parts(rendered: dict[str, render.Rendered]) -> None:

@@ -22,6 +22,7 @@ STAND_INS = {
     "sensor_led": "sensor:LED",
     "sensor_int": "sensor:INT",
     "break_beam": "beam:2.l",
+    "break_beam_2": "beam2:2.l",
     "gate_switch": "gate:2",
 }
 

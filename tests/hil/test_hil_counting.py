@@ -19,6 +19,7 @@ from host.tower.events import (
 )
 from host.tower.ledger import JsonLinesSink, Ledger
 from host.tower.link import calibrate_when_quiet
+from host.tower.sim.counting import CountingFigures, count_harder
 from host.tower.sim.dropper import Dropper, render
 from host.tower.sim.launcher import SimTower
 from host.tower.sim.sensor_model import SensorModel
@@ -83,6 +84,7 @@ def test_handfuls_count_every_cube(sim: SimTower, link: SimTowerLink, k: int) ->
 
 
 def test_merged_grande_and_stuck_cubes(sim: SimTower, link: SimTowerLink) -> None:
+    link.set_grande_possible(True)  # New Regency's Tournament
     dropper = Dropper(seed=3)
     dropper.merged(["blue", "green"])
     dropper.grande("red")
@@ -177,3 +179,61 @@ def test_calibration_round_trip(sim: SimTower, link: SimTowerLink) -> None:
     sim.reset_device("soft")
     wait_status(link, LinkState.CONNECTED, timeout=5.0)
     assert link.hello().cal == saved  # kept in flash across the reset
+
+
+def test_a_grande_only_while_the_host_says_one_may_come(sim: SimTower, link: SimTowerLink) -> None:
+    first = Dropper(seed=41)
+    first.grande("blue")
+    play(sim, first)
+    (event,) = collect_events(link, 1, kinds=is_cube)
+    assert isinstance(event, Merged) and event.estimate == 2  # flagged, not a Grande
+    link.set_grande_possible(True)
+    sim.reset_device("power")  # the tower forgets; the link tells it again after the resync
+    wait_status(link, LinkState.CONNECTED, timeout=5.0)
+    second = Dropper(seed=42)
+    second.grande("blue")
+    second.merged(["green", "green"])  # touching cubes stay two even now
+    play(sim, second, wait=False)
+    grande, pair = collect_events(link, 2, kinds=is_cube)
+    assert isinstance(grande, Grande) and grande.colour == "blue"
+    assert isinstance(pair, Merged) and pair.estimate == 2
+    link.set_grande_possible(False)
+    third = Dropper(seed=43)
+    third.grande("blue")
+    play(sim, third, wait=False)
+    (event,) = collect_events(link, 1, kinds=is_cube)
+    assert isinstance(event, Merged)
+
+
+def assert_never_two_as_one(f: CountingFigures, singles_pct: float) -> None:
+    print(f.line())
+    assert f.silent_cubes == 0 and f.singles_wrong == 0 and f.groups_wrong == 0
+    assert f.missed == 0 and f.extra == 0
+    assert f.groups >= 0.05 * (f.singles + f.groups)  # the model really threw touching groups
+    assert f.groups_exact + f.groups_flagged == f.groups  # counted exactly or flagged
+    assert f.singles_pct >= singles_pct
+
+
+def test_harder_model_two_beams_count_every_piece() -> None:
+    f = count_harder(800, seed=31, beams=2)
+    assert_never_two_as_one(f, 99.5)
+    assert f.groups_exact >= 0.95 * f.groups  # the measured length gives the number of cubes
+
+
+def test_harder_model_one_beam_never_counts_two_as_one() -> None:
+    assert_never_two_as_one(count_harder(800, seed=31, beams=1), 97.0)
+
+
+def test_two_beams_a_single_is_never_uncertain_by_speed() -> None:
+    f = count_harder(300, seed=33, beams=2, speed_sigma=1.0, speed_spread=0.45, touching=0.1)
+    print(f.line())
+    assert f.silent_cubes == 0 and f.missed == 0 and f.extra == 0
+    assert f.singles_size_flagged == 0  # every piece at +-45 %: its length is still measured
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [51, 52, 53])
+@pytest.mark.parametrize("beams", [2, 1])
+def test_harder_model_soak(seed: int, beams: int) -> None:
+    f = count_harder(3000, seed=seed, beams=beams)
+    assert_never_two_as_one(f, 99.5 if beams == 2 else 97.0)

@@ -36,7 +36,9 @@ GOOD = [
     ev("uncertain", best=None, d=0, pulse_us=9000, why="stuck"),
     ev("uncertain", best="blue", d=3.5, pulse_us=9000, why="colour"),
     ev("merged", pulse_us=30000, est=3, best=None),
+    ev("merged", pulse_us=30000, est=2, best="red", size=2.07),  # measured by the second beam
     ev("grande", c="uncertain", best="red", d=1.0, pulse_us=20000),
+    ev("grande", c="red", best="red", d=1.0, pulse_us=20000, size=1.8),
     ev("stuck", since_ms=900),
     ev("unstuck"),
     ev("sensor", why="i2c"),
@@ -55,6 +57,7 @@ GOOD = [
 BAD = [
     (ev("merged", pulse_us=30000, est="x"), "`est`"),
     (ev("merged", pulse_us=30000, est=float("inf")), "`est`"),
+    (ev("merged", pulse_us=30000, est=2, size=float("nan")), "`size`"),
     (ev("drop", c="red", d=0.2, pulse_us=8000, ms=float("inf")), "`ms`"),
     (ev("stuck", since_ms=float("inf")), "`since_ms`"),
     (ev("drop", c="red", d=float("nan"), pulse_us=8000), "`d`"),

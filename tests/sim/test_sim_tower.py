@@ -42,6 +42,7 @@ def test_uncertain_merged_stuck_grande(tower: SimTower, client: SimClient) -> No
         d.grande("purple")
         d.stuck("green")
 
+    client.cmd("grande", on=True)  # a Tournament: a Grande may fall in
     kinds = [e["k"] for e in drop(tower, client, build)]
     assert kinds == ["uncertain", "merged", "grande", "stuck", "unstuck", "uncertain"]
     n = client.events[-1]["n"]
@@ -143,6 +144,7 @@ def test_cli_prints_the_device_path() -> None:
 def test_drop_helpers(tower: SimTower, client: SimClient) -> None:
     sid = tower.drop("blue", "red", "blue", rate_hz=8.0)
     tower.wait_idle(sid)
+    client.cmd("grande", on=True)
     sid = tower.drop_scenario(lambda d: d.grande("orange"), seed=9)
     tower.wait_idle(sid)
     client.cmd("ping")

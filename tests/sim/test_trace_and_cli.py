@@ -16,7 +16,7 @@ def test_csv_round_trip_and_pulses(tmp_path: Path) -> None:
     rows = synthetic_trace(cubes=5, seed=2, grandes=1)
     path = tmp_path / "t.csv"
     write_csv(rows, path)
-    assert path.read_text().splitlines()[0] == "t_us,r,g,b,c,beam,label"
+    assert path.read_text().splitlines()[0] == "t_us,r,g,b,c,beam,label,beam2"
     again = read_csv(path)
     assert again == rows
     found = pulses(again)

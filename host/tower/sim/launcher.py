@@ -76,7 +76,7 @@ FAKES_DIR = Path(__file__).resolve().parent / "mpfakes"
 DATA_FILES = (("firmware", "config.json"), ("firmware", "palette.json"))
 HARDWARE_FILES = ("pinmap.json", "ledmap.json")
 
-Row = tuple[int, int, int, int, int, int]  # t_us, r, g, b, c, beam
+Row = tuple[int, int, int, int, int, int]  # t_us, r, g, b, c, beams (bit 1: second beam)
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ def play_rows(
         return []
     before = len(client.events)
     t0 = rows[0].t_us
-    sid = tower.play([(r.t_us - t0, r.r, r.g, r.b, r.c, r.beam) for r in rows])
+    sid = tower.play([(r.t_us - t0, *r.raw()[1:]) for r in rows])
     deadline = time.monotonic() + timeout
     while not tower.played(sid):
         if time.monotonic() > deadline:
@@ -101,11 +101,16 @@ def calibrate_from_trace(
 
 
 def run_trace(
-    rows: Sequence[TraceRow], calibrate_first: int = 0, tower_kwargs: dict[str, Any] | None = None
+    rows: Sequence[TraceRow],
+    calibrate_first: int = 0,
+    tower_kwargs: dict[str, Any] | None = None,
+    grande_possible: bool = False,
 ) -> Score:
-    """Start a simulated tower, optionally calibrate from the trace, play the rest, score it."""
+    """Start a simulated tower, optionally calibrate from the trace, play the rest, score it.
+    ``grande_possible``: the host says a Grande may fall in (a Tournament) for the whole run."""
     with SimTower.start(**(tower_kwargs or {})) as tower, SimClient(tower.port) as client:
         client.wait_hello()
+        client.cmd("grande", on=grande_possible)
         rest = list(rows)
         if calibrate_first > 0:
             rest = calibrate_from_trace(tower, client, rows, calibrate_first)

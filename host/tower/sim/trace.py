@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-HEADER = ["t_us", "r", "g", "b", "c", "beam", "label"]
+HEADER = ["t_us", "r", "g", "b", "c", "beam", "label", "beam2"]
 CUBE_EVENTS = ("drop", "uncertain", "merged", "grande")
 
 
@@ -24,9 +24,11 @@ class TraceRow(NamedTuple):
     c: int
     beam: int
     label: str = ""
+    beam2: int = 0  # the optional second beam, below the first
 
     def raw(self) -> tuple[int, int, int, int, int, int]:
-        return (self.t_us, self.r, self.g, self.b, self.c, self.beam)
+        """(t_us, r, g, b, c, beams): bit 0 the first beam, bit 1 the second."""
+        return (self.t_us, self.r, self.g, self.b, self.c, self.beam | (self.beam2 << 1))
 
 
 def write_csv(rows: Iterable[TraceRow], path: Path) -> None:
@@ -57,6 +59,7 @@ def parse_csv(text: str) -> list[TraceRow]:
                 int(rec["c"]),
                 int(rec["beam"]),
                 (rec.get("label") or "").strip(),
+                int(rec.get("beam2") or 0),
             )
         )
     return rows
@@ -107,6 +110,7 @@ class Score:
     extra: int = 0
     details: list[str] = field(default_factory=list)
     verdicts: list[str] = field(default_factory=list)  # per pulse: correct/uncertain/wrong/missed
+    matched: list[dict[str, Any] | None] = field(default_factory=list)  # per pulse: its event
 
     def as_dict(self) -> dict[str, int]:
         return {
@@ -123,6 +127,7 @@ class Score:
             setattr(self, k, getattr(self, k) + getattr(other, k))
         self.details.extend(other.details)
         self.verdicts.extend(other.verdicts)
+        self.matched.extend(other.matched)
 
 
 def judge(truth: list[str], ev: dict[str, Any]) -> tuple[str, int]:
@@ -165,9 +170,11 @@ def score(
             s.missed += len(truth)
             s.details.append(f"missed pulse at {p.t_entry_us} us: {p.label}")
             s.verdicts.append("missed")
+            s.matched.append(None)
             continue
         setattr(s, verdict, getattr(s, verdict) + n)
         s.verdicts.append(verdict)
+        s.matched.append(evs[i - 1])
         if verdict == "wrong":
             s.details.append(f"wrong: truth {p.label}, event {evs[i - 1]}")
     s.extra += len(evs) - i

@@ -5,7 +5,8 @@ Control channel (host -> here): a FIFO named by $CASTILLO_SIM_CTL carrying 16-by
 with kind-0 records), so a 1024-byte read never waits for more than the rest of one block.
 
   0 NOP    padding
-  1 ROW    trace row, t = us after the scenario start: sensor registers = r, g, b, c; beam level
+  1 ROW    trace row, t = us after the scenario start: sensor registers = r, g, b, c; beam
+           levels (bit 0 the break-beam, bit 1 the optional second beam below it)
   2 START  a scenario starts t us from now (rows follow until END); its id is r | g << 16
            (numbered by the host, so ids stay unique when the interpreter is restarted)
   3 END    the scenario ends; when its rows are played, "I <id> <now>" is reported
@@ -77,6 +78,7 @@ class Hw:
         self.scen_rows = False  # rows of a scenario still to play
         self.rgbc = [20, 22, 18, 60]
         self.beam = 0
+        self.beam2 = 0
         self.gate = 0
         self.i2c_fail = False
         self.handlers = {}
@@ -86,6 +88,8 @@ class Hw:
         self.dead = False
         self.beam_pin = 14
         self.beam_high = True
+        self.beam2_pin = -1
+        self.beam2_high = True
         self.gate_pin = 15
         self.gate_high = True
         try:
@@ -93,6 +97,10 @@ class Hw:
                 pm = json.load(f)
             self.beam_pin = pm["break_beam"]["pin"]
             self.beam_high = pm["break_beam"].get("active", "high") == "high"
+            second = pm.get("break_beam_2")
+            if second is not None:
+                self.beam2_pin = second["pin"]
+                self.beam2_high = second.get("active", "high") == "high"
             self.gate_pin = pm["gate_switch"]["pin"]
             self.gate_high = pm["gate_switch"].get("active", "high") == "high"
         except (OSError, ValueError, KeyError):
@@ -162,9 +170,12 @@ class Hw:
                 if t > self.now:
                     self.now = t
                 self.rgbc = [rec[4], rec[5], rec[6], rec[7]]
-                if rec[1] != self.beam:
-                    self.beam = rec[1]
+                if rec[1] & 1 != self.beam:
+                    self.beam = rec[1] & 1
                     self._irq(self.beam_pin)
+                if rec[1] >> 1 != self.beam2:
+                    self.beam2 = rec[1] >> 1
+                    self._irq(self.beam2_pin)
             elif kind == 2:
                 self.scen_id = rec[4] | (rec[5] << 16)
                 self.scen_base = self.now + rec[3]
@@ -304,6 +315,8 @@ def hw_pin_level(pin):
     h = hw()
     if pin == h.beam_pin:
         return h.beam if h.beam_high else 1 - h.beam
+    if pin == h.beam2_pin:
+        return h.beam2 if h.beam2_high else 1 - h.beam2
     if pin == h.gate_pin:
         return h.gate if h.gate_high else 1 - h.gate
     return 0

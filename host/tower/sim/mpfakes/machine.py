@@ -24,7 +24,7 @@ class Pin:
 
     def value(self, v=None):
         if v is None:
-            if self.id in (_hw.beam_pin, _hw.gate_pin):
+            if self.id in (_hw.beam_pin, _hw.beam2_pin, _hw.gate_pin):
                 return _simhw.hw_pin_level(self.id)
             return self._out
         self._out = 1 if v else 0

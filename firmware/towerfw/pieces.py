@@ -1,0 +1,109 @@
+"""One piece in the chute: its reading, its length (second beam) and what it is.
+
+Functions of the ``Tower`` (app.py) kept in their own module: they run once per piece, after it
+has left the beam (never in the sampling loop).
+"""
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
+    from typing import Any
+
+FALL_ACCEL = 0.00981  # mm/ms^2: below the lip a piece falls freely past both beams
+SEAM_DEPTH = 0.8  # a seam reads at most this share of the brighter samples around it
+LIT_SHARE = 0.5  # samples at least this bright (of the brightest) give the colour ratios
+LOOK_RATIO = 1.2  # one beam: a longer pulse may be two fast cubes, so look for a seam
+
+
+def reading(tower: "Any", t_from: int, t_to: int) -> "Any":
+    """The piece's reading: the brightness of its best-covered samples, with the colour
+    ratios of every well-lit sample (more samples, less shot noise in the ratios)."""
+    hal = tower.hal
+    cfg = tower.cfg
+    mean, _ = tower.burst.best(int(cfg["best_samples"]), t_from, t_to, hal.ticks_diff)
+    if mean is None:
+        return None
+    base = tower.base
+    lit = tower.burst.mean_lit(t_from, t_to, hal.ticks_diff, base[3], LIT_SHARE)
+    if lit is None or lit[3] - base[3] <= 0:
+        return mean
+    k = (mean[3] - base[3]) / (lit[3] - base[3])
+    return (
+        base[0] + k * (lit[0] - base[0]),
+        base[1] + k * (lit[1] - base[1]),
+        base[2] + k * (lit[2] - base[2]),
+        mean[3],
+    )
+
+
+def kind(tower: "Any", ratio: float, size: float, problem: "Any") -> str:
+    """single, grande, merged or size (not sure whether one piece or two).
+
+    With the second beam the piece's length is known (``size``, in caballeros) whatever its
+    speed; without it only the pulse ``ratio`` is, and the chute's speed spread bounds what
+    one caballero can give. A seam (a dark dip inside the pulse) or two colours mean several
+    cubes; a Grande only while the host says one may come (New Regency's Tournament).
+    """
+    cfg = tower.cfg
+    measured = size >= 0
+    x = size if measured else ratio
+    unit = "_size" if measured else "_ratio"
+    if x <= cfg["single_max" + unit]:
+        look = not measured and x > LOOK_RATIO and problem is None
+        if look and (seams(tower) or two_colours(tower)):
+            return "merged"
+        if measured or not tower.grande_ok or x < cfg["grande_min_ratio"]:
+            return "single"
+        return "size"  # one beam: a slow caballero or a fast Grande
+    found = seams(tower) if problem is None else 0
+    in_range = cfg["grande_min" + unit] <= x <= cfg["grande_max" + unit]
+    # a Grande has no seam and one colour end to end
+    if tower.grande_ok and in_range and problem is None and found == 0 and not two_colours(tower):
+        return "grande"
+    if found > 0 or x >= cfg["merged_min" + unit]:
+        return "merged"
+    return "size"
+
+
+def length(tower: "Any", pulse: int) -> float:
+    """The piece's length in caballeros from the second beam (the time its front took from
+    the first beam to the second gives its speed; it falls freely, so the speed grows),
+    scaled by the calibrated length of one caballero; -1 without a usable second beam."""
+    if tower.t_rise2 < 0:
+        return -1.0
+    cfg = tower.cfg
+    gap_ms = tower.hal.ticks_diff(tower.t_rise2, tower.t_entry) / 1000.0
+    if gap_ms <= 0:
+        return -1.0
+    speed = cfg["beam2_below_mm"] / gap_ms - FALL_ACCEL * gap_ms / 2
+    design = cfg["cube_mm"] * 1000.0 / cfg["single_pulse_us"]
+    if not 0.4 * design < speed < 2.5 * design:
+        return -1.0  # not a piece's timing (a stray edge): fall back to the pulse length
+    p_ms = pulse / 1000.0
+    mm = speed * p_ms + FALL_ACCEL * p_ms * p_ms / 2
+    return mm / cfg["cube_mm"] / float(tower.cal.get("size") or 1.0)
+
+
+def seams(tower: "Any") -> int:
+    """Dark seams inside the pulse (rounded edges of touching cubes meeting)."""
+    hal = tower.hal
+    integ = int(tower.cfg["integration_us"])
+    t_from = hal.ticks_add(tower.t_entry, integ)
+    return tower.burst.dips(t_from, tower.t_exit, hal.ticks_diff, tower.base[3], SEAM_DEPTH)
+
+
+def two_colours(tower: "Any") -> bool:
+    """True if the first and second halves of the pulse are clearly different colours."""
+    hal = tower.hal
+    integ = int(tower.cfg["integration_us"])
+    half = hal.ticks_diff(tower.t_exit, tower.t_entry) // 2
+    mid = hal.ticks_add(tower.t_entry, half + integ // 2)
+    start = hal.ticks_add(tower.t_entry, integ)
+    end = hal.ticks_add(tower.t_exit, integ)
+    n = int(tower.cfg["best_samples"])
+    first, used1 = tower.burst.best(n, start, mid, hal.ticks_diff, False)
+    second, used2 = tower.burst.best(n, hal.ticks_add(mid, 1), end, hal.ticks_diff, False)
+    if not used1 or not used2:
+        return False
+    c1 = tower.colour_of(first)[0]
+    c2 = tower.colour_of(second)[0]
+    return c1 is not None and c2 is not None and c1 != c2
