@@ -2,7 +2,7 @@
 
 Process layout::
 
-    host link (pyserial) ── pty A ──┐                 ┌── pty B ── micropython -X heapsize=128k
+    host link (pyserial) ── pty A ──┐                 ┌── pty B ── micropython -X heapsize=160k
                                     │ bridge threads  │            -i main.py (towerfw as .mpy,
                                     └─────────────────┘            fakes first on MICROPYPATH)
     SimTower ── control FIFO ──> _simhw (fake hardware) ── report FIFO ──> SimTower
@@ -324,7 +324,7 @@ class SimTower:
         speed: float | None = None,
         uid: str = "e6614104033b4f2b",
         flash_dir: Path | None = None,
-        heapsize: str = "128k",
+        heapsize: str = "160k",
         micropython: str | None = None,
         sensor_id: int = 0x44,
     ) -> None:
