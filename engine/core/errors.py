@@ -15,12 +15,37 @@ class NotationError(EngineError, ValueError):
 
 
 class IllegalAction(EngineError):
-    """The action is not legal now; the state is unchanged. `reason` says why in plain words."""
+    """The action is not legal now; the state is unchanged. `reason` says why in plain English;
+    `key` and `params` say it again for translation (the page words it in the player's
+    language: key "" means only the English exists).
 
-    def __init__(self, action: str, reason: str) -> None:
+    >>> refused = IllegalAction("place 34 a1n", "no side touches a forest or your castle",
+    ...                         key="kingdomino.refuse.no_contact", params={"domino": 34})
+    >>> refused.to_json()["params"]
+    {'domino': 34}
+    """
+
+    def __init__(
+        self,
+        action: str,
+        reason: str,
+        key: str = "",
+        params: Mapping[str, str | int] | None = None,
+    ) -> None:
         super().__init__(f"illegal action {action!r}: {reason}")
         self.action = action
         self.reason = reason
+        self.key = key
+        self.params: dict[str, str | int] = dict(params or {})
+
+    def to_json(self) -> dict[str, object]:
+        """What an API answer carries: the English reason, and the key and params if any."""
+        return {
+            "action": self.action,
+            "reason": self.reason,
+            "key": self.key,
+            "params": self.params,
+        }
 
 
 class NotYourTurn(IllegalAction):
