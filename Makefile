@@ -21,7 +21,7 @@ MYPYC_BUILD := build/mypyc
 ENGINE_SOURCES := $(shell find engine -name '*.py' -o -name '*.toml')
 # Left plain: game specs are subclassed by each game (a test's game too), and interpreted
 # classes cannot inherit from compiled ones. Nothing in them is on a hot path.
-MYPYC_PLAIN := engine/core/spec.py engine/elgrande/spec.py
+MYPYC_PLAIN := engine/core/spec.py $(wildcard engine/*/spec.py)
 $(MYPYC_BUILD)/.stamp: $(STAMP) $(ENGINE_SOURCES)
 	rm -rf $(MYPYC_BUILD) && mkdir -p $(MYPYC_BUILD)
 	@if command -v cc >/dev/null; then \

@@ -66,3 +66,16 @@ class OptionsError(EngineError, ValueError):
     def __init__(self, errors: Mapping[str, str]) -> None:
         self.errors = dict(errors)
         super().__init__("; ".join(f"'{name}': {reason}" for name, reason in self.errors.items()))
+
+
+class PositionError(EngineError, ValueError):
+    """A position given to score (`castillo score`) is malformed. `field` names where, e.g.
+    `regions.Galicia` or `kingdoms.pink[2][3]`."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+class GameDataError(EngineError, ValueError):
+    """A game's data or override file is malformed; the message names the file and the field."""

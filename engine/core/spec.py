@@ -4,9 +4,11 @@ about one game. Each game module builds one `GameSpec`; `engine.registry` maps i
 from __future__ import annotations
 
 from abc import abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, ClassVar
 
+from engine.core.errors import PositionError
 from engine.core.protocol import GameState
 from engine.core.verbs import VerbTable
 
@@ -65,6 +67,13 @@ class GameSpec:
 
     def check_invariants(self, state: GameState) -> None:
         """Raise AssertionError if the state breaks one of the game's invariants."""
+
+    def score_position(
+        self, raw: Mapping[str, Any], overrides: Sequence[Path | str] = ()
+    ) -> dict[str, Any]:
+        """Score a position given as JSON (`castillo score --game ID`; each game documents its
+        format in docs/). A bad position raises engine.core.errors.PositionError."""
+        raise PositionError("game", f"{self.title} has no position scoring")
 
     def upgrade_record(self, record: dict[str, Any]) -> dict[str, Any]:
         """A record of an older version of this game, rewritten to the current one."""

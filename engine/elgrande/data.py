@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.core.errors import GameDataError
+
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "elgrande"
 EDITIONS = ("2023", "1995")
 CASTILLO = "castillo"
@@ -61,10 +63,6 @@ KING_MOVES = frozenset(
         "infiltrate",
     }
 )
-
-
-class GameDataError(ValueError):
-    """A data or override file is malformed; the message names the file and the field."""
 
 
 def fold(name: str) -> str:

@@ -28,10 +28,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.core.errors import PositionError
 from engine.elgrande import data as gamedata
 from engine.elgrande.scoring import AreaScore, regions_for_score_op, score_area
 
 FIELDS = (
+    "game",  # optional: the score command reads it to choose the game
     "edition",
     "players",
     "dummy",
@@ -47,14 +49,6 @@ FIELDS = (
 UNCLEAR_DISC = ("", "?", "unclear", "ambiguous")
 COURT = "court"
 PROVINCE = "province"
-
-
-class PositionError(ValueError):
-    """The position or the scoring is malformed. `field` names where, e.g. `regions.Galicia`."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
 
 
 @dataclass(frozen=True)

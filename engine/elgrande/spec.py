@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from engine.core.errors import RecordError
 from engine.core.protocol import GameState
 from engine.core.spec import GameSpec
 from engine.elgrande import data as gamedata
+from engine.elgrande import position
 from engine.elgrande.board import STATE_FIELDS
 from engine.elgrande.game import Game, Options
 from engine.elgrande.verbs import VERBS
@@ -69,6 +71,11 @@ class ElGrandeSpec(GameSpec):
     def seat_of(self, state: GameState, name: str) -> int:
         assert isinstance(state, Game)
         return state.colour(name)
+
+    def score_position(
+        self, raw: Mapping[str, Any], overrides: Sequence[Path | str] = ()
+    ) -> dict[str, Any]:
+        return position.score_position(raw, overrides)
 
     def upgrade_record(self, record: dict[str, Any]) -> dict[str, Any]:
         """Format 1 (no game version; "game": "el-grande") to the current format: the same

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from engine import registry
-from engine.core.errors import RecordError
+from engine.core.errors import GameDataError, RecordError
 from engine.core.record import load_record
 from engine.elgrande.bots import random_game
-from engine.elgrande.data import EDITIONS, GameDataError, load
+from engine.elgrande.data import EDITIONS, load
 from engine.elgrande.game import Game, Options
 from engine.elgrande.record import from_record, options_of, summary, to_record
 

@@ -1,7 +1,8 @@
-"""`castillo score FILE`: score one scoring event on a position given as JSON.
+"""`castillo score [--game ID] FILE`: score a position given as JSON.
 
-The input format is in docs/score-input.md; the work is done by `engine.elgrande.position`.
-Bad input prints one line naming the field and exits with 2 (no traceback).
+Each game documents its input format (El Grande: docs/score-input.md) and does the work in its
+spec's `score_position`. The game is `--game`, else the input's "game", else El Grande. Bad input
+prints one line naming the field and exits with 2 (no traceback).
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.elgrande.data import GameDataError
-from engine.elgrande.position import PositionError, score_position
+from engine import registry
+from engine.core.errors import GameDataError, PositionError
+from engine.core.spec import GameSpec
 
 EXIT_BAD_INPUT = 2
 
@@ -38,12 +40,39 @@ def _read(source: str) -> Any:
         ) from None
 
 
+def _spec(game_id: str) -> GameSpec:
+    try:
+        return registry.get(game_id)
+    except KeyError:
+        known = ", ".join(registry.ids())
+        raise PositionError("game", f"unknown game {game_id!r}; known: {known}") from None
+
+
+def _game_of(chosen: str | None, raw: dict[str, Any]) -> GameSpec:
+    """The game to score: `--game`, else the input's "game", else El Grande; both given must
+    agree."""
+    named = raw.get("game")
+    if named is not None and not isinstance(named, str):
+        raise PositionError("game", 'must be a game id such as "elgrande"')
+    if chosen is None:
+        return _spec(named or registry.DEFAULT)
+    spec = _spec(chosen)
+    if named is not None and (named not in registry.ids() + _aliases() or _spec(named) is not spec):
+        raise PositionError("game", f"the input is a {named!r} position, not {chosen!r}")
+    return spec
+
+
+def _aliases() -> list[str]:
+    return [alias for spec in registry.specs() for alias in spec.aliases]
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     try:
         raw = _read(args.file)
         if not isinstance(raw, dict):
             raise PositionError("FILE", "the position must be a JSON object")
-        result = score_position(raw, overrides=args.override or ())
+        spec = _game_of(args.game, raw)
+        result = spec.score_position(raw, overrides=args.override or ())
     except (PositionError, GameDataError) as exc:
         print(f"castillo score: error: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -58,6 +87,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="score one scoring event on a position given as JSON",
         description="Score a general scoring, some regions, the castillo or a scoring card on "
         "a position (format: docs/score-input.md) and print the breakdown as JSON.",
+    )
+    parser.add_argument(
+        "--game", metavar="ID", help='the game (default: the input\'s "game", else El Grande)'
     )
     parser.add_argument("file", metavar="FILE", help="the position as JSON, or - for stdin")
     parser.add_argument(

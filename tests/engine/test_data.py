@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.core.errors import GameDataError
 from engine.elgrande import data as gamedata
-from engine.elgrande.data import GameDataError, load
+from engine.elgrande.data import load
 from engine.elgrande.game import Game, Options
 from engine.elgrande.position import score_position
 

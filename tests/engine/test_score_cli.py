@@ -380,3 +380,23 @@ def test_the_installed_command_exits_2_without_a_traceback() -> None:
         check=False,
     )
     assert good.returncode == 0 and json.loads(good.stdout)["totals"]["blue"] == 9
+
+
+def test_the_game_is_chosen_by_flag_or_by_the_input_and_el_grande_by_default(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, by_default, _ = run(BRIEF_EXAMPLE, tmp_path, capsys)
+    assert code == 0
+    code, by_flag, _ = run(BRIEF_EXAMPLE, tmp_path, capsys, "--game", "elgrande")
+    assert code == 0 and by_flag == by_default
+    code, by_field, _ = run({**BRIEF_EXAMPLE, "game": "el-grande"}, tmp_path, capsys)
+    assert code == 0 and by_field == by_default
+
+
+def test_an_unknown_game_or_a_game_the_input_contradicts_exits_2_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(BRIEF_EXAMPLE, tmp_path, capsys, "--game", "chess")
+    assert (code, out) == (2, None) and "unknown game 'chess'" in err
+    code, out, err = run({**BRIEF_EXAMPLE, "game": "chess"}, tmp_path, capsys, "--game", "elgrande")
+    assert (code, out) == (2, None) and "a 'chess' position, not 'elgrande'" in err
