@@ -100,10 +100,18 @@ class HarnessError(RuntimeError):
 
 
 class EmulatedPico:
-    def __init__(self, inputs: PicoInputs, fs_image: bytes, work: Path | None = None) -> None:
+    def __init__(
+        self,
+        inputs: PicoInputs,
+        fs_image: bytes,
+        work: Path | None = None,
+        flash_uid: str | None = None,
+    ) -> None:
+        """``flash_uid``: the flash chip's 64-bit unique ID in hex (None: the harness' own)."""
         self.work = work or Path(tempfile.mkdtemp(prefix="castillo-pico-"))
         fs_path = self.work / "littlefs.bin"
         fs_path.write_bytes(fs_image)
+        uid_args = ["--flash-uid", flash_uid] if flash_uid is not None else []
         self.proc = subprocess.Popen(
             [
                 "node",
@@ -114,6 +122,7 @@ class EmulatedPico:
                 str(inputs.firmware),
                 "--fs",
                 str(fs_path),
+                *uid_args,
             ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -213,6 +222,10 @@ class EmulatedPico:
         if not self.run_until(lambda: bool(self.frames("hello", mark)), max_us, 100_000):
             raise HarnessError(f"no hello after {max_us / 1000:.0f} ms: {self.link.text[-5:]}")
         return self.frames("hello", mark)[0].msg
+
+    def flash_uid(self) -> str:
+        """The unique ID the emulated flash chip answers Read Unique ID (0x4B) with, in hex."""
+        return str(self.request("flash_uid")["hex"])
 
     def power_cycle(self) -> None:
         """Power off and on: flash keeps its contents, everything else starts over."""

@@ -13,7 +13,9 @@
 // - TCS34725 on I2C0: registers, continuous integration, data latched per integration window,
 //   bus time at the configured rate; the readings per window come from the Python side;
 // - beam and gate inputs: level changes scheduled on the emulated clock;
-// - watchdog: feeds and bites are counted (rp2040js does not reset the chip).
+// - watchdog: feeds and bites are counted (rp2040js does not reset the chip);
+// - the flash's unique ID: the SSI answers the Read Unique ID command (0x4B) with the board's
+//   64-bit id, as a W25Q16JV does (rp2040js answers every SSI read with zeros).
 
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -28,6 +30,10 @@ const PROGRAM_NS_PER_PAGE = 0.4e6; // W25Q16JV typical page program
 const WAIT_TX = 3; // rp2040js StateMachine.waitType values
 const WAIT_OUT = 5;
 const WATCHDOG_BASE = 0x40058;
+const SSI_BASE = 0x18000;
+const SSI_DR0 = 0x60;
+const FLASH_RUID = 0x4b; // Read Unique ID: the command, 4 dummy bytes, then the 8-byte id
+const RUID_DUMMY_BYTES = 4;
 const WATCHDOG_LOAD = 0x04;
 const WS2812_ONE_MIN_NS = 500; // a high phase longer than this is a 1 bit
 const WS2812_LATCH_NS = 50_000; // a low phase longer than this ends a frame
@@ -235,6 +241,7 @@ class Board {
     this.sawNewline = false;
     this.patchFlashRom();
     this.attachWatchdog();
+    this.attachFlashUid();
     this.attachUsb();
     this.sensor = new ColourSensor(this);
     attachI2C(this, this.chip.i2c[0], this.sensor, opts.i2cHz);
@@ -299,6 +306,32 @@ class Board {
     };
     wd.onWatchdogTrigger = () => {
       this.wdtBites++;
+    };
+  }
+
+  /** The flash answers Read Unique ID over the SSI: one byte received per byte sent. */
+  attachFlashUid() {
+    const ssi = this.chip.peripherals[SSI_BASE];
+    const write = ssi.writeUint32.bind(ssi);
+    const read = ssi.readUint32.bind(ssi);
+    const uid = this.opts.flashUid;
+    const answer = [];
+    let sent = -1; // bytes of a Read Unique ID command sent so far, -1 outside one
+    ssi.writeUint32 = (offset, value) => {
+      if (offset === SSI_DR0) {
+        if (sent < 0 && (value & 0xff) === FLASH_RUID) sent = 0;
+        if (sent >= 0) {
+          const k = sent - 1 - RUID_DUMMY_BYTES; // index of the id byte clocked in with this one
+          answer.push(k >= 0 && k < uid.length ? uid[k] : 0);
+          sent = ++sent > RUID_DUMMY_BYTES + uid.length ? -1 : sent;
+          return;
+        }
+      }
+      write(offset, value);
+    };
+    ssi.readUint32 = (offset) => {
+      if (offset === SSI_DR0 && answer.length) return answer.shift();
+      return read(offset);
     };
   }
 
@@ -454,6 +487,7 @@ function loadOptions(args) {
     beamPin: 14,
     gatePin: 15,
     pixelPin: 16,
+    flashUid: Buffer.from('e660583883724a32', 'hex'), // the board's flash unique ID (8 bytes)
   };
   for (let i = 0; i < args.length; i += 2) {
     const [key, value] = [args[i], args[i + 1]];
@@ -465,6 +499,7 @@ function loadOptions(args) {
     else if (key === '--beam-pin') opts.beamPin = Number(value);
     else if (key === '--gate-pin') opts.gatePin = Number(value);
     else if (key === '--pixel-pin') opts.pixelPin = Number(value);
+    else if (key === '--flash-uid') opts.flashUid = Buffer.from(value, 'hex');
     else throw new Error(`unknown option ${key}`);
   }
   if (!opts.bootrom || !opts.firmware) throw new Error('--bootrom and --firmware are required');
@@ -513,6 +548,7 @@ function main() {
       board.callers = new Map();
       return { pcs, callers };
     },
+    flash_uid: () => ({ hex: board.opts.flashUid.toString('hex') }),
     flash: (req) => ({ hex: Buffer.from(board.chip.flash.subarray(req.offset, req.offset + req.length)).toString('hex') }),
     power_cycle: () => {
       const saved = Uint8Array.from(board.chip.flash);

@@ -16,6 +16,8 @@ def test_boots_and_says_hello(pico: EmulatedPico) -> None:
     hello = pico.frames("hello")[0]
     assert hello.msg["proto"] == 1 and hello.msg["reset"] == "power"
     assert hello.msg["colours"] == COLOURS
+    # machine.unique_id() is the flash chip's unique ID, read over the SSI at boot
+    assert hello.msg["uid"] == pico.flash_uid() != "0" * 16
     assert hello.t_us < 400_000  # emulated: USB enumeration, littlefs mount, imports, sensor start
     assert pico.command("ping")["t"] == "ok"
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from towerfw import codec
 
 from host.tower.sim.sensor_model import SensorModel
 from tests.pico.emulator import EmulatedPico
 from tests.pico.scenarios import play, singles
+from tests.pico.toolchain import PicoInputs
 
 
 def test_calibration_saved_to_flash_survives_a_power_cycle(fresh_pico: EmulatedPico) -> None:
@@ -102,3 +105,16 @@ def test_the_firmware_restarts_from_the_repl_with_ctrl_b_ctrl_d(fresh_pico: Emul
     hello = pico.frames("hello", mark)[0].msg
     assert hello["boot"] != first["boot"] and hello["seq"] == 0
     assert pico.command("ping")["t"] == "ok"
+
+
+def test_hello_reports_the_flash_chips_unique_id(
+    pico_inputs: PicoInputs, fs_image: bytes, tmp_path: Path
+) -> None:
+    """Each board says which it is: its uid is its own flash's unique ID, not a constant."""
+    pico = EmulatedPico(pico_inputs, fs_image, tmp_path, flash_uid="0123456789abcdef")
+    try:
+        hello = pico.boot()
+        assert pico.flash_uid() == "0123456789abcdef"
+        assert hello["uid"] == "0123456789abcdef"
+    finally:
+        pico.close()
