@@ -55,10 +55,16 @@ def actions_of(record: dict[str, Any]) -> list[Any]:
 
 
 def replay(
-    spec: GameSpec, record: dict[str, Any], upto: int | None = None, data: Any = None
+    spec: GameSpec,
+    record: dict[str, Any],
+    upto: int | None = None,
+    data: Any = None,
+    resume: bool = True,
 ) -> GameState:
     """Replay a current-version record of `spec`'s game (or its first `upto` actions); a bad
-    action names its index. `data`: the game's data with overrides, from a trusted caller."""
+    action names its index. `data`: the game's data with overrides, from a trusted caller.
+    `resume=False` leaves the state taking chance from the actions applied (the host replays
+    its own log after the record, then calls `spec.replay_end`)."""
     try:
         options = spec.options_of_record(record)
     except RecordError:
@@ -77,7 +83,8 @@ def replay(
             state.apply(state.parse(str(text)), player)
         except (EngineError, KeyError, ValueError, TypeError) as bad_action:
             raise RecordError(f"action #{index} {entry!r} does not replay: {bad_action}") from None
-    spec.replay_end(state, options)
+    if resume:
+        spec.replay_end(state, options)
     return state
 
 

@@ -25,11 +25,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine import registry
+from engine.core import record as core_record
+from engine.core.spec import GameSpec
 from engine.elgrande.actions import Action
 from engine.elgrande.errors import EngineError, IllegalAction, NotationError, NotYourTurn
 from engine.elgrande.errors import UndoError as EngineUndoError
-from engine.elgrande.game import CHANCE, Game, Options
-from engine.elgrande.record import from_record, options_of, to_record
+from engine.elgrande.game import CHANCE, Game
 from host.app.checks import CheckError, Checks, GameFacts
 from host.app.game_options import options_from_request
 from host.app.grande import grande_possible, grandes_in_castillo
@@ -85,6 +87,7 @@ class Seat:
 @dataclass
 class ActiveGame:
     id: int
+    spec: GameSpec
     game: Game
     checks: Checks
     seats: dict[str, Seat]
@@ -170,16 +173,18 @@ def deal_choices(game: Game, colour: str) -> list[str]:
     return [f"deal {colour} {card}" for card in game.data.grey_cards]
 
 
-def _game_from_start(start: Mapping[str, Any]) -> tuple[Game, Options]:
-    """The game as it started, in table mode (a replay takes chance steps from the log, never
-    from the dealer's generator), and the options to resume with afterwards."""
+def _game_from_start(game_id: str, start: Mapping[str, Any]) -> tuple[GameSpec, Game, Any]:
+    """The game's spec, the game as it started, taking chance steps from what is applied (a
+    replay takes them from the log, never from the dealer's generator), and the options to
+    resume with afterwards. A record names its game (engine.registry dispatches by it); an
+    older start of bare options is of the store's `game`."""
     if "record" in start:
-        record = dict(start["record"])
-        options = options_of(record)
-        table = dict(record, options={**dict(record.get("options") or {}), "mode": "table"})
-        return from_record(table), options
-    options = Options.from_json(dict(start["options"]))
-    return Game(options), options
+        spec, record = registry.spec_of_record(dict(start["record"]))
+        options = spec.options_of_record(record)
+        return spec, core_record.replay(spec, record, resume=False), options  # type: ignore[return-value]
+    spec = registry.get(game_id)
+    options = spec.options_from_json(dict(start["options"]))
+    return spec, spec.new_state(options), options  # type: ignore[return-value]
 
 
 def _recount_cards(game: Game) -> frozenset[str]:
@@ -299,21 +304,24 @@ class Session:
             game = Game(options_from_request(options))
         except (KeyError, TypeError, ValueError, EngineError) as exc:
             raise ActionError("bad_options", str(exc)) from None
+        spec = registry.get(registry.DEFAULT)
         # stored as a record: the dealer's set-up draws are in it, so a replay never redraws
-        return self._create({"record": to_record(game)}, game)
+        return self._create(spec, {"record": core_record.to_record(spec, game)}, game)
 
     def import_record(self, record: Mapping[str, Any]) -> int:
         try:
-            options_of(dict(record))
-            game = from_record(dict(record))
+            spec, state = registry.replay(dict(record))
         except (EngineError, KeyError, TypeError, ValueError) as exc:
             raise ActionError("bad_record", str(exc)) from None
-        game_id = self._create({"record": dict(record)}, game, activate=False)
+        assert isinstance(state, Game)
+        game_id = self._create(spec, {"record": dict(record)}, state, activate=False)
         return game_id
 
-    def _create(self, start: dict[str, Any], game: Game, activate: bool = True) -> int:
+    def _create(
+        self, spec: GameSpec, start: dict[str, Any], game: Game, activate: bool = True
+    ) -> int:
         tokens = {game.colours[p]: secrets.token_urlsafe(TOKEN_BYTES) for p in seat_indices(game)}
-        game_id = self.store.create_game(start, tokens)
+        game_id = self.store.create_game(spec.id, start, tokens)
         self.store.set_summary(game_id, _summary(game))
         if activate:
             self.continue_game(game_id, fresh=True)
@@ -333,10 +341,10 @@ class Session:
     def _load_saved(self, game_id: int) -> ActiveGame:
         """A saved game as it stands; a refusal (not a crash) when it cannot be rebuilt at all."""
         try:
-            start = self.store.game_start(game_id)
-            if start is None:
+            saved = self.store.game_start(game_id)
+            if saved is None:
                 raise ActionError("no_game", f"there is no game {game_id}")
-            return self._load(game_id, start)
+            return self._load(game_id, *saved)
         except ActionError:
             raise
         except Exception as exc:  # its start (options, record) is damaged: the rows are fine
@@ -345,8 +353,8 @@ class Session:
                 "unreadable", f"game {game_id} cannot be restored ({type(exc).__name__})"
             ) from None
 
-    def _load(self, game_id: int, start: Mapping[str, Any]) -> ActiveGame:
-        game, options = _game_from_start(start)
+    def _load(self, game_id: int, game_name: str, start: Mapping[str, Any]) -> ActiveGame:
+        spec, game, options = _game_from_start(game_name, start)
         rows = {row.colour: row for row in self.store.seats(game_id)}
         seats = {
             colour: Seat(colour, rows[colour].token, rows[colour].claimed, rows[colour].lang)
@@ -354,7 +362,7 @@ class Session:
             if colour in rows
         }
         checks = Checks([game.colours[p] for p in range(game.n)], enabled=self.checks_enabled)
-        active = ActiveGame(game_id, game, checks, seats)
+        active = ActiveGame(game_id, spec, game, checks, seats)
         active.recount_cards = _recount_cards(game)
         active.area_by_name = {r.name: r.ascii for r in game.regions}
         active.area_by_name["castillo"] = "castillo"
@@ -363,7 +371,7 @@ class Session:
         checks.sync_game(_facts(active), self.clock())
         for row in self.store.log(game_id):
             self._replay_row(active, row)
-        game.resume_as(options)  # a dealer game deals on from here
+        spec.replay_end(game, options)  # a dealer game deals on from here
         return active
 
     def _replay_row(self, active: ActiveGame, row: LogRow) -> None:
@@ -390,22 +398,21 @@ class Session:
         return self.store.list_games()
 
     def export_record(self, game_id: int) -> dict[str, Any]:
-        start = self.store.game_start(game_id)
-        if start is None:
+        saved = self.store.game_start(game_id)
+        if saved is None:
             raise ActionError("no_game", f"there is no game {game_id}")
         with self.lock:
             active = self.active
-            if active is not None and active.id == game_id:
-                game = active.game
-            else:
-                game = self._load(game_id, start).game
+            if active is None or active.id != game_id:
+                active = self._load(game_id, *saved)
+            game = active.game
             if not game.is_terminal():
                 raise ActionError(
                     "unfinished",
                     "a game in play cannot be exported: its record would reveal undisclosed "
                     "discs and the castillo. Finish the game first.",
                 )
-            return to_record(game)
+            return core_record.to_record(active.spec, game)
 
     # ------------------------------------------------------------------ the log
     def _record(self, active: ActiveGame, kind: str, actor: str, payload: dict[str, Any]) -> int:
@@ -420,8 +427,9 @@ class Session:
             self.store.append(active.id, kind, payload, at, actor, _summary(active.game))
         except Exception:
             log.exception("could not save a %s: reloading game %d", kind, active.id)
-            start = self.store.game_start(active.id) or {}
-            self.active = self._load(active.id, start)
+            saved = self.store.game_start(active.id)
+            game_name, start = saved or (active.spec.id, {})
+            self.active = self._load(active.id, game_name, start)
             raise ActionError("storage", "the game could not be saved; nothing changed") from None
         return self.rev + 1
 

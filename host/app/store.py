@@ -10,6 +10,11 @@ only after that. One connection, shared by the app's threads under a lock.
 
 The files are private (0600 in a 0700 folder) and one process owns a database at a time
 (`host/app/db_files.py`): opening one another process serves raises `DatabaseInUse`.
+
+Schema versions: `PRAGMA user_version` says which of `MIGRATIONS` a database has had (0: the
+store before versions, as `SCHEMA` creates it). Opening one runs the missing migrations forward,
+each in one transaction with its new version; a database of a newer version than this code
+knows is refused (`SchemaTooNew`), never read or changed.
 """
 
 from __future__ import annotations
@@ -63,6 +68,16 @@ CREATE TABLE IF NOT EXISTS settings (
     value TEXT NOT NULL
 );
 """
+# Migration N (1-based) takes a database from version N-1 to N. Append only; never edit one.
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the game each saved game is of (engine.registry id); older games are all El Grande
+    "ALTER TABLE games ADD COLUMN game TEXT NOT NULL DEFAULT 'elgrande'",
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class SchemaTooNew(Exception):
+    """The database was written by a newer version of the app: this one must not touch it."""
 
 
 @dataclass(frozen=True)
@@ -97,13 +112,38 @@ class Store:
             self._db = sqlite3.connect(
                 str(path), check_same_thread=False, isolation_level=None, timeout=10.0
             )
+            self._refuse_newer()  # before anything writes to the file (WAL mode would)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(SCHEMA)
-        except sqlite3.Error:
+            self._migrate()
+        except (sqlite3.Error, SchemaTooNew):
+            self._db.close()
             self._release_lock()
             raise
+
+    def _migrate(self) -> None:
+        """Bring the schema to `SCHEMA_VERSION` (see the module docstring)."""
+        version = self.schema_version()
+        if version == 0:
+            self._db.executescript(SCHEMA)  # a new file, or one of the store before versions
+        for number in range(version + 1, SCHEMA_VERSION + 1):
+            with self._tx() as db:
+                db.execute(MIGRATIONS[number - 1])
+                db.execute(f"PRAGMA user_version = {number}")
+
+    def _refuse_newer(self) -> None:
+        version = self.schema_version()
+        if version > SCHEMA_VERSION:
+            raise SchemaTooNew(
+                f"the database {self.path} has schema version {version}, newer than this "
+                f"version of castillo reads (up to {SCHEMA_VERSION}): run the newer castillo "
+                "that wrote it, or give this one its own --data-dir"
+            )
+
+    def schema_version(self) -> int:
+        with self._lock:
+            return int(self._db.execute("PRAGMA user_version").fetchone()[0])
 
     def close(self) -> None:
         with self._lock:
@@ -119,12 +159,13 @@ class Store:
         return _Transaction(self)
 
     # ------------------------------------------------------------------ games
-    def create_game(self, start: dict[str, Any], seats: dict[str, str]) -> int:
+    def create_game(self, game: str, start: dict[str, Any], seats: dict[str, str]) -> int:
+        """A new saved game of `game` (an engine.registry id) with its seats' tokens."""
         now = time.time()
         with self._tx() as db:
             cur = db.execute(
-                "INSERT INTO games (created, updated, start) VALUES (?, ?, ?)",
-                (now, now, json.dumps(start)),
+                "INSERT INTO games (game, created, updated, start) VALUES (?, ?, ?, ?)",
+                (game, now, now, json.dumps(start)),
             )
             game_id = int(cur.lastrowid or 0)
             db.executemany(
@@ -133,19 +174,22 @@ class Store:
             )
         return game_id
 
-    def game_start(self, game_id: int) -> dict[str, Any] | None:
+    def game_start(self, game_id: int) -> tuple[str, dict[str, Any]] | None:
+        """The game's id (engine.registry) and how it started; None if there is no such game."""
         with self._lock:
-            row = self._db.execute("SELECT start FROM games WHERE id = ?", (game_id,)).fetchone()
-        return json.loads(row[0]) if row else None
+            row = self._db.execute(
+                "SELECT game, start FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
+        return (str(row[0]), json.loads(row[1])) if row else None
 
     def list_games(self) -> list[dict[str, Any]]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, created, updated, summary, finished FROM games ORDER BY id DESC"
+                "SELECT id, game, created, updated, summary, finished FROM games ORDER BY id DESC"
             ).fetchall()
         out = []
-        for game_id, created, updated, summary, finished in rows:
-            entry = {"id": game_id, "created": created, "updated": updated}
+        for game_id, game, created, updated, summary, finished in rows:
+            entry = {"id": game_id, "game": game, "created": created, "updated": updated}
             entry.update(json.loads(summary))
             entry["finished"] = bool(finished)
             out.append(entry)

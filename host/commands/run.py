@@ -116,7 +116,7 @@ def run_table(args: argparse.Namespace) -> int:
     from host.app.guard import BODY_CAP, WebPolicy
     from host.app.server import create_app
     from host.app.session import Session
-    from host.app.store import Store
+    from host.app.store import SchemaTooNew, Store
     from host.app.towers import open_tower
 
     db = args.db or (args.data_dir / "castillo.db" if args.data_dir else default_db())
@@ -141,7 +141,7 @@ def run_table(args: argparse.Namespace) -> int:
 
     try:
         store = Store(db)
-    except DatabaseInUse as exc:
+    except (DatabaseInUse, SchemaTooNew) as exc:
         listener.close()
         print(f"castillo run: {exc}", file=sys.stderr)
         return 2

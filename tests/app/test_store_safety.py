@@ -40,7 +40,7 @@ def test_new_database_files_are_private(tmp_path: Path, loose_umask: None) -> No
     db = tmp_path / "state" / "castillo.db"
     store = Store(db)
     try:
-        store.create_game({"options": {}}, {"purple": "secret-token"})
+        store.create_game("elgrande", {"options": {}}, {"purple": "secret-token"})
         store.set_setting("active_game", "1")
         assert mode(db.parent) == 0o700
         for name in ("castillo.db", "castillo.db-wal", "castillo.db-shm", "castillo.db.lock"):
