@@ -23,6 +23,7 @@ Example(players=('a', 'b'), rounds=3)
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -71,3 +72,20 @@ def read_options(cls: type[T], schema: Mapping[str, str], raw: Mapping[str, Any]
     if errors:
         raise OptionsError(errors)
     return cls(**values)
+
+
+def describe(cls: type, schema: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The options as a form can show them: each field's name, kind and default (JSON)."""
+    defaults: dict[str, Any] = {}
+    for spec_field in dataclasses.fields(cls):
+        if spec_field.default is not dataclasses.MISSING:
+            defaults[spec_field.name] = spec_field.default
+        elif spec_field.default_factory is not dataclasses.MISSING:
+            defaults[spec_field.name] = spec_field.default_factory()
+    out: list[dict[str, Any]] = []
+    for name, kind in schema.items():
+        default = defaults.get(name)
+        if isinstance(default, tuple):
+            default = list(default)
+        out.append({"name": name, "kind": kind, "default": default})
+    return out

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from engine.core.errors import PositionError
+from engine.core.options import describe
 from engine.core.protocol import GameState
 from engine.core.verbs import VerbTable
 
@@ -22,6 +23,15 @@ class GameSpec:
     aliases: ClassVar[tuple[str, ...]] = ()  # ids older records used
     player_counts: ClassVar[tuple[int, ...]] = ()
     verbs: ClassVar[VerbTable]
+    options_type: ClassVar[type | None] = None  # the options dataclass
+    option_kinds: ClassVar[Mapping[str, str]] = {}  # its fields' kinds (engine.core.options)
+
+    def options_schema(self) -> list[dict[str, Any]]:
+        """The options a new game takes: each field's name, kind and default (a client builds
+        its form from this); empty if the game does not say."""
+        if self.options_type is None:
+            return []
+        return describe(self.options_type, self.option_kinds)
 
     @abstractmethod
     def options_from_json(self, raw: Mapping[str, Any]) -> Any:

@@ -14,6 +14,7 @@ from engine.elgrande import data as gamedata
 from engine.elgrande import position
 from engine.elgrande.board import STATE_FIELDS
 from engine.elgrande.game import Game, Options
+from engine.elgrande.options import OPTION_KINDS
 from engine.elgrande.verbs import VERBS
 
 __all__ = ["SPEC", "ElGrandeSpec"]
@@ -26,6 +27,8 @@ class ElGrandeSpec(GameSpec):
     aliases = ("el-grande",)  # what records of format 1 name it
     player_counts = (2, 3, 4, 5)
     verbs = VERBS
+    options_type = Options
+    option_kinds = OPTION_KINDS
 
     def options_from_json(self, raw: Mapping[str, Any]) -> Options:
         return Options.from_json(dict(raw))

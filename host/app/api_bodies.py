@@ -9,21 +9,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from host.app.game_options import FLAGS
+from engine import registry
 
 TEXT = {"type": "string"}
 WHOLE = {"type": "integer", "minimum": 0}
 NAMES = {"type": "array", "items": TEXT}
-
-NEW_GAME = {
-    "players": NAMES,
-    "edition": {"type": "string", "enum": ["2023", "1995"]},
-    "mode": {"type": "string", "enum": ["table", "dealer"]},
-    "seed": WHOLE,
-    "alternatives": NAMES,
-    "dummy": TEXT,
-    **{flag: {"type": "boolean"} for flag in FLAGS},
+# an option's kind (engine.core.options) as a JSON schema
+OPTION_SCHEMA: dict[str, dict[str, Any]] = {
+    "bool": {"type": "boolean"},
+    "int": {"type": "integer"},
+    "int?": WHOLE,
+    "str": TEXT,
+    "names": NAMES,
 }
+
+
+def _new_game() -> dict[str, Any]:
+    """`game` and every registered game's options (a game's adapter checks its own)."""
+    out: dict[str, Any] = {"game": {"type": "string", "enum": registry.ids()}}
+    for spec in registry.specs():
+        for option in spec.options_schema():
+            out.setdefault(option["name"], OPTION_SCHEMA[option["kind"]])
+    return out
+
+
+NEW_GAME = _new_game()
 RECORD = {
     "format": TEXT,
     "version": WHOLE,

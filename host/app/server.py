@@ -23,13 +23,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from engine.elgrande import data as gamedata
+from engine import registry
 from host.app import json_input
 from host.app.access import Access as Access  # re-exported: tests and the bench build apps
 from host.app.api_bodies import body_spec
 from host.app.guard import RequestGuard, WebPolicy
 from host.app.network import Reach
 from host.app.session import ActionError, Role, Session
+from host.games import adapter_for
 
 log = logging.getLogger("host.app.server")
 T = TypeVar("T")
@@ -56,13 +57,14 @@ STATUS = {
 
 
 def _error(exc: ActionError) -> JSONResponse:
-    reason = json_input.safe_text(exc.reason)
-    return JSONResponse({"error": exc.code, "reason": reason}, STATUS.get(exc.code, 409))
+    answer = {**exc.to_json(), "reason": json_input.safe_text(exc.reason)}
+    return JSONResponse(answer, STATUS.get(exc.code, 409))
 
 
 def _error_message(exc: ActionError, ref: Any = None) -> dict[str, Any]:
-    reason = json_input.safe_text(exc.reason)
-    return {"type": "error", "ref": ref, "code": exc.code, "reason": reason}
+    answer = {**exc.to_json(), "reason": json_input.safe_text(exc.reason)}
+    code = answer.pop("error")
+    return {"type": "error", "ref": ref, "code": code, **answer}
 
 
 def _client_of(connection: Request | WebSocket) -> str:
@@ -165,55 +167,9 @@ async def _deadline_loop(session: Session) -> None:
             await asyncio.to_thread(session.run_due)
 
 
-def gamedata_json(edition: str) -> dict[str, Any]:
-    """The engine's game data as JSON for the UI (public: the printed components)."""
-    data = gamedata.load(edition)
-    tokens = [r.ascii for r in data.regions]
-    return {
-        "edition": data.edition,
-        "colours": list(data.colours),
-        "regions": [
-            {
-                "token": r.ascii,
-                "name": r.name,
-                "name_1995": r.name_1995,
-                "values": list(r.values),
-                "values_2_3_players": list(r.values_2_3_players),
-                "neighbours": [tokens[i] for i in r.neighbours],
-                "borders": list(r.borders),
-            }
-            for r in data.regions
-        ],
-        "castillo_values": list(data.castillo_values),
-        "tiles": [{"id": t.id, "values": list(t.values)} for t in data.tiles],
-        "cards": {
-            c.id: {
-                "names": dict(c.names),
-                "text": c.text,
-                "deck": c.deck,
-                "place": c.place,
-                "king_card": c.king_card,
-                "alternative": c.alternative,
-                "regency": c.regency,
-            }
-            for c in data.cards.values()
-        },
-        # what the lobby offers: the edition's alternative cards and mini-expansions
-        "alternatives": [c.id for c in data.cards.values() if c.alternative],
-        "new_regency": any(c.regency for c in data.cards.values()),
-        "power_shift": bool(data.grey_cards),
-        "modifiers": {
-            g.id: {"names": dict(g.names), "text": g.text, "value": g.value, "copies": g.copies}
-            for g in data.grey_cards.values()
-        },
-        "power": {
-            "values": list(range(1, len(data.power_caballeros) + 1)),
-            "caballeros": list(data.power_caballeros),
-        },
-        "rounds": data.rounds,
-        "scoring_after": list(data.scoring_after),
-        "short_game_rounds": list(data.short_game_rounds),
-    }
+def available_games() -> list[dict[str, Any]]:
+    """Every registered game as the lobby offers it (id, title, player counts, options)."""
+    return [adapter_for(spec).describe() for spec in registry.specs()]
 
 
 def create_app(
@@ -346,12 +302,15 @@ def create_app(
         raw = await body(request)
         return {"token": access.pair(str(raw.get("code", "")), _client_of(request))}
 
-    @app.get("/api/gamedata")
-    @guarded
-    async def game_data(edition: str = "2023") -> dict[str, Any]:
-        if edition not in gamedata.EDITIONS:
-            raise ActionError("bad_message", f"edition must be one of {gamedata.EDITIONS}")
-        return gamedata_json(edition)
+    # each game's own public routes (El Grande: /api/gamedata, its printed components)
+    for spec in registry.specs():
+        for path, handler in adapter_for(spec).routes():
+            app.get(path)(guarded(handler))
+
+    @app.get("/api/catalogue")
+    async def catalogue() -> dict[str, Any]:
+        """The games this host plays: their player counts and options (public)."""
+        return {"games": available_games()}
 
     # ------------------------------------------------------------------ games
     def seat_base(request: Request) -> str:
@@ -372,7 +331,7 @@ def create_app(
     @guarded
     async def games(request: Request) -> dict[str, Any]:
         table(request)
-        return {"games": await run(session.list_games)}
+        return {"games": await run(session.list_games), "available": available_games()}
 
     @app.post("/api/games", openapi_extra=body_spec("/api/games"))
     @guarded

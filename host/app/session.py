@@ -1,5 +1,9 @@
 """The table session: the one place that joins the engine, the tower, the lights and the store.
 
+It knows no game: what it needs of one beyond the engine protocol comes from the game's host
+adapter (host/games/__init__.py), which also says whether the game uses the tower (throw
+checks) and the lights.
+
 Everything that changes a game goes through `Session` under one lock, in this order:
 check it (the engine or the throw checks refuse bad input without changing anything), apply it,
 write it to the game log (durable), then tell the clients and the lights. A write that fails
@@ -27,19 +31,18 @@ from typing import Any
 
 from engine import registry
 from engine.core import record as core_record
+from engine.core.actions import Action
+from engine.core.errors import EngineError, IllegalAction, NotationError, NotYourTurn, OptionsError
+from engine.core.errors import UndoError as EngineUndoError
+from engine.core.protocol import CHANCE, GameState
 from engine.core.spec import GameSpec
-from engine.elgrande.actions import Action
-from engine.elgrande.errors import EngineError, IllegalAction, NotationError, NotYourTurn
-from engine.elgrande.errors import UndoError as EngineUndoError
-from engine.elgrande.game import CHANCE, Game
-from host.app.checks import CheckError, Checks, GameFacts
-from host.app.game_options import options_from_request
-from host.app.grande import grande_possible, grandes_in_castillo
+from host.app.checks import CheckError, Checks
+from host.app.errors import ActionError as ActionError  # re-exported: tests and the server
 from host.app.json_input import BadInput, check_loggable
-from host.app.lights import LightsState, LightsWorker, program, sweep_of
-from host.app.prompts import SECRET_KINDS, prompt_for
+from host.app.lights import LightsState, LightsWorker, program
 from host.app.store import LogRow, Store
 from host.app.towers import DropperError, TowerRuntime
+from host.games import GameAdapter, adapter_for
 from host.tower.events import LinkStatus
 from host.tower.ledger import LedgerEntry
 from host.tower.link import LinkMessage
@@ -47,22 +50,10 @@ from host.tower.link import LinkMessage
 log = logging.getLogger("host.app.session")
 
 LANGUAGES = ("en", "cs", "pl", "uk")
-# Choices the table's buttons never list: secret steps, and a power card with a modifier (the
-# choices would show the player's secret modifier hand; the player plays it from their page).
-NOT_AT_TABLE = SECRET_KINDS | {"shift"}
 LOG_LINES = 200  # public log lines kept in `state.log`
 TOWER_WARNING_S = 600.0  # how long a tower event the checks could not take stays a warning
 TOKEN_BYTES = 16
 Listener = Callable[[list[dict[str, Any]]], None]
-
-
-class ActionError(Exception):
-    """A refused request: `code` for the client, `reason` in plain English."""
-
-    def __init__(self, code: str, reason: str) -> None:
-        super().__init__(f"{code}: {reason}")
-        self.code = code
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -88,14 +79,13 @@ class Seat:
 class ActiveGame:
     id: int
     spec: GameSpec
-    game: Game
+    adapter: GameAdapter
+    game: GameState
     checks: Checks
     seats: dict[str, Seat]
     scorings: int = 0
     sweep: tuple[tuple[str, tuple[str, ...]], ...] = ()
     flash: int = 0
-    recount_cards: frozenset[str] = frozenset()
-    area_by_name: dict[str, str] = field(default_factory=dict)
     log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     logged: int = 0  # log lines so far (their `n`)
     history: int = 0  # engine history entries already in the log
@@ -104,76 +94,27 @@ class ActiveGame:
         """One line of the public log (docs/table-api.md, `state.log`)."""
         self.logged += 1
         line = {"n": self.logged, "kind": kind, "actor": actor, "text": text}
-        line["round"] = self.game.round_number
+        line.update(self.adapter.log_fields(self.game))
         line.update(extra)
         self.log.append(line)
 
+    @property
+    def names(self) -> list[str]:
+        """Every player's name by seat index (El Grande: the colours, its dummy's too)."""
+        return self.game.seat_names()
 
-def seat_indices(game: Game) -> list[int]:
-    """The colours that are players (a 2-player game's dummy is not a seat)."""
-    seats = getattr(game, "seats", None)
-    return list(seats) if seats is not None else list(range(game.n))
+    def name_of(self, player: int) -> str:
+        return "chance" if player == CHANCE else self.names[player]
 
+    def player(self, name: str) -> int:
+        """A player's seat index by name (KeyError if the game has none of that name)."""
+        return self.adapter.seat_of(self.game, name)
 
-def options_view(game: Game) -> dict[str, Any]:
-    """The game's options as every client may see them (never the dealer's seed): with
-    2 players the dummy's colour and the merged decks 2+3 as the engine set them."""
-    options = game.options
-    dummy = getattr(game, "dummy", -1)
-    return {
-        "edition": game.data.edition,
-        "mode": options.mode,
-        "players": [game.colours[p] for p in seat_indices(game)],
-        "short_game": options.short_game,
-        "open_castillo": options.open_castillo,
-        "merge_decks_2_3": options.merge_decks_2_3 or dummy >= 0,
-        "new_regency": options.new_regency,
-        "power_shift": options.power_shift,
-        "alternatives": list(options.alternatives),
-        "dummy": game.colours[dummy] if dummy >= 0 else None,
-    }
+    def summary(self) -> dict[str, Any]:
+        return self.adapter.summary(self.game)
 
 
-def _summary(game: Game) -> dict[str, Any]:
-    seats = seat_indices(game)
-    return {
-        "edition": game.data.edition,
-        "players": [game.colours[p] for p in seats],
-        "options": options_view(game),
-        "mode": game.options.mode,
-        "phase": game.phase,
-        "round": game.round_number,
-        "finished": game.is_terminal(),
-        "scores": {game.colours[p]: game.scores[p] for p in seats},
-        "actions": len(game.history),
-    }
-
-
-def _public_text(action: Action) -> str:
-    """An action as the public log shows it: secret choices without their argument. A deal
-    keeps its colour and a card set aside its deck: who is dealt a card and which deck lost one
-    are public, not which card (the rulebook sets it aside unseen)."""
-    if action.kind in ("deal", "remove"):
-        return f"{action.kind} {action.arg}"
-    return action.kind if action.kind in SECRET_KINDS else str(action)
-
-
-def dealing_to(game: Game) -> str | None:
-    """Power Shift in table mode: the colour whose modifier cards are entered now. The cards
-    are that player's secret hand, so only that player's own page enters them."""
-    if game.phase != "setup_deal" or game.current_players() != (CHANCE,):
-        return None
-    chance = game.legal_actions(CHANCE)
-    return chance[0].arg if chance else None
-
-
-def deal_choices(game: Game, colour: str) -> list[str]:
-    """The deal steps a dealt player's page offers: every modifier card of the edition, not
-    only those left in the deck (which would tell what the others were dealt)."""
-    return [f"deal {colour} {card}" for card in game.data.grey_cards]
-
-
-def _game_from_start(game_id: str, start: Mapping[str, Any]) -> tuple[GameSpec, Game, Any]:
+def _game_from_start(game_id: str, start: Mapping[str, Any]) -> tuple[GameSpec, GameState, Any]:
     """The game's spec, the game as it started, taking chance steps from what is applied (a
     replay takes them from the log, never from the dealer's generator), and the options to
     resume with afterwards. A record names its game (engine.registry dispatches by it); an
@@ -181,41 +122,10 @@ def _game_from_start(game_id: str, start: Mapping[str, Any]) -> tuple[GameSpec, 
     if "record" in start:
         spec, record = registry.spec_of_record(dict(start["record"]))
         options = spec.options_of_record(record)
-        return spec, core_record.replay(spec, record, resume=False), options  # type: ignore[return-value]
+        return spec, core_record.replay(spec, record, resume=False), options
     spec = registry.get(game_id)
     options = spec.options_from_json(dict(start["options"]))
-    return spec, spec.new_state(options), options  # type: ignore[return-value]
-
-
-def _recount_cards(game: Game) -> frozenset[str]:
-    """Cards whose effect scores the castillo (Revelation): the castillo is lifted and its
-    caballeros thrown back in."""
-    return frozenset(
-        card.id
-        for card in game.data.cards.values()
-        if any(op.get("op") == "score" and op.get("select") == "castillo" for op in card.effect)
-    )
-
-
-def _facts(active: ActiveGame) -> GameFacts:
-    game = active.game
-    throws: dict[str, int] = {}
-    for throw in game.throws:
-        colour = game.colours[throw.colour]
-        throws[colour] = throws.get(colour, 0) + throw.count
-    castillo = {game.colours[p]: n for p, n in enumerate(game.pieces[game.CASTILLO]) if n}
-    scorings = game.scorings
-    return GameFacts(
-        grandes=grandes_in_castillo(game),
-        colours=tuple(game.colours),
-        phase=game.phase,
-        round_index=game.round_index,
-        throws=throws,
-        castillo=castillo,
-        scorings=len(scorings),
-        last_scoring=str(scorings[-1]["kind"]) if scorings else "",
-        recount_cards=active.recount_cards,
-    )
+    return spec, spec.new_state(options), options
 
 
 class Session:
@@ -298,13 +208,25 @@ class Session:
             return None
         return int(raw)
 
-    def new_game(self, options: Mapping[str, Any]) -> int:
-        """A new game from a client's options (host/app/game_options.py); it becomes active."""
+    def new_game(self, body: Mapping[str, Any]) -> int:
+        """A new game from a client's request: `game` (an engine.registry id, El Grande if
+        none) and the game's options (its adapter reads them); it becomes active."""
+        options = dict(body)
+        game_name = options.pop("game", registry.DEFAULT)
         try:
-            game = Game(options_from_request(options))
+            spec = registry.get(game_name) if isinstance(game_name, str) else None
+        except KeyError:
+            spec = None
+        if spec is None:
+            known = ", ".join(registry.ids())
+            reason = f"'game' must be one of {known}, not {game_name!r}"
+            raise ActionError("bad_options", reason, errors={"game": f"must be one of {known}"})
+        try:
+            game = adapter_for(spec).new_state(options)
+        except OptionsError as exc:
+            raise ActionError("bad_options", str(exc), errors=exc.errors) from None
         except (KeyError, TypeError, ValueError, EngineError) as exc:
             raise ActionError("bad_options", str(exc)) from None
-        spec = registry.get(registry.DEFAULT)
         # stored as a record: the dealer's set-up draws are in it, so a replay never redraws
         return self._create(spec, {"record": core_record.to_record(spec, game)}, game)
 
@@ -313,16 +235,17 @@ class Session:
             spec, state = registry.replay(dict(record))
         except (EngineError, KeyError, TypeError, ValueError) as exc:
             raise ActionError("bad_record", str(exc)) from None
-        assert isinstance(state, Game)
         game_id = self._create(spec, {"record": dict(record)}, state, activate=False)
         return game_id
 
     def _create(
-        self, spec: GameSpec, start: dict[str, Any], game: Game, activate: bool = True
+        self, spec: GameSpec, start: dict[str, Any], game: GameState, activate: bool = True
     ) -> int:
-        tokens = {game.colours[p]: secrets.token_urlsafe(TOKEN_BYTES) for p in seat_indices(game)}
+        adapter = adapter_for(spec)
+        names = game.seat_names()
+        tokens = {names[p]: secrets.token_urlsafe(TOKEN_BYTES) for p in adapter.seats(game)}
         game_id = self.store.create_game(spec.id, start, tokens)
-        self.store.set_summary(game_id, _summary(game))
+        self.store.set_summary(game_id, adapter.summary(game))
         if activate:
             self.continue_game(game_id, fresh=True)
         return game_id
@@ -355,20 +278,20 @@ class Session:
 
     def _load(self, game_id: int, game_name: str, start: Mapping[str, Any]) -> ActiveGame:
         spec, game, options = _game_from_start(game_name, start)
+        adapter = adapter_for(spec)
+        names = game.seat_names()
         rows = {row.colour: row for row in self.store.seats(game_id)}
         seats = {
             colour: Seat(colour, rows[colour].token, rows[colour].claimed, rows[colour].lang)
-            for colour in (game.colours[p] for p in seat_indices(game))
+            for colour in (names[p] for p in adapter.seats(game))
             if colour in rows
         }
-        checks = Checks([game.colours[p] for p in range(game.n)], enabled=self.checks_enabled)
-        active = ActiveGame(game_id, spec, game, checks, seats)
-        active.recount_cards = _recount_cards(game)
-        active.area_by_name = {r.name: r.ascii for r in game.regions}
-        active.area_by_name["castillo"] = "castillo"
-        active.scorings = len(game.scorings)
+        checks = Checks(names, enabled=self.checks_enabled and adapter.tower)
+        active = ActiveGame(game_id, spec, adapter, game, checks, seats)
+        active.scorings = len(adapter.scorings(game))
         active.history = len(game.history)  # an imported record's actions are not logged
-        checks.sync_game(_facts(active), self.clock())
+        if adapter.tower:
+            checks.sync_game(adapter.tower_facts(game), self.clock())
         for row in self.store.log(game_id):
             self._replay_row(active, row)
         spec.replay_end(game, options)  # a dealer game deals on from here
@@ -424,7 +347,7 @@ class Session:
         at = self.clock()
         self._apply(active, kind, actor, payload, at)
         try:
-            self.store.append(active.id, kind, payload, at, actor, _summary(active.game))
+            self.store.append(active.id, kind, payload, at, actor, active.summary())
         except Exception:
             log.exception("could not save a %s: reloading game %d", kind, active.id)
             saved = self.store.game_start(active.id)
@@ -439,7 +362,7 @@ class Session:
         """One log entry, live or replayed. Raises without changing anything when refused."""
         game, checks = active.game, active.checks
         if kind == "action":
-            player = CHANCE if actor == "chance" else game.colour(actor)
+            player = CHANCE if actor == "chance" else active.player(actor)
             before = len(game.history)
             game.apply(str(payload["text"]), player)
             if "chance" in payload:  # a replay: the dealer's draws come from the log
@@ -449,9 +372,9 @@ class Session:
                 payload["chance"] = [str(a) for _, a in game.history[before + 1 :]]
             self._after_engine(active, at)
         elif kind == "undo":
-            undone = game.undo(game.colour(actor))
+            undone = game.undo(active.player(actor))
             active.history = len(game.history)
-            active.note("undo", actor, _public_text(undone))
+            active.note("undo", actor, active.adapter.public_text(undone))
             self._after_engine(active, at)
         elif kind == "tower":
             self._apply_tower(active, payload, at)
@@ -471,16 +394,16 @@ class Session:
             raise ActionError("bad_log", f"unknown log entry kind {kind!r}")
 
     def _after_engine(self, active: ActiveGame, at: float) -> None:
-        game = active.game
-        active.checks.sync_game(_facts(active), at)
+        game, adapter = active.game, active.adapter
+        if adapter.tower:
+            active.checks.sync_game(adapter.tower_facts(game), at)
         for player, action in game.history[active.history :]:
-            actor = "chance" if player == CHANCE else game.colours[player]
-            active.note("action", actor, _public_text(action))
+            active.note("action", active.name_of(player), adapter.public_text(action))
         active.history = len(game.history)
-        scorings = game.scorings
+        scorings = adapter.scorings(game)
         active.sweep = ()
         if len(scorings) > active.scorings:
-            active.sweep = sweep_of(scorings[-1], active.area_by_name)
+            active.sweep = adapter.sweep(game, scorings[-1])
             active.note("scoring", "table", str(scorings[-1]["kind"]))
         active.scorings = len(scorings)
 
@@ -512,7 +435,7 @@ class Session:
         actors = game.current_players()
         if role.kind == "seat":
             assert role.colour is not None
-            me = game.colour(role.colour)
+            me = active.player(role.colour)
             if as_colour and as_colour != role.colour:
                 raise ActionError("forbidden", "a seat acts only for its own colour")
             return me
@@ -520,31 +443,25 @@ class Session:
             if as_colour == "chance":
                 return CHANCE
             try:
-                return game.colour(as_colour)
+                return active.player(as_colour)
             except KeyError:
                 raise ActionError("bad_message", f"{as_colour!r} is not in this game") from None
         if not actors:
             raise ActionError("illegal", "the game is over")
         if len(actors) > 1:
-            names = ", ".join(game.colours[p] for p in actors)
+            names = ", ".join(active.names[p] for p in actors)
             raise ActionError("forbidden", f"several players choose now ({names}) on their pages")
         return actors[0]
 
-    def _own_deal(
+    def _own_chance(
         self, active: ActiveGame, role: Role, action: Action, as_colour: str | None
     ) -> int:
-        """A seat enters a modifier card dealt to itself (a chance step: it acts as chance)."""
-        if as_colour not in (None, role.colour, "chance") or action.arg != role.colour:
-            raise self._refused(
-                active, "forbidden", "a seat enters only the modifier cards dealt to itself"
-            )
-        dealing = dealing_to(active.game)
-        if dealing is None:
-            raise self._refused(active, "not_your_turn", "no modifier cards are being dealt now")
-        if dealing != role.colour:
-            raise self._refused(
-                active, "not_your_turn", f"{dealing}'s modifier cards are being dealt now"
-            )
+        """A seat enters a chance step of its own (El Grande: the modifier cards dealt to it,
+        its secret hand): it acts as chance, if the game says this one is its to enter now."""
+        assert role.colour is not None
+        refusal = active.adapter.seat_chance_refusal(active.game, role.colour, action, as_colour)
+        if refusal is not None:
+            raise self._refused(active, *refusal)
         return CHANCE
 
     def act(self, role: Role, text: str, as_colour: str | None = None) -> int:
@@ -556,25 +473,26 @@ class Session:
                 action = game.parse(text)
             except NotationError as exc:
                 raise self._refused(active, "notation", str(exc)) from None
-            if role.kind == "seat" and action.kind == "deal":
-                player = self._own_deal(active, role, action, as_colour)
+            adapter = active.adapter
+            seat_chance = role.kind == "seat" and adapter.seat_enters(action)
+            if seat_chance:
+                player = self._own_chance(active, role, action, as_colour)
             else:
                 player = self._who(active, role, as_colour)
-            if player == CHANCE and role.kind != "table" and action.kind != "deal":
+            if player == CHANCE and role.kind != "table" and not seat_chance:
                 raise ActionError("forbidden", "chance steps are entered at the table")
-            if role.kind == "table" and action.kind in SECRET_KINDS:
+            if role.kind == "table" and adapter.secret(action):
                 raise self._refused(
                     active, "forbidden", f"'{action.kind}' is a secret choice: make it on your page"
                 )
             self._check_not_blocked(active, action)
-            actor = "chance" if player == CHANCE else game.colours[player]
             try:
-                self._record(active, "action", actor, {"text": str(action)})
+                self._record(active, "action", active.name_of(player), {"text": str(action)})
             except NotYourTurn as exc:
-                raise self._refused(active, "not_your_turn", exc.reason) from None
+                raise self._refused(active, "not_your_turn", exc.reason, exc) from None
             except IllegalAction as exc:
                 reason = f"illegal action {exc.action!r}: {exc.reason}"
-                raise self._refused(active, "illegal", reason) from None
+                raise self._refused(active, "illegal", reason, exc) from None
             scoring = self._scoring_message(active)
         self._changed(scoring)
         return self.rev
@@ -582,23 +500,29 @@ class Session:
     def _scoring_message(self, active: ActiveGame) -> list[dict[str, Any]]:
         if not active.sweep:
             return []
-        return [{"type": "scoring", "scoring": active.game.scorings[-1]}]
+        return [{"type": "scoring", "scoring": active.adapter.scorings(active.game)[-1]}]
 
     def _check_not_blocked(self, active: ActiveGame, action: Action) -> None:
         checks = active.checks
         if checks.blocked:
             raise self._refused(active, "blocked", f"resolve first: {checks.issues[0].text}")
-        if action.kind == "disc" and checks.waiting_for_scoring_check():
+        waits = active.adapter.waits_for_scoring_check(action)
+        if waits and checks.waiting_for_scoring_check():
             raise self._refused(
                 active,
                 "blocked",
                 "the castillo count is being checked against the tower: try again in a moment",
             )
 
-    def _refused(self, active: ActiveGame, code: str, reason: str) -> ActionError:
+    def _refused(
+        self, active: ActiveGame, code: str, reason: str, refusal: IllegalAction | None = None
+    ) -> ActionError:
+        """A refusal (the lights flash); an engine refusal keeps its translation key."""
         active.flash += 1
         self._update_lights(flash=True)
-        return ActionError(code, reason)
+        if refusal is None:
+            return ActionError(code, reason)
+        return ActionError(code, reason, refusal.key, refusal.params)
 
     def undo(self, role: Role, as_colour: str | None = None) -> tuple[str, int]:
         with self.lock:
@@ -607,9 +531,9 @@ class Session:
             if role.kind == "seat":
                 player = self._who(active, role, as_colour)
             elif as_colour:
-                if as_colour not in game.colours:
+                if as_colour not in active.names:
                     raise ActionError("bad_message", "'as' must be a colour of this game")
-                player = game.colour(as_colour)
+                player = active.player(as_colour)
             elif game.history:
                 player = game.history[-1][0]
             else:
@@ -622,7 +546,7 @@ class Session:
                 )
             undone = str(game.history[-1][1])
             try:
-                self._record(active, "undo", game.colours[player], {"undone": undone})
+                self._record(active, "undo", active.name_of(player), {"undone": undone})
             except EngineUndoError as exc:
                 raise ActionError("undo", str(exc)) from None
         self._changed()
@@ -790,7 +714,9 @@ class Session:
         """Tell the tower when a Grande may fall in (the link re-sends it after a reconnect)."""
         link = self.tower.link if self.tower is not None else None
         active = self.active
-        possible = active is not None and grande_possible(active.game, self._tower_totals)
+        possible = active is not None and active.adapter.grande_possible(
+            active.game, self._tower_totals
+        )
         if link is not None and possible != self._grande_sent:
             self._grande_sent = possible
             link.set_grande_possible(possible)
@@ -801,22 +727,19 @@ class Session:
         self.lights.show(program(self.lights_state(), flash=flash))
 
     def lights_state(self) -> LightsState:
+        """What the board lights show: nothing for a game without them."""
         active = self.active
-        if active is None:
+        if active is None or not active.adapter.lights:
             return LightsState()
         game, checks = active.game, active.checks
-        prompt = prompt_for(game, checks)
-        return LightsState(
-            king=game.tok[game.king] if game.king >= 0 else None,
-            highlights=tuple((h.area, h.colour) for h in prompt.highlights),
-            waiting_throw=bool(checks.expected),
-            blocked=checks.blocked,
-            sweep=active.sweep,
-            flash=active.flash,
-        )
+        prompt = active.adapter.prompt(game, checks)
+        return active.adapter.lights_state(game, checks, prompt, active.sweep, active.flash)
 
     def tower_status(self) -> dict[str, Any]:
         status: dict[str, Any] = self.tower.status() if self.tower is not None else {"mode": "none"}
+        active = self.active
+        if active is not None and not (active.adapter.tower or active.adapter.lights):
+            return status  # the game uses neither: no tower warnings
         if time.monotonic() - self._tower_problem_at < TOWER_WARNING_S:
             status["warning"] = self._tower_problem
             status["warning_key"] = "tower.warn.not_counted"
@@ -846,13 +769,14 @@ class Session:
                 base.update(legal=[], acting_as=None, can_undo=False, seats=[], checks=None)
                 return base
             game = active.game
-            viewer = game.colour(role.colour) if role.kind == "seat" and role.colour else None
+            viewer = active.player(role.colour) if role.kind == "seat" and role.colour else None
             if viewer is not None and role.colour in active.seats:
                 lang = active.seats[role.colour].lang
-            prompt = prompt_for(game, active.checks)
+            prompt = active.adapter.prompt(game, active.checks)
             legal, acting_as, can_undo = self._controls(active, role, viewer)
             base.update(
                 game_id=active.id,
+                game_type=active.spec.id,
                 lang=lang,
                 game=game.view(viewer),
                 prompt=prompt.to_json(),
@@ -863,26 +787,27 @@ class Session:
                 checks=active.checks.public(),
                 log=list(active.log),
                 seats=self._seats_view(active, role),
-                options=options_view(game),
+                options=active.adapter.options_view(game),
             )
             return base
 
     def _controls(
         self, active: ActiveGame, role: Role, viewer: int | None
     ) -> tuple[list[str], str | None, bool]:
-        game = active.game
+        game, adapter = active.game, active.adapter
         actors = game.current_players()
         if viewer is not None:
-            colour = game.colours[viewer]
-            if dealing_to(game) == colour:
-                return deal_choices(game, colour), colour, False
+            colour = active.names[viewer]
+            chance = adapter.seat_chance(game, colour)
+            if chance is not None:
+                return chance, colour, False
             legal = [str(a) for a in game.legal_actions(viewer)] if viewer in actors else []
             return legal, (colour if legal else None), game.can_undo(viewer)
         if len(actors) != 1:
             return [], None, False
         player = actors[0]
-        legal = [str(a) for a in game.legal_actions(player) if a.kind not in NOT_AT_TABLE]
-        name = "chance" if player == CHANCE else game.colours[player]
+        legal = [str(a) for a in game.legal_actions(player) if not adapter.not_at_table(a)]
+        name = active.name_of(player)
         last = game.history[-1][0] if game.history else CHANCE
         return legal, name, last >= 0 and game.can_undo(last)
 

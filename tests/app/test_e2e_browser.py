@@ -80,9 +80,9 @@ def test_translation_tables_have_every_key_with_the_same_placeholders() -> None:
 
 
 def test_server_prompt_keys_are_translated() -> None:
-    prompts = json.loads((I18N.parents[2] / "app" / "data" / "prompts.json").read_text("utf-8"))[
-        "prompts"
-    ]
+    prompts = json.loads(
+        (I18N.parents[2] / "games" / "elgrande" / "data" / "prompts.json").read_text("utf-8")
+    )["prompts"]
     english = json.loads((I18N / "en.json").read_text("utf-8"))
     missing = [key for key in prompts if f"prompt.{key}" not in english]
     assert not missing

@@ -6,7 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from host.app.checks import Checks, GameFacts
-from host.app.grande import grande_possible, grandes_counted
+from host.games.elgrande.grande import grande_possible, grandes_counted
 from tests.app.conftest import Table, new_game
 
 COLOURS = ("purple", "green", "blue", "orange")

@@ -12,8 +12,8 @@ import pytest
 from engine.elgrande.game import Game, Options
 from host.app.checks import Checks
 from host.app.lights import LightsState, ledmap_order, palette, program, sweep_of
-from host.app.prompts import game_prompt, prompt_for, prompt_texts
 from host.app.session import ActionError, Role
+from host.games.elgrande.prompts import game_prompt, prompt_for, prompt_texts
 from tests.app.conftest import PLAYERS, Table
 
 SEGMENTS = frozenset(

@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from engine.elgrande.frames import DiscFrame
 from engine.elgrande.game import CHANCE, Game
-from host.app.prompts import SECRET_KINDS
+from host.games.elgrande.prompts import SECRET_KINDS
 from tests.app.conftest import SENTINEL_KEY, SENTINEL_VALUE, Table, new_game
 
 OWN_KEYS = {"hand", "power_discards", "modifier_hand", "modifier_discards"}

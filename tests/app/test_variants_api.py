@@ -20,9 +20,9 @@ from fastapi.testclient import TestClient
 
 from engine.elgrande import data as gamedata
 from engine.elgrande.game import Game, Options
-from host.app.prompts import prompt_for
 from host.app.session import Role, Session
 from host.app.store import Store
+from host.games.elgrande.prompts import prompt_for
 from tests.app.conftest import Table
 
 MAX_STEPS = 600

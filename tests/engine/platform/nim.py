@@ -134,6 +134,8 @@ class NimSpec(GameSpec):
     version = 1
     player_counts = (2,)
     verbs = VERBS
+    options_type = NimOptions
+    option_kinds = OPTION_KINDS
 
     def options_from_json(self, raw: Mapping[str, Any]) -> NimOptions:
         options = read_options(NimOptions, OPTION_KINDS, raw)

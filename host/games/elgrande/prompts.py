@@ -1,7 +1,7 @@
 """The state table: every game state has a prompt and a set of highlights (BGA style).
 
 `prompt_for(game, checks)` is a pure function. The prompt's `key` is stable (the UI translates
-it, with `params`); `text` is the English fallback from host/app/data/prompts.json. The
+it, with `params`); `text` is the English fallback from host/games/elgrande/data/prompts.json. The
 highlights are the areas the acting player's legal actions point at, in that player's colour:
 the same list drives the board lights (host/app/lights.py). An open throw issue overrides the
 game's prompt: play waits for it.
@@ -18,20 +18,11 @@ from typing import Any
 from engine.elgrande.frames import ChoiceFrame, DiscFrame, MoveFrame, PlaceFrame
 from engine.elgrande.game import CHANCE, Game
 from host.app.checks import Checks
+from host.games import Highlight
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "prompts.json"
 # Actions whose choice is secret: made on the player's own page, never at the shared table.
 SECRET_KINDS = frozenset({"disc", "powerback", "pass", "deal"})
-
-
-@dataclass(frozen=True)
-class Highlight:
-    area: str
-    colour: str
-    why: str
-
-    def to_json(self) -> dict[str, str]:
-        return {"area": self.area, "colour": self.colour, "why": self.why}
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,224 @@
+"""Per-game host adapters: what the table app needs from a game beyond the engine protocol.
+
+`host/app` knows no game. For the game of a saved or new game it asks `adapter_for(spec)`:
+the module `host.games.<id>` (its `Adapter` class) when the game has one, else `GameAdapter`
+itself, the generic adapter, which plays any game of `engine.registry` from its spec alone
+(options from the spec's schema, the verb table's secrecy, the state's views). So a game
+registered only in the engine plays through the API with no file of host/ touched.
+
+Capabilities: `tower` (the castillo tower counts thrown cubes: the throw checks run, the tower
+is told when a Grande may fall) and `lights` (the board's region lights show the game). A game
+without them runs with neither: no throw checks, no lights, no tower warnings.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from engine.core.actions import Action
+from engine.core.protocol import CHANCE, GameState
+from engine.core.spec import GameSpec
+from host.app.checks import Checks, GameFacts
+from host.app.lights import LightsState
+
+GAMES_DIR = Path(__file__).resolve().parent
+Route = tuple[str, Callable[..., Any]]  # an extra GET route of a game: (path, handler)
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """An area the acting player's legal actions point at, in their colour."""
+
+    area: str
+    colour: str
+    why: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"area": self.area, "colour": self.colour, "why": self.why}
+
+
+class PromptView(Protocol):
+    """The prompt the whole table sees (docs/table-api.md, `state.prompt`)."""
+
+    @property
+    def highlights(self) -> Sequence[Highlight]: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """A prompt with its English text given (the generic adapter's)."""
+
+    key: str
+    actors: tuple[str, ...]
+    text: str
+    params: dict[str, Any] = field(default_factory=dict)
+    highlights: tuple[Highlight, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "actors": list(self.actors),
+            "params": self.params,
+            "text": self.text,
+        }
+
+
+class GameAdapter:
+    """The generic adapter (see the module docstring); a game's own adapter overrides what it
+    knows better. Players are seat indices; names are the state's `seat_names()`."""
+
+    tower = False  # capability: the castillo tower and its throw checks
+    lights = False  # capability: the board's region lights
+
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+
+    # ------------------------------------------------------------------ starting
+    def new_state(self, raw: Mapping[str, Any]) -> GameState:
+        """A new game from a client's options; OptionsError (per field) or ValueError."""
+        return self.spec.new_state(self.spec.options_from_json(raw))
+
+    def seats(self, state: GameState) -> list[int]:
+        """The seats people play (each gets a seat link)."""
+        return list(range(len(state.seat_names())))
+
+    def seat_of(self, state: GameState, name: str) -> int:
+        """A seat's index by name; KeyError if the game has none of that name."""
+        try:
+            return self.spec.seat_of(state, name)
+        except (KeyError, ValueError):
+            raise KeyError(name) from None
+
+    # ------------------------------------------------------------------ what clients see
+    def options_view(self, state: GameState) -> dict[str, Any]:
+        """The options every client may see (never a dealer's seed)."""
+        options = self.spec.options_to_json(state.options)
+        options.pop("seed", None)
+        return options
+
+    def summary(self, state: GameState) -> dict[str, Any]:
+        """The saved game's line in the lobby."""
+        names = state.seat_names()
+        seats = self.seats(state)
+        returns = state.returns()
+        return {
+            "players": [names[p] for p in seats],
+            "options": self.options_view(state),
+            "finished": state.is_terminal(),
+            "scores": {names[p]: returns[p] for p in seats},
+            "actions": len(state.history),
+        }
+
+    def log_fields(self, state: GameState) -> dict[str, Any]:
+        """Extra fields of every public log line (El Grande: the round)."""
+        return {}
+
+    def public_text(self, action: Action) -> str:
+        """An action as the public log shows it (secret arguments hidden)."""
+        return self.spec.verbs.redact(action)
+
+    def secret(self, action: Action) -> bool:
+        """Made on the player's own page only, never at the shared table."""
+        verbs = self.spec.verbs
+        return action.kind in verbs.secret or action.kind in verbs.seat_only
+
+    def not_at_table(self, action: Action) -> bool:
+        """Never offered as a button at the table."""
+        return self.secret(action)
+
+    def prompt(self, state: GameState, checks: Checks | None) -> PromptView:
+        names = state.seat_names()
+        actors = tuple("chance" if p == CHANCE else names[p] for p in state.current_players())
+        if state.is_terminal():
+            scores = dict(zip(names, state.returns(), strict=True))
+            return Prompt("over", (), "The game is over.", {"scores": scores})
+        return Prompt("generic.turn", actors, f"{', '.join(actors)}: your move")
+
+    def scorings(self, state: GameState) -> list[dict[str, Any]]:
+        """The scorings so far (each one is announced to the table when it happens)."""
+        return []
+
+    # ------------------------------------------------------------------ seats entering chance
+    def seat_chance(self, state: GameState, colour: str) -> list[str] | None:
+        """Chance steps one seat enters on its own page now (their outcome is that seat's
+        secret); None when there are none."""
+        return None
+
+    def seat_chance_refusal(
+        self, state: GameState, colour: str, action: Action, as_colour: str | None
+    ) -> tuple[str, str] | None:
+        """For a chance step a seat sends: None if it is one this seat enters now, else the
+        refusal (code, reason). The generic game has none: chance is entered at the table."""
+        return ("forbidden", "chance steps are entered at the table")
+
+    def seat_enters(self, action: Action) -> bool:
+        """The action is a chance step a seat may enter on its own page."""
+        return False
+
+    # ------------------------------------------------------------------ capabilities
+    def tower_facts(self, state: GameState) -> GameFacts:
+        """The throw checks' facts (games with the tower)."""
+        raise NotImplementedError(f"{self.spec.title} has no tower")
+
+    def waits_for_scoring_check(self, action: Action) -> bool:
+        """The action waits while the castillo count is checked against the tower."""
+        return False
+
+    def grande_possible(self, state: GameState, totals: Mapping[str, int]) -> bool:
+        return False
+
+    def lights_state(
+        self,
+        state: GameState,
+        checks: Checks,
+        prompt: PromptView,
+        sweep: tuple[tuple[str, tuple[str, ...]], ...],
+        flash: int,
+    ) -> LightsState:
+        return LightsState(flash=flash)
+
+    def sweep(self, state: GameState, scoring: Mapping[str, Any]) -> tuple[Any, ...]:
+        """A scoring as the lights' sweep: (area, winning colours) per area."""
+        return ()
+
+    # ------------------------------------------------------------------ the app
+    def routes(self) -> list[Route]:
+        """The game's own GET routes under /api (El Grande: its printed components)."""
+        return []
+
+    def describe(self) -> dict[str, Any]:
+        """The game as the lobby offers it."""
+        spec = self.spec
+        return {
+            "id": spec.id,
+            "title": spec.title,
+            "player_counts": list(spec.player_counts),
+            "options": spec.options_schema(),
+            "tower": self.tower,
+            "lights": self.lights,
+        }
+
+
+@functools.cache
+def _adapter_class(game_id: str) -> type[GameAdapter]:
+    name = f"{__name__}.{game_id}"
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as missing:
+        if missing.name != name:
+            raise  # the game's adapter is there but broken: say so, do not hide it
+        return GameAdapter
+    adapter: type[GameAdapter] = module.Adapter
+    return adapter
+
+
+def adapter_for(spec: GameSpec) -> GameAdapter:
+    """The host adapter of a game (its own, or the generic one)."""
+    return _adapter_class(spec.id)(spec)

@@ -1,0 +1,207 @@
+"""El Grande's host adapter: its options, summaries, prompts, Power Shift dealing on the seats'
+pages, the castillo tower's facts and the region lights (host/games/__init__.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core.actions import Action
+from engine.core.protocol import CHANCE, GameState
+from engine.elgrande.game import Game
+from host.app.checks import Checks, GameFacts
+from host.app.lights import LightsState, sweep_of
+from host.games import GameAdapter, PromptView, Route
+from host.games.elgrande.gamedata import game_data
+from host.games.elgrande.grande import grande_possible, grandes_in_castillo
+from host.games.elgrande.options import options_from_request
+from host.games.elgrande.prompts import SECRET_KINDS, prompt_for
+
+# Choices the table's buttons never list: secret steps, and a power card with a modifier (the
+# choices would show the player's secret modifier hand; the player plays it from their page).
+NOT_AT_TABLE = SECRET_KINDS | {"shift"}
+
+
+def _game(state: GameState) -> Game:
+    assert isinstance(state, Game)
+    return state
+
+
+def seat_indices(game: Game) -> list[int]:
+    """The colours that are players (a 2-player game's dummy is not a seat)."""
+    seats = getattr(game, "seats", None)
+    return list(seats) if seats is not None else list(range(game.n))
+
+
+def options_view(game: Game) -> dict[str, Any]:
+    """The game's options as every client may see them (never the dealer's seed): with
+    2 players the dummy's colour and the merged decks 2+3 as the engine set them."""
+    options = game.options
+    dummy = getattr(game, "dummy", -1)
+    return {
+        "edition": game.data.edition,
+        "mode": options.mode,
+        "players": [game.colours[p] for p in seat_indices(game)],
+        "short_game": options.short_game,
+        "open_castillo": options.open_castillo,
+        "merge_decks_2_3": options.merge_decks_2_3 or dummy >= 0,
+        "new_regency": options.new_regency,
+        "power_shift": options.power_shift,
+        "alternatives": list(options.alternatives),
+        "dummy": game.colours[dummy] if dummy >= 0 else None,
+    }
+
+
+def dealing_to(game: Game) -> str | None:
+    """Power Shift in table mode: the colour whose modifier cards are entered now. The cards
+    are that player's secret hand, so only that player's own page enters them."""
+    if game.phase != "setup_deal" or game.current_players() != (CHANCE,):
+        return None
+    chance = game.legal_actions(CHANCE)
+    return chance[0].arg if chance else None
+
+
+def _recount_cards(game_data: Any) -> frozenset[str]:
+    """Cards whose effect scores the castillo (Revelation): the castillo is lifted and its
+    caballeros thrown back in."""
+    return frozenset(
+        card.id
+        for card in game_data.cards.values()
+        if any(op.get("op") == "score" and op.get("select") == "castillo" for op in card.effect)
+    )
+
+
+class Adapter(GameAdapter):
+    """El Grande (see the module docstring)."""
+
+    tower = True
+    lights = True
+
+    def new_state(self, raw: Mapping[str, Any]) -> GameState:
+        return Game(options_from_request(raw))
+
+    def seats(self, state: GameState) -> list[int]:
+        return seat_indices(_game(state))
+
+    def seat_of(self, state: GameState, name: str) -> int:
+        return _game(state).colour(name)
+
+    def options_view(self, state: GameState) -> dict[str, Any]:
+        return options_view(_game(state))
+
+    def summary(self, state: GameState) -> dict[str, Any]:
+        game = _game(state)
+        seats = seat_indices(game)
+        return {
+            "edition": game.data.edition,
+            "players": [game.colours[p] for p in seats],
+            "options": options_view(game),
+            "mode": game.options.mode,
+            "phase": game.phase,
+            "round": game.round_number,
+            "finished": game.is_terminal(),
+            "scores": {game.colours[p]: game.scores[p] for p in seats},
+            "actions": len(game.history),
+        }
+
+    def log_fields(self, state: GameState) -> dict[str, Any]:
+        return {"round": _game(state).round_number}
+
+    def public_text(self, action: Action) -> str:
+        """Secret choices without their argument. A deal keeps its colour and a card set aside
+        its deck: who is dealt a card and which deck lost one are public, not which card (the
+        rulebook sets it aside unseen)."""
+        if action.kind in ("deal", "remove"):
+            return f"{action.kind} {action.arg}"
+        return action.kind if action.kind in SECRET_KINDS else str(action)
+
+    def secret(self, action: Action) -> bool:
+        return action.kind in SECRET_KINDS
+
+    def not_at_table(self, action: Action) -> bool:
+        return action.kind in NOT_AT_TABLE
+
+    def prompt(self, state: GameState, checks: Checks | None) -> PromptView:
+        return prompt_for(_game(state), checks)
+
+    def scorings(self, state: GameState) -> list[dict[str, Any]]:
+        return _game(state).scorings
+
+    # Power Shift in table mode: each player enters their own modifier cards
+    def seat_enters(self, action: Action) -> bool:
+        return action.kind == "deal"
+
+    def seat_chance(self, state: GameState, colour: str) -> list[str] | None:
+        """The deal steps a dealt player's page offers: every modifier card of the edition, not
+        only those left in the deck (which would tell what the others were dealt)."""
+        game = _game(state)
+        if dealing_to(game) != colour:
+            return None
+        return [f"deal {colour} {card}" for card in game.data.grey_cards]
+
+    def seat_chance_refusal(
+        self, state: GameState, colour: str, action: Action, as_colour: str | None
+    ) -> tuple[str, str] | None:
+        if as_colour not in (None, colour, "chance") or action.arg != colour:
+            return ("forbidden", "a seat enters only the modifier cards dealt to itself")
+        dealing = dealing_to(_game(state))
+        if dealing is None:
+            return ("not_your_turn", "no modifier cards are being dealt now")
+        if dealing != colour:
+            return ("not_your_turn", f"{dealing}'s modifier cards are being dealt now")
+        return None
+
+    # the castillo tower
+    def tower_facts(self, state: GameState) -> GameFacts:
+        game = _game(state)
+        throws: dict[str, int] = {}
+        for throw in game.throws:
+            colour = game.colours[throw.colour]
+            throws[colour] = throws.get(colour, 0) + throw.count
+        castillo = {game.colours[p]: n for p, n in enumerate(game.pieces[game.CASTILLO]) if n}
+        scorings = game.scorings
+        return GameFacts(
+            grandes=grandes_in_castillo(game),
+            colours=tuple(game.colours),
+            phase=game.phase,
+            round_index=game.round_index,
+            throws=throws,
+            castillo=castillo,
+            scorings=len(scorings),
+            last_scoring=str(scorings[-1]["kind"]) if scorings else "",
+            recount_cards=_recount_cards(game.data),
+        )
+
+    def waits_for_scoring_check(self, action: Action) -> bool:
+        return action.kind == "disc"
+
+    def grande_possible(self, state: GameState, totals: Mapping[str, int]) -> bool:
+        return grande_possible(_game(state), totals)
+
+    # the region lights: the King, the acting player's targets, the castillo ring, sweeps
+    def lights_state(
+        self,
+        state: GameState,
+        checks: Checks,
+        prompt: PromptView,
+        sweep: tuple[tuple[str, tuple[str, ...]], ...],
+        flash: int,
+    ) -> LightsState:
+        game = _game(state)
+        return LightsState(
+            king=game.tok[game.king] if game.king >= 0 else None,
+            highlights=tuple((h.area, h.colour) for h in prompt.highlights),
+            waiting_throw=bool(checks.expected),
+            blocked=checks.blocked,
+            sweep=sweep,
+            flash=flash,
+        )
+
+    def sweep(self, state: GameState, scoring: Mapping[str, Any]) -> tuple[Any, ...]:
+        game = _game(state)
+        area_by_name = {r.name: r.ascii for r in game.regions}
+        area_by_name["castillo"] = "castillo"
+        return sweep_of(scoring, area_by_name)
+
+    def routes(self) -> list[Route]:
+        return [("/api/gamedata", game_data)]
