@@ -1,0 +1,177 @@
+"""Scoring (docs/elcaballero-rules.md, the reference's §6): land regions by caballero majority,
+every ship by the size and fish of its sea, Governors on closed regions (extended game).
+
+A land region of c area cards with g gold: the most caballeros score 2 per card and 2 per gold,
+the second most (3 or 4 players) 1 and 1. Tied leaders each score the second place's points and
+nobody scores second (EC-14); a tie for second scores nothing; with 2 players tied leaders score
+1 and 1 too (EC-6, option `two_player_tie`). A ship scores 1 per card of its sea and 1 per fish.
+
+>>> land_points([5, 3, 3], cards=2, gold=1, players=3)[0]
+[6, 0, 0]
+>>> land_points([4, 4, 1], cards=2, gold=0, players=3)[0]
+[2, 2, 0]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.elcaballero.board import DELTA, DIRS, Map, cell_name
+from engine.elcaballero.cards import LAND, SEA
+
+TWO_PLAYER_TIE_CHOICES = ("second", "nothing")  # EC-6: what tied leaders score with 2 players
+
+
+class Governor:
+    """An alcalde on a closed region (extended game); `ship`: a ship of its owner on that lake."""
+
+    def __init__(self, owner: int, node: int, ship: bool) -> None:
+        self.owner = owner
+        self.node = node
+        self.ship = ship
+
+
+def land_points(
+    totals: list[int], cards: int, gold: int, players: int, two_player_tie: str = "second"
+) -> tuple[list[int], list[int], str]:
+    """Points and places (1, 2 or 0) per player for one land region, and why."""
+    points = [0] * len(totals)
+    places = [0] * len(totals)
+    top = max(totals) if totals else 0
+    if top <= 0:
+        return points, places, "no caballeros: nobody scores"
+    unit = cards + gold
+    leaders = [p for p, t in enumerate(totals) if t == top]
+    if len(leaders) > 1:
+        if players == 2 and two_player_tie == "nothing":
+            return points, places, "2 players tied for the most: nobody scores (EC-6 option)"
+        for p in leaders:
+            points[p] = unit
+            places[p] = 1
+        return (
+            points,
+            places,
+            (
+                f"{len(leaders)} tied for the most: each scores second place, {cards} + {gold}; "
+                "nobody scores second"
+            ),
+        )
+    leader = leaders[0]
+    points[leader] = 2 * unit
+    places[leader] = 1
+    why = f"the most: 2 x ({cards} cards + {gold} gold)"
+    if players < 3:
+        return points, places, why + "; no second place with 2 players"
+    rest = [t for p, t in enumerate(totals) if p != leader and t > 0]
+    if not rest:
+        return points, places, why + "; nobody second"
+    second = max(rest)
+    seconds = [p for p, t in enumerate(totals) if p != leader and t == second]
+    for p in seconds:
+        places[p] = 2
+    if len(seconds) > 1:
+        return points, places, why + "; tied for second: they score nothing"
+    points[seconds[0]] = unit
+    return points, places, why + f"; second: {cards} + {gold}"
+
+
+def caballero_totals(
+    board: Map, layout: tuple[tuple[int, ...], ...], players: int
+) -> dict[int, list[int]]:
+    """Land region root -> each player's caballeros there (every number that faces its land)."""
+    totals: dict[int, list[int]] = {}
+    for card in board.caballeros.values():
+        numbers = layout[card.side]
+        for side in range(4):
+            kind, root = board.facing(card.key, side)
+            if kind == LAND:
+                row = totals.get(root)
+                if row is None:
+                    row = [0] * players
+                    totals[root] = row
+                row[card.owner] += numbers[(side - card.rotation) % 4]
+    return totals
+
+
+def score_map(
+    board: Map,
+    layout: tuple[tuple[int, ...], ...],
+    names: list[str],
+    governors: list[Governor] | None = None,
+    two_player_tie: str = "second",
+) -> dict[str, Any]:
+    """One scoring: every region and every ship with why, and each player's total."""
+    players = len(names)
+    totals = caballero_totals(board, layout, players)
+    governed: dict[int, Governor] = {}
+    for placed in governors or []:
+        governed[board.find(placed.node)] = placed
+    score = [0] * players
+    regions: list[dict[str, Any]] = []
+    for root in board.roots():
+        cells = board.root_cells[root]
+        size = len(cells)
+        treasure = board.root_treasure[root]
+        kind = board.kind[root]
+        entry: dict[str, Any] = {
+            "type": "land" if kind == LAND else "sea",
+            "cards": sorted(cell_name(k) for k in cells),
+            "size": size,
+            "gold" if kind == LAND else "fish": treasure,
+            "closed": board.is_closed(root),
+        }
+        governor = governed.get(root)
+        if kind == LAND:
+            row = totals.get(root, [0] * players)
+            points, places, why = land_points(row, size, treasure, players, two_player_tie)
+            if governor is not None:
+                points[governor.owner] += 2 * (size + treasure)
+                who = names[governor.owner]
+                why = f"closed island with {who}'s Governor: 2 x ({size} + {treasure})"
+            entry["caballeros"] = {names[p]: row[p] for p in range(players)}
+            entry["places"] = {names[p]: places[p] for p in range(players) if places[p]}
+        else:
+            points = [0] * players
+            why = "a sea scores through its ships"
+            if governor is not None:
+                if governor.ship:
+                    points[governor.owner] = size + treasure
+                    who = names[governor.owner]
+                    why = f"closed lake with {who}'s Governor and ship: {size} + {treasure}"
+                else:
+                    why = (
+                        f"closed lake with {names[governor.owner]}'s Governor but no ship: nothing"
+                    )
+        if governor is not None:
+            entry["governor"] = names[governor.owner]
+        entry["points"] = {names[p]: points[p] for p in range(players) if points[p]}
+        entry["why"] = why
+        for p in range(players):
+            score[p] += points[p]
+        regions.append(entry)
+    ships: list[dict[str, Any]] = []
+    for card in sorted(board.caballeros.values(), key=lambda c: c.key):
+        for side in range(4):
+            if not card.ships >> side & 1:
+                continue
+            kind, root = board.facing(card.key, side)
+            if kind != SEA:
+                continue  # cannot happen: a ship is only ever placed facing sea
+            size = len(board.root_cells[root])
+            fish = board.root_treasure[root]
+            score[card.owner] += size + fish
+            ships.append(
+                {
+                    "owner": names[card.owner],
+                    "cell": cell_name(card.key),
+                    "edge": DIRS[side],
+                    "sea": cell_name(card.key + DELTA[side]),
+                    "points": size + fish,
+                    "why": f"{size} sea cards + {fish} fish",
+                }
+            )
+    return {
+        "regions": regions,
+        "ships": ships,
+        "totals": {names[p]: score[p] for p in range(players)},
+    }
