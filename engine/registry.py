@@ -14,6 +14,7 @@ from engine.core import record as core_record
 from engine.core.errors import RecordError
 from engine.core.protocol import GameState
 from engine.core.spec import GameSpec
+from engine.elcaballero.spec import SPEC as EL_CABALLERO
 from engine.elgrande.spec import SPEC as EL_GRANDE
 
 DEFAULT = EL_GRANDE.id
@@ -70,3 +71,4 @@ def replay(record: Any, upto: int | None = None, data: Any = None) -> tuple[Game
 
 
 register(EL_GRANDE)
+register(EL_CABALLERO)

@@ -1,0 +1,1002 @@
+"""The base game of El Caballero as a state on the game platform (docs/elcaballero-rules.md).
+
+Setup (chance): the start card, then the market of 5. Each of the 7 rounds: the power cards,
+played face up one by one clockwise (EC-34), then the turns from the highest card down; after
+the last turn the market is refilled (chance). Scorings after rounds 4 and 7. In table mode the
+players enter the chance steps (`start CARD`, `reveal CARD`: a description or a catalogue id);
+in dealer mode the engine deals from the catalogue (seeded for tests).
+
+>>> game = Game(Options(players=("red", "blue"), mode="dealer", seed=3, catalogue="synthetic"))
+>>> game.current_players(), game.phase
+((0,), 'power')
+>>> game.apply("power 13"); game.apply("power 9", 1); game.current_players()
+(0,)
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from engine.core.actions import Action
+from engine.core.errors import IllegalAction, NotationError, NotYourTurn, UndoError
+from engine.core.protocol import CHANCE
+from engine.elcaballero.board import DELTA, DIRS, CaballeroCard, Map, cell_name, key_of
+from engine.elcaballero.cards import LAND, SEA, CardDesc, CardError, card_from_text
+from engine.elcaballero.catalogue import Catalogue, load_synthetic
+from engine.elcaballero.options import Options
+from engine.elcaballero.placement import NOWHERE, area_placements
+from engine.elcaballero.rules import Rules, load_rules
+from engine.elcaballero.scoring import caballero_totals, score_map
+from engine.elcaballero.verbs import VERBS
+
+CHANCE_PHASES = ("start", "reveal")
+_MASK64 = (1 << 64) - 1
+_UNPREDICTABLE = secrets.SystemRandom()
+KEY = "elcaballero.refuse."
+
+
+def seeded_draw(seed: int, position: int, count: int) -> int:
+    """A reproducible draw among `count` outcomes at history length `position` (SplitMix64 of
+    seed and position: a game resumed from its record deals as the uninterrupted one would)."""
+    x = (seed * 0x9E3779B97F4A7C15 + (position + 1) * 0xD1B54A32D192ED03) & _MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+    x ^= x >> 31
+    return (x * count) >> 64
+
+
+def parse_cell(text: str) -> int:
+    """'x,y' to a cell key (NotationError otherwise)."""
+    parts = text.split(",")
+    if len(parts) == 2:
+        try:
+            x, y = int(parts[0]), int(parts[1])
+        except ValueError:
+            pass
+        else:
+            if -200 <= x <= 200 and -200 <= y <= 200:
+                return key_of(x, y)
+    raise NotationError(f'a cell is "x,y" (whole numbers), got {text!r}')
+
+
+def parse_spot(text: str) -> tuple[int, int]:
+    """'x,yD' to (cell key, side)."""
+    if len(text) < 4 or text[-1].upper() not in DIRS:
+        raise NotationError(f'a spot is a cell and a side, "x,yD" (D: N, E, S, W): {text!r}')
+    return parse_cell(text[:-1]), DIRS.index(text[-1].upper())
+
+
+def spot_name(key: int, side: int) -> str:
+    return cell_name(key) + DIRS[side]
+
+
+class Refusal(Exception):
+    """Why an action is illegal (turned into IllegalAction with the action's text)."""
+
+    def __init__(self, reason: str, key: str, params: dict[str, str | int] | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.key = KEY + key
+        self.params: dict[str, str | int] = params or {}
+
+
+class Saved:
+    """Everything a turn's step can change (undo restores it)."""
+
+    def __init__(self, game: Game) -> None:
+        self.board = game.board.copy()
+        self.court = list(game.court)
+        self.stack = list(game.stack)
+        self.court_ships = list(game.court_ships)
+        self.ship_supply = game.ship_supply
+        self.castillo_supply = game.castillo_supply
+        self.market = list(game.market)
+        self.turn = list(game.turn)
+        self.placed_now = set(game.placed_now)
+        self.log_length = len(game.log)
+        self.history_length = len(game.history)
+
+
+# the counters of a turn (Game.turn)
+REINFORCED, AREAS, AREAS_DUE, KNIGHTS, SHIPS, CASTILLOS, WITHDRAWN = range(7)
+
+
+class Game:
+    """One game (engine.core.protocol.GameState)."""
+
+    def __init__(self, options: Options, catalogue: Catalogue | None = None) -> None:
+        options.check()
+        self.options = options
+        self.rules: Rules = load_rules()
+        if catalogue is None and options.catalogue == "synthetic":
+            catalogue = load_synthetic()
+        if options.mode == "dealer" and catalogue is None:
+            raise ValueError(
+                "dealer mode deals from a catalogue: choose the synthetic one (not the real "
+                "cards) or supply your own"
+            )
+        self.catalogue = catalogue
+        self.size = self.rules.base
+        n = len(options.players)
+        self.n = n
+        self.history: list[tuple[int, Action]] = []
+        self.board = Map()
+        self.court = [self.rules.start_court] * n
+        self.stack = [self.size.caballero_cards] * n  # caballero cards off the map
+        self.court_ships = [0] * n
+        self.ship_supply = self.size.ships
+        self.castillo_supply = self.size.castillos
+        self.hands: list[list[int]] = [list(range(1, 14)) for _ in range(n)]
+        self.scores = [0] * n
+        self.scorings: list[dict[str, Any]] = []
+        self.log: list[str] = []
+        self.pile: list[str] = catalogue.deck() if catalogue is not None else []
+        self.pile_left = 48 - 1  # cards face down (without a catalogue: counted only)
+        self.market: list[CardDesc] = []
+        self.phase = "start"
+        self.round = 1
+        self.power_starter = 0
+        self.power_turn = 0  # how many have played this round
+        self.played = [0] * n  # power card value played this round (0: not yet)
+        self.order: list[int] = []  # turn order this round
+        self.turn_index = 0
+        self.turn = [0] * 7
+        self.placed_now: set[int] = set()  # cells of caballero cards placed this turn
+        self.saved: list[Saved] = []
+        self._dealer = options.mode == "dealer"
+        self._auto_chance()
+
+    # ---------------------------------------------------------------- the protocol
+    def seat_names(self) -> list[str]:
+        return list(self.options.players)
+
+    def is_terminal(self) -> bool:
+        return self.phase == "over"
+
+    def returns(self) -> list[int]:
+        return list(self.scores)
+
+    def current_players(self) -> tuple[int, ...]:
+        if self.phase in CHANCE_PHASES:
+            return (CHANCE,)
+        if self.phase == "power":
+            return ((self.power_starter + self.power_turn) % self.n,)
+        if self.phase == "turn":
+            return (self.order[self.turn_index],)
+        return ()
+
+    def parse(self, text: str) -> Action:
+        action = VERBS.parse(text)
+        kind = action.kind
+        if kind in ("start", "reveal"):
+            return action
+        if kind == "power":
+            if not action.arg.isdigit():
+                raise NotationError(f"a power card is a number 1 to 13: {text!r}")
+            return Action(kind, str(int(action.arg)))
+        if kind == "area":
+            if not action.arg.isdigit():
+                raise NotationError(f"a market slot is a number: {text!r}")
+            key, side = parse_spot(action.arg2)
+            return Action(kind, str(int(action.arg)), spot_name(key, side))
+        if kind in ("knight", "raise"):
+            key, side = parse_spot(action.arg)
+            if not action.arg2.isdigit():
+                raise NotationError(f"a caballero number is 1 to 8: {text!r}")
+            return Action(kind, spot_name(key, side), str(int(action.arg2)))
+        if kind in ("ship", "reship", "shipback"):
+            key, side = parse_spot(action.arg)
+            return Action(kind, spot_name(key, side))
+        if kind == "moveship":
+            a, b = parse_spot(action.arg), parse_spot(action.arg2)
+            return Action(kind, spot_name(*a), spot_name(*b))
+        if kind in ("castillo", "withdraw"):
+            return Action(kind, cell_name(parse_cell(action.arg)))
+        if kind == "movecastillo":
+            a_key, b_key = parse_cell(action.arg), parse_cell(action.arg2)
+            return Action(kind, cell_name(a_key), cell_name(b_key))
+        return action
+
+    def apply(self, action: Action | str, player: int | None = None) -> None:
+        if isinstance(action, str):
+            action = self.parse(action)
+        actors = self.current_players()
+        if not actors:
+            raise IllegalAction(str(action), "the game is over", key=KEY + "over")
+        if player is None:
+            player = actors[0]
+        if player not in actors:
+            who = "chance" if actors[0] == CHANCE else self.options.players[actors[0]]
+            raise NotYourTurn(
+                str(action), f"it is {who}'s turn", key=KEY + "not_your_turn", params={"who": who}
+            )
+        if action.kind not in VERBS:
+            raise IllegalAction(str(action), f"unknown action {action.kind!r}", key=KEY + "unknown")
+        action = self._canonical(action)
+        undoable = player >= 0 and self.phase == "turn" and action.kind != "done"
+        saved = Saved(self) if undoable else None
+        try:
+            self._do(player, action)
+        except Refusal as refused:
+            if saved is not None:
+                self._restore(saved)
+            raise IllegalAction(str(action), refused.reason, refused.key, refused.params) from None
+        except ValueError:  # an Action built by hand with malformed arguments
+            if saved is not None:
+                self._restore(saved)
+            raise
+        self.history.append((player, action))
+        if saved is not None:
+            self.saved.append(saved)
+        else:
+            self.saved = []
+        if self.options.automatic_reinforcements and self.phase == "turn":
+            self._auto_reinforce()
+        self._auto_chance()
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        actors = self.current_players()
+        if not actors:
+            return []
+        if player is None:
+            player = actors[0]
+        if player not in actors:
+            return []
+        if self.phase in CHANCE_PHASES:
+            return self._chance_actions()
+        if self.phase == "power":
+            taken = set(self.played)
+            return [Action("power", str(v)) for v in self.hands[player] if v not in taken]
+        return self._turn_actions(player)
+
+    def can_undo(self, player: int) -> bool:
+        return (
+            bool(self.saved)
+            and self.phase == "turn"
+            and player in self.current_players()
+            and self.history[-1][0] == player
+        )
+
+    def undo(self, player: int) -> Action:
+        """Take back the acting seat's last step of this turn (never past a power card, the end
+        of a turn or a chance step)."""
+        if not self.can_undo(player):
+            raise UndoError("nothing to undo: a card was revealed or the turn passed")
+        undone = self.history[-1][1]
+        self._restore(self.saved.pop())
+        return undone
+
+    def _restore(self, saved: Saved) -> None:
+        self.board = saved.board
+        self.court = saved.court
+        self.stack = saved.stack
+        self.court_ships = saved.court_ships
+        self.ship_supply = saved.ship_supply
+        self.castillo_supply = saved.castillo_supply
+        self.market = saved.market
+        self.turn = saved.turn
+        self.placed_now = saved.placed_now
+        del self.log[saved.log_length :]
+        del self.history[saved.history_length :]
+
+    # ---------------------------------------------------------------- chance
+    def _chance_actions(self) -> list[Action]:
+        verb = self.phase
+        if self.catalogue is not None:
+            pool = self._pool()
+            return [Action(verb, card_id) for card_id in sorted(set(pool))]
+        # without a catalogue any valid description is accepted; these are the plain shapes
+        return [Action(verb, text) for text in _PLAIN_SHAPES if verb == "reveal" or "L" in text]
+
+    def _pool(self) -> list[str]:
+        if self.phase == "start":
+            assert self.catalogue is not None
+            return [c for c in self.pile if self._start_ok(self.catalogue.cards[c])]
+        return self.pile
+
+    def _start_ok(self, card: CardDesc) -> bool:
+        if self.options.start_card_needs_land:
+            return card.start_ok
+        return card.gold() == 0 and card.fish() == 0
+
+    def _auto_chance(self) -> None:
+        if not self._dealer:
+            return
+        while self.phase in CHANCE_PHASES:
+            pool = self._pool()
+            seed = self.options.seed
+            index = (
+                _UNPREDICTABLE.randrange(len(pool))
+                if seed is None
+                else seeded_draw(seed, len(self.history), len(pool))
+            )
+            chosen = Action(self.phase, pool[index])
+            self._do(CHANCE, chosen)
+            self.history.append((CHANCE, chosen))
+        self.saved = []
+
+    def resume_as(self, options: Options) -> None:
+        self.options = options
+        self._dealer = options.mode == "dealer"
+        self._auto_chance()
+
+    def _known_card(self, text: str) -> CardDesc:
+        """A revealed card: a catalogue id with a copy left, or (no catalogue) a description."""
+        if self.catalogue is not None:
+            card = self.catalogue.get(text)
+            if card is None:
+                raise Refusal(
+                    f"{text!r} is not a card of the catalogue", "not_in_catalogue", {"card": text}
+                )
+            if text not in self.pile:
+                raise Refusal(
+                    f"every copy of {text} is already out", "no_copy_left", {"card": text}
+                )
+            return card
+        try:
+            return card_from_text(text)
+        except CardError as bad:
+            raise Refusal(f"not a card: {bad}", "bad_card", {"card": text}) from None
+
+    def _do_chance(self, action: Action) -> None:
+        if action.kind != self.phase:
+            raise Refusal(f"the next chance step is {self.phase!r}", "wrong_chance")
+        if action.kind == "start":
+            card = self._known_card(action.arg)
+            if not self._start_ok(card):
+                raise Refusal(
+                    "the start card shows land and neither gold nor fish",
+                    "start_card",
+                    {"card": action.arg},
+                )
+            if self.catalogue is not None:
+                self.pile.remove(action.arg)
+            self.board.place_area(card, 0, 0, 0)
+            self.log.append(f"start card {card.text}")
+            self.phase = "reveal"
+            return
+        if self.pile_left <= 0 or (self.catalogue is not None and not self.pile):
+            raise Refusal("the draw pile is empty", "pile_empty")
+        card = self._known_card(action.arg)
+        if self.catalogue is not None:
+            self.pile.remove(action.arg)
+        self.market.append(card)
+        self.pile_left -= 1
+        if len(self.market) >= self.size.market or self.pile_left <= 0:
+            self._begin_powers()
+
+    # ---------------------------------------------------------------- rounds
+    def _begin_powers(self) -> None:
+        self.phase = "power"
+        self.power_turn = 0
+        self.played = [0] * self.n
+
+    def _do_power(self, player: int, value_text: str) -> None:
+        value = int(value_text)
+        if value not in self.hands[player]:
+            raise Refusal(
+                f"power card {value} is not in your hand", "power_not_in_hand", {"value": value}
+            )
+        if value in self.played:
+            raise Refusal(
+                f"power card {value} was already played this round", "power_taken", {"value": value}
+            )
+        self.hands[player].remove(value)
+        self.played[player] = value
+        self.power_turn += 1
+        if self.power_turn == self.n:
+            self.order = sorted(range(self.n), key=lambda p: -self.played[p])
+            self.turn_index = 0
+            self.phase = "turn"
+            self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        player = self.order[self.turn_index]
+        due = 2 if self.played[player] == self.rules.two_area_cards else 1
+        self.turn = [0, 0, due, 0, 0, 0, 0]
+        self.placed_now = set()
+        if self.options.automatic_reinforcements:
+            self._auto_reinforce()
+
+    def _auto_reinforce(self) -> None:
+        if not self.turn[REINFORCED]:
+            self._reinforce(self.order[self.turn_index])
+
+    def _end_turn(self) -> None:
+        self.turn_index += 1
+        if self.turn_index < self.n:
+            self._begin_turn()
+            return
+        if self.round in self.size.scorings:
+            self._score()
+        if self.round == self.size.rounds:
+            self.phase = "over"
+            return
+        self.power_starter = self.order[-1]  # the last in turn order starts the next round
+        self.round += 1
+        wanted = self.size.market - len(self.market)
+        can = self.pile_left if self.catalogue is None else min(self.pile_left, len(self.pile))
+        if wanted > 0 and can > 0:  # EC-11: refill as far as the pile allows
+            self.phase = "reveal"
+        else:
+            self._begin_powers()
+
+    def _score(self) -> None:
+        result = score_map(
+            self.board, self.rules.layout, self.seat_names(), None, self.options.two_player_tie
+        )
+        for p, name in enumerate(self.options.players):
+            self.scores[p] += int(result["totals"][name])
+        result["round"] = self.round
+        self.scorings.append(result)
+        self.log.append(f"scoring after round {self.round}")
+
+    # ---------------------------------------------------------------- one step
+    def _canonical(self, action: Action) -> Action:
+        """A caballero card next to sea only may be entered turned any way: it is recorded with
+        the number facing north (the same card on the map)."""
+        if action.kind != "knight" or self.phase != "turn":
+            return action
+        try:
+            key, side = parse_spot(action.arg)
+        except NotationError:
+            return action
+        if side == 0 or self.board.land_sides(key) or not action.arg2.isdigit():
+            return action
+        number = int(action.arg2)
+        front = self.rules.layout[0]
+        if number not in front:
+            return action
+        rotation = (side - front.index(number)) % 4
+        return Action("knight", spot_name(key, 0), str(front[(0 - rotation) % 4]))
+
+    def _do(self, player: int, action: Action) -> None:
+        kind = action.kind
+        if player == CHANCE:
+            self._do_chance(action)
+            return
+        if self.phase == "power":
+            if kind != "power":
+                raise Refusal("play a power card first", "play_power")
+            self._do_power(player, action.arg)
+            return
+        if kind in ("power", "start", "reveal"):
+            raise Refusal("that is not possible during a turn", "wrong_phase")
+        if kind == "reinforce":
+            self._reinforce(player)
+        elif kind == "area":
+            self._do_area(player, action)
+        elif kind == "knight":
+            self._do_knight(player, action)
+        elif kind == "raise":
+            self._do_raise(player, action)
+        elif kind == "ship":
+            self._do_ship(player, action)
+        elif kind == "reship":
+            self._do_reship(player, action)
+        elif kind == "castillo":
+            self._do_castillo(player, action)
+        elif kind == "withdraw":
+            self._do_withdraw(player, action)
+        elif kind == "shipback":
+            self._do_shipback(player, action)
+        elif kind == "moveship":
+            self._do_moveship(player, action)
+        elif kind == "movecastillo":
+            self._do_movecastillo(player, action)
+        else:
+            self._do_done(player)
+
+    # ---------------------------------------------------------------- turn actions
+    def _reinforce(self, player: int) -> None:
+        if self.turn[REINFORCED]:
+            raise Refusal("you have taken your reinforcements this turn", "reinforced")
+        self.turn[REINFORCED] = 1
+        self.court[player] += self.rules.power_caballeros[self.played[player] - 1]
+        self._cap_court(player)
+
+    def _cap_court(self, player: int) -> None:
+        if self.options.court_capacity:
+            cap = self.rules.court_per_card * self.stack[player]
+            if self.court[player] > cap:
+                self.log.append(
+                    f"{self.options.players[player]} loses {self.court[player] - cap} "
+                    "caballeros (court full)"
+                )
+                self.court[player] = cap
+
+    def _pay(self, player: int, cost: int) -> None:
+        if self.court[player] < cost:
+            raise Refusal(
+                f"your court has {self.court[player]} caballeros; this costs {cost}",
+                "court_short",
+                {"court": self.court[player], "cost": cost},
+            )
+        self.court[player] -= cost
+
+    def _area_spots(self, player: int) -> tuple[str, list[tuple[int, int, int]]]:
+        return area_placements(self.board, self.market, player)
+
+    def _area_open(self) -> bool:
+        return self.turn[AREAS] < self.turn[AREAS_DUE]
+
+    def _do_area(self, player: int, action: Action) -> None:
+        if not self._area_open():
+            raise Refusal("you have placed your area card(s) this turn", "area_done")
+        slot = int(action.arg)
+        if not 1 <= slot <= len(self.market):
+            raise Refusal(
+                f"the market has cards 1 to {len(self.market)}",
+                "market_slot",
+                {"count": len(self.market)},
+            )
+        key, north = parse_spot(action.arg2)
+        card = self.market[slot - 1]
+        kind, spots = self._area_spots(player)
+        if (slot - 1, north, key) not in spots:
+            raise self._area_refusal(kind, card, north, key)
+        self.board.place_area_key(card, north, key)
+        del self.market[slot - 1]
+        self.turn[AREAS] += 1
+        for crowded in self.board.crowded_around(key):
+            if self.options.remove_on_same_island or self._lands_differ(crowded):
+                self._remove(crowded, key)
+
+    def _lands_differ(self, key: int) -> bool:
+        roots = {
+            self.board.facing(key, s)[1] for s in range(4) if self.board.facing(key, s)[0] == LAND
+        }
+        return len(roots) > 1
+
+    def _area_refusal(self, kind: str, card: CardDesc, north: int, key: int) -> Refusal:
+        if not self.board.is_empty(key):
+            return Refusal(
+                f"cell {cell_name(key)} is not empty", "cell_taken", {"cell": cell_name(key)}
+            )
+        side = self.board.fit_side(card, north, key)
+        if side >= 0:
+            return Refusal(
+                f"land would meet sea on the {DIRS[side]} side", "land_sea", {"side": DIRS[side]}
+            )
+        if kind == "area":
+            return Refusal(
+                "the card must touch an area card with a full side",
+                "no_contact",
+                {"cell": cell_name(key)},
+            )
+        if kind == "own":
+            return Refusal(
+                "no market card fits next to an area card: place it next to one of "
+                "your caballero cards",
+                "fallback_own",
+            )
+        return Refusal(
+            "no market card fits next to an area card or your caballero cards: "
+            "place it next to another player's caballero card",
+            "fallback_other",
+        )
+
+    def _remove(self, key: int, new_area: int) -> None:
+        """A caballero card touching land on more than one side leaves the map."""
+        card = self.board.remove_caballero(key)
+        owner = card.owner
+        ships = bin(card.ships).count("1")
+        name = self.options.players[owner]
+        if card.castillo:
+            before = self._number_before(card, new_area)
+            self.court[owner] += before
+            self.court_ships[owner] += ships
+            self.castillo_supply += 1
+            self.log.append(
+                f"{name}'s card at {cell_name(key)} is removed; its castillo "
+                f"returns {before} caballeros and {ships} ship(s) to the court"
+            )
+        else:
+            self.ship_supply += ships
+            self.log.append(f"{name}'s card at {cell_name(key)} is removed with its caballeros")
+        self.stack[owner] += 1
+
+    def _number_before(self, card: CaballeroCard, new_area: int) -> int:
+        """The number that faced land before the new area card (0 if none: EC-22)."""
+        for side in range(4):
+            neighbour = card.key + DELTA[side]
+            if neighbour != new_area and self.board.facing(card.key, side)[0] == LAND:
+                return self._number(card, side)
+        return 0
+
+    def _number(self, card: CaballeroCard, side: int) -> int:
+        return self.rules.layout[card.side][(side - card.rotation) % 4]
+
+    def _land_side(self, key: int) -> int:
+        for side in range(4):
+            if self.board.facing(key, side)[0] == LAND:
+                return side
+        return -1
+
+    def _check_no_tie(self, player: int, key: int, side: int, new_total_delta: int) -> None:
+        root = self.board.facing(key, side)[1]
+        totals = caballero_totals(self.board, self.rules.layout, self.n).get(root, [0] * self.n)
+        mine = totals[player] + new_total_delta
+        for other in range(self.n):
+            if other != player and totals[other] > 0 and totals[other] == mine:
+                name = self.options.players[other]
+                raise Refusal(
+                    f"your total here would equal {name}'s ({mine})",
+                    "tie",
+                    {"colour": name, "total": mine},
+                )
+
+    def _knight_check(self, player: int, key: int, side: int, number: int) -> tuple[int, int, int]:
+        """(card side, rotation, cost) of a new caballero card, or a Refusal."""
+        if self.turn[KNIGHTS] >= 2:
+            raise Refusal("you have placed or raised two caballero cards this turn", "knights_done")
+        if self.stack[player] - self.turn[WITHDRAWN] <= 0:
+            raise Refusal("you have no caballero card left to place", "no_card_left")
+        if not self.board.is_empty(key):
+            raise Refusal(
+                f"cell {cell_name(key)} is not empty", "cell_taken", {"cell": cell_name(key)}
+            )
+        if not self.board.touches_area(key):
+            raise Refusal("a caballero card lies next to an area card", "not_next_to_area")
+        lands = self.board.land_sides(key)
+        if lands > 1:
+            raise Refusal(
+                f"this card would touch land on {lands} sides", "two_lands", {"count": lands}
+            )
+        layout = self.rules.layout
+        card_side = 0 if number in layout[0] else 1 if number in layout[1] else -1
+        if card_side < 0:
+            raise Refusal("a caballero card shows 1 to 8", "bad_number")
+        rotation = (side - layout[card_side].index(number)) % 4
+        if lands == 0:
+            if card_side != 0:
+                raise Refusal("a card next to sea only goes front side up (1-4)", "sea_front")
+            return card_side, rotation, 1
+        land = self._land_side(key)
+        if land != side:
+            raise Refusal(
+                f"the number must face the land ({DIRS[land]})", "face_land", {"side": DIRS[land]}
+            )
+        self._check_no_tie(player, key, side, number)
+        return card_side, rotation, number
+
+    def _do_knight(self, player: int, action: Action) -> None:
+        key, side = parse_spot(action.arg)
+        card_side, rotation, cost = self._knight_check(player, key, side, int(action.arg2))
+        self._pay(player, cost)
+        self.board.place_caballero(CaballeroCard(player, card_side, rotation, key))
+        self.stack[player] -= 1
+        self.turn[KNIGHTS] += 1
+        self.placed_now.add(key)
+        self._cap_court(player)
+
+    def _own(self, player: int, key: int) -> CaballeroCard:
+        card = self.board.caballeros.get(key)
+        if card is None:
+            raise Refusal(
+                f"no caballero card at {cell_name(key)}", "no_card", {"cell": cell_name(key)}
+            )
+        if card.owner != player:
+            raise Refusal(
+                f"the caballero card at {cell_name(key)} is not yours",
+                "not_yours",
+                {"cell": cell_name(key)},
+            )
+        return card
+
+    def _raise_check(
+        self, player: int, key: int, side: int, number: int
+    ) -> tuple[CaballeroCard, int, int, int]:
+        if self.turn[KNIGHTS] >= 2:
+            raise Refusal("you have placed or raised two caballero cards this turn", "knights_done")
+        card = self._own(player, key)
+        if card.grande:
+            raise Refusal("a card with the Grande is not turned", "grande_fixed")
+        land = self._land_side(key)
+        if land < 0:
+            raise Refusal("this card faces no land", "raise_no_land")
+        if side != land:
+            raise Refusal(
+                f"the number must face the land ({DIRS[land]})", "face_land", {"side": DIRS[land]}
+            )
+        layout = self.rules.layout
+        now = self._number(card, land)
+        if number <= now or number > max(layout[1]):
+            raise Refusal(
+                f"a card is only turned to a higher number (now {now})",
+                "raise_lower",
+                {"number": now},
+            )
+        card_side = 0 if number in layout[0] else 1
+        self._check_no_tie(player, key, side, number - now)
+        return card, card_side, (side - layout[card_side].index(number)) % 4, number - now
+
+    def _do_raise(self, player: int, action: Action) -> None:
+        key, side = parse_spot(action.arg)
+        card, card_side, rotation, cost = self._raise_check(player, key, side, int(action.arg2))
+        self._pay(player, cost)
+        card.side, card.rotation = card_side, rotation
+        self.turn[KNIGHTS] += 1
+
+    def _ship_spot(self, player: int, key: int, side: int) -> CaballeroCard:
+        card = self._own(player, key)
+        if self.board.facing(key, side)[0] != SEA:
+            raise Refusal(f"edge {DIRS[side]} faces no sea", "ship_not_sea", {"side": DIRS[side]})
+        if card.ships >> side & 1:
+            raise Refusal(
+                f"edge {DIRS[side]} has a ship already", "ship_there", {"side": DIRS[side]}
+            )
+        return card
+
+    def _do_ship(self, player: int, action: Action) -> None:
+        if self.turn[SHIPS] >= 2:
+            raise Refusal("you have bought two ships this turn", "ships_bought")
+        if self.ship_supply <= 0:
+            raise Refusal("no ship left in the supply", "ship_supply")
+        key, side = parse_spot(action.arg)
+        card = self._ship_spot(player, key, side)
+        self._pay(player, 2)
+        card.ships |= 1 << side
+        self.ship_supply -= 1
+        self.turn[SHIPS] += 1
+
+    def _do_reship(self, player: int, action: Action) -> None:
+        if self.court_ships[player] <= 0:
+            raise Refusal("you have no ship at your court", "no_court_ship")
+        key, side = parse_spot(action.arg)
+        card = self._ship_spot(player, key, side)
+        self._pay(player, 1)
+        card.ships |= 1 << side
+        self.court_ships[player] -= 1
+
+    def _do_shipback(self, player: int, action: Action) -> None:
+        key, side = parse_spot(action.arg)
+        card = self._own(player, key)
+        if not card.ships >> side & 1:
+            raise Refusal(f"no ship on edge {DIRS[side]}", "no_ship", {"side": DIRS[side]})
+        card.ships &= ~(1 << side)
+        self.court_ships[player] += 1
+
+    def _do_moveship(self, player: int, action: Action) -> None:
+        key, side = parse_spot(action.arg)
+        card = self._own(player, key)
+        if not card.ships >> side & 1:
+            raise Refusal(f"no ship on edge {DIRS[side]}", "no_ship", {"side": DIRS[side]})
+        to_key, to_side = parse_spot(action.arg2)
+        if to_key == key:
+            raise Refusal("move it to another of your cards", "same_card")
+        target = self._ship_spot(player, to_key, to_side)
+        self._pay(player, 1)
+        card.ships &= ~(1 << side)
+        target.ships |= 1 << to_side
+
+    def _castillo_target(self, player: int, key: int) -> CaballeroCard:
+        card = self._own(player, key)
+        if card.castillo:
+            raise Refusal("this card has a castillo already", "castillo_there")
+        return card
+
+    def _do_castillo(self, player: int, action: Action) -> None:
+        if self.turn[CASTILLOS] >= 2:
+            raise Refusal("you have bought two castillos this turn", "castillos_bought")
+        if self.castillo_supply <= 0:
+            raise Refusal("no castillo left in the supply", "castillo_supply")
+        card = self._castillo_target(player, parse_cell(action.arg))
+        self._pay(player, 1)
+        card.castillo = True
+        self.castillo_supply -= 1
+        self.turn[CASTILLOS] += 1
+
+    def _do_movecastillo(self, player: int, action: Action) -> None:
+        key = parse_cell(action.arg)
+        card = self._own(player, key)
+        if not card.castillo:
+            raise Refusal("this card has no castillo", "no_castillo")
+        to_key = parse_cell(action.arg2)
+        if to_key == key:
+            raise Refusal("move it to another of your cards", "same_card")
+        target = self._castillo_target(player, to_key)
+        self._pay(player, 1)
+        card.castillo = False
+        target.castillo = True
+
+    def _do_withdraw(self, player: int, action: Action) -> None:
+        key = parse_cell(action.arg)
+        card = self._own(player, key)
+        if key in self.placed_now:
+            raise Refusal("a card placed this turn stays until your next turn", "placed_now")
+        self.board.remove_caballero(key)
+        self.court_ships[player] += bin(card.ships).count("1")
+        if card.castillo:
+            land = self._land_side(key)
+            self.court[player] += self._number(card, land) if land >= 0 else 0
+            self.castillo_supply += 1
+        self.stack[player] += 1
+        self.turn[WITHDRAWN] += 1
+        self._cap_court(player)
+
+    def _do_done(self, player: int) -> None:
+        if self._area_open():
+            kind, _ = self._area_spots(player)
+            optional = self.options.second_area_optional and self.turn[AREAS] >= 1
+            if kind != NOWHERE and not optional:
+                raise Refusal("place your area card first", "area_missing")
+        self.saved = []
+        self._end_turn()
+
+    # ---------------------------------------------------------------- legal actions
+    def _turn_actions(self, player: int) -> list[Action]:
+        out: list[Action] = []
+        board = self.board
+        if not self.turn[REINFORCED]:
+            out.append(Action("reinforce"))
+        area_kind = NOWHERE
+        if self._area_open():
+            area_kind, spots = self._area_spots(player)
+            for index, north, key in spots:
+                out.append(Action("area", str(index + 1), spot_name(key, north)))
+        court = self.court[player]
+        if self.turn[KNIGHTS] < 2 and court > 0 and self.stack[player] > self.turn[WITHDRAWN]:
+            for key in sorted(board.frontier):
+                lands = board.land_sides(key)
+                if lands == 0:
+                    out.extend(
+                        Action("knight", spot_name(key, 0), str(n)) for n in self.rules.layout[0]
+                    )
+                elif lands == 1:
+                    side = self._land_side(key)
+                    for number in range(1, min(court, 8) + 1):
+                        if self._legal(self._knight_check, player, key, side, number):
+                            out.append(Action("knight", spot_name(key, side), str(number)))
+        own = sorted(k for k, c in board.caballeros.items() if c.owner == player)
+        if self.turn[KNIGHTS] < 2:
+            for key in own:
+                side = self._land_side(key)
+                if side < 0:
+                    continue
+                for number in range(1, 9):
+                    if self._legal(self._raise_check, player, key, side, number):
+                        card = board.caballeros[key]
+                        if number - self._number(card, side) <= court:
+                            out.append(Action("raise", spot_name(key, side), str(number)))
+        free_sea = [
+            (key, side)
+            for key in own
+            for side in range(4)
+            if not board.caballeros[key].ships >> side & 1 and board.facing(key, side)[0] == SEA
+        ]
+        if self.turn[SHIPS] < 2 and self.ship_supply > 0 and court >= 2:
+            out.extend(Action("ship", spot_name(k, s)) for k, s in free_sea)
+        if self.court_ships[player] > 0 and court >= 1:
+            out.extend(Action("reship", spot_name(k, s)) for k, s in free_sea)
+        no_castillo = [k for k in own if not board.caballeros[k].castillo]
+        if self.turn[CASTILLOS] < 2 and self.castillo_supply > 0 and court >= 1:
+            out.extend(Action("castillo", cell_name(k)) for k in no_castillo)
+        out.extend(Action("withdraw", cell_name(k)) for k in own if k not in self.placed_now)
+        for key in own:
+            card = board.caballeros[key]
+            for side in range(4):
+                if card.ships >> side & 1:
+                    out.append(Action("shipback", spot_name(key, side)))
+                    if court >= 1:
+                        out.extend(
+                            Action("moveship", spot_name(key, side), spot_name(k, s))
+                            for k, s in free_sea
+                            if k != key
+                        )
+            if card.castillo and court >= 1:
+                out.extend(
+                    Action("movecastillo", cell_name(key), cell_name(k))
+                    for k in no_castillo
+                    if k != key
+                )
+        optional = self.options.second_area_optional and self.turn[AREAS] >= 1
+        if not self._area_open() or area_kind == NOWHERE or optional:
+            out.append(Action("done"))
+        return out
+
+    def _legal(self, check: Any, *args: Any) -> bool:
+        try:
+            check(*args)
+        except Refusal:
+            return False
+        return True
+
+    # ---------------------------------------------------------------- views
+    def view(self, viewer: int | None = None) -> dict[str, Any]:
+        names = self.options.players
+        board = self.board
+        totals = caballero_totals(board, self.rules.layout, self.n)
+        out: dict[str, Any] = {
+            "game": "elcaballero",
+            "phase": self.phase,
+            "round": self.round,
+            "rounds": self.size.rounds,
+            "scoring_rounds": list(self.size.scorings),
+            "catalogue": None if self.catalogue is None else self.catalogue.label,
+            "acting": [("chance" if p == CHANCE else names[p]) for p in self.current_players()],
+            "areas": [
+                {"cell": cell_name(k), "card": a.card.text, "id": a.card.id, "rotation": a.rotation}
+                for k, a in sorted(board.areas.items())
+            ],
+            "caballeros": [
+                {
+                    "cell": cell_name(k),
+                    "owner": names[c.owner],
+                    "side": "front" if c.side == 0 else "back",
+                    "rotation": c.rotation,
+                    "numbers": [self._number(c, s) for s in range(4)],
+                    "ships": [DIRS[s] for s in range(4) if c.ships >> s & 1],
+                    "castillo": c.castillo,
+                }
+                for k, c in sorted(board.caballeros.items())
+            ],
+            "regions": [
+                {
+                    "type": "land" if board.kind[r] == LAND else "sea",
+                    "size": len(board.root_cells[r]),
+                    "gold" if board.kind[r] == LAND else "fish": board.root_treasure[r],
+                    "closed": board.is_closed(r),
+                    "cards": sorted(cell_name(k) for k in board.root_cells[r]),
+                    "caballeros": {names[p]: t for p, t in enumerate(totals.get(r, [])) if t},
+                }
+                for r in board.roots()
+            ],
+            "market": [{"card": c.text, "id": c.id} for c in self.market],
+            "pile": self.pile_left,
+            "power_played": {names[p]: self.played[p] for p in range(self.n) if self.played[p]},
+            "order": [names[p] for p in self.order] if self.phase == "turn" else [],
+            "players": [
+                {
+                    "colour": names[p],
+                    "court": self.court[p],
+                    "cards_off_map": self.stack[p],
+                    "court_ships": self.court_ships[p],
+                    "hand_size": len(self.hands[p]),
+                    "score": self.scores[p],
+                }
+                for p in range(self.n)
+            ],
+            "supply": {"ships": self.ship_supply, "castillos": self.castillo_supply},
+            "turn": {
+                "reinforced": bool(self.turn[REINFORCED]),
+                "areas": self.turn[AREAS],
+                "areas_due": self.turn[AREAS_DUE],
+                "caballero_cards": self.turn[KNIGHTS],
+                "ships": self.turn[SHIPS],
+                "castillos": self.turn[CASTILLOS],
+            },
+            "scorings": self.scorings,
+            "log": [[("chance" if p == CHANCE else names[p]), str(a)] for p, a in self.history],
+            "events": list(self.log),
+        }
+        if viewer is not None and 0 <= viewer < self.n:
+            out["hand"] = list(self.hands[viewer])
+            out["legal"] = [str(a) for a in self.legal_actions(viewer)]
+            out["can_undo"] = self.can_undo(viewer)
+        return out
+
+    def snapshot(self) -> dict[str, Any]:
+        out = self.view(None)
+        out["hands"] = [list(h) for h in self.hands]
+        out["pile_cards"] = list(self.pile)
+        out["turn_raw"] = list(self.turn)
+        out["placed_now"] = sorted(self.placed_now)
+        out["undo_depth"] = len(self.saved)
+        return out
+
+
+# table mode without a catalogue: the plain shapes offered as examples of a revealed card
+_PLAIN_SHAPES = (
+    "SNESW",
+    "SNESW+L",
+    "LN+SESW",
+    "LNE+SSW",
+    "LN+LE+SSW",
+    "LNS+SE+SW",
+    "LN+LS+SEW",
+    "LNES+SW",
+    "LNESW",
+    "LNESW+S",
+)

@@ -1,0 +1,91 @@
+"""El Caballero's options: seats, table or dealer mode, and each of the rulebook's gaps as a named
+option whose default is the reference's suggestion (docs/elcaballero-rules.md, "Gaps").
+
+>>> Options(players=("red", "blue")).check()
+>>> Options(players=("red",)).check()
+Traceback (most recent call last):
+...
+engine.core.errors.OptionsError: 'players': 2 to 4 different colour names
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core.errors import OptionsError
+from engine.core.options import read_options
+
+MODES = ("table", "dealer")
+CATALOGUES = ("", "synthetic")
+TWO_PLAYER_TIES = ("second", "nothing")
+
+
+@dataclass(frozen=True)
+class Options:
+    players: tuple[str, ...] = ("red", "blue", "green", "yellow")  # from the youngest, clockwise
+    mode: str = "table"  # table: revealed cards are entered; dealer: the engine shuffles
+    seed: int | None = None  # dealer mode: a reproducible shuffle (tests, self-play)
+    catalogue: str = ""  # "synthetic": the shipped SYNTHETIC set (not the real cards)
+    # the gaps (EC-n), each defaulting to the reference's suggestion
+    two_player_tie: str = "second"  # EC-6: 2 players tied for the most score 1 + 1 each
+    automatic_reinforcements: bool = False  # EC-15: a voluntary action, forfeited if skipped
+    second_area_optional: bool = False  # EC-16: power card 9's second area card is compulsory
+    court_capacity: bool = True  # EC-10: 8 per caballero card off the map; the rest is lost
+    remove_on_same_island: bool = True  # EC-9: two sides on one island still count as two
+    start_card_needs_land: bool = True  # EC-4: the start card shows land
+
+    def check(self) -> None:
+        errors: dict[str, str] = {}
+        if not 2 <= len(self.players) <= 4 or len(set(self.players)) != len(self.players):
+            errors["players"] = "2 to 4 different colour names"
+        elif not all(_is_name(name) for name in self.players):
+            errors["players"] = "colour names are letters, digits and - (no spaces)"
+        if self.mode not in MODES:
+            errors["mode"] = f"one of {', '.join(MODES)}"
+        if self.catalogue not in CATALOGUES:
+            errors["catalogue"] = '"synthetic", or "" (a catalogue file comes from the host)'
+        if self.two_player_tie not in TWO_PLAYER_TIES:
+            errors["two_player_tie"] = f"one of {', '.join(TWO_PLAYER_TIES)}"
+        if self.seed is not None and not 0 <= self.seed < 2**63:
+            errors["seed"] = "a whole number from 0"
+        if errors:
+            raise OptionsError(errors)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": list(self.players),
+            "mode": self.mode,
+            "seed": self.seed,
+            "catalogue": self.catalogue,
+            "two_player_tie": self.two_player_tie,
+            "automatic_reinforcements": self.automatic_reinforcements,
+            "second_area_optional": self.second_area_optional,
+            "court_capacity": self.court_capacity,
+            "remove_on_same_island": self.remove_on_same_island,
+            "start_card_needs_land": self.start_card_needs_land,
+        }
+
+
+OPTION_KINDS = {
+    "players": "names",
+    "mode": "str",
+    "seed": "int?",
+    "catalogue": "str",
+    "two_player_tie": "str",
+    "automatic_reinforcements": "bool",
+    "second_area_optional": "bool",
+    "court_capacity": "bool",
+    "remove_on_same_island": "bool",
+    "start_card_needs_land": "bool",
+}
+
+
+def _is_name(name: str) -> bool:
+    return 0 < len(name) <= 20 and all(ch.isalnum() or ch == "-" for ch in name)
+
+
+def options_from_json(raw: Any) -> Options:
+    options = read_options(Options, OPTION_KINDS, raw)
+    options.check()
+    return options
