@@ -189,6 +189,18 @@ class Map:
                 count += 1
         return count
 
+    def neighbour_masks(self, key: int) -> tuple[int, int]:
+        """(sides with an area card, sides where that card's edge is land), as bit masks."""
+        present = 0
+        land = 0
+        for side in range(4):
+            area = self.areas.get(key + DELTA[side])
+            if area is not None:
+                present |= 1 << side
+                if area.land((side + 2) % 4):
+                    land |= 1 << side
+        return present, land
+
     def touches_area(self, key: int) -> bool:
         return any(key + DELTA[side] in self.areas for side in range(4))
 

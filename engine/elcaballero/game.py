@@ -26,6 +26,7 @@ from engine.elcaballero.cards import LAND, SEA, CardDesc, CardError, card_from_t
 from engine.elcaballero.catalogue import Catalogue, load_synthetic
 from engine.elcaballero.options import Options
 from engine.elcaballero.placement import NOWHERE, area_placements
+from engine.elcaballero.refusals import Refusal
 from engine.elcaballero.rules import Rules, load_rules
 from engine.elcaballero.scoring import caballero_totals, score_map
 from engine.elcaballero.verbs import VERBS
@@ -33,7 +34,6 @@ from engine.elcaballero.verbs import VERBS
 CHANCE_PHASES = ("start", "reveal")
 _MASK64 = (1 << 64) - 1
 _UNPREDICTABLE = secrets.SystemRandom()
-KEY = "elcaballero.refuse."
 
 
 def seeded_draw(seed: int, position: int, count: int) -> int:
@@ -67,18 +67,12 @@ def parse_spot(text: str) -> tuple[int, int]:
     return parse_cell(text[:-1]), DIRS.index(text[-1].upper())
 
 
+def _illegal(action: Action, refused: Refusal) -> IllegalAction:
+    return IllegalAction(str(action), refused.reason, refused.key, refused.params)
+
+
 def spot_name(key: int, side: int) -> str:
     return cell_name(key) + DIRS[side]
-
-
-class Refusal(Exception):
-    """Why an action is illegal (turned into IllegalAction with the action's text)."""
-
-    def __init__(self, reason: str, key: str, params: dict[str, str | int] | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.key = KEY + key
-        self.params: dict[str, str | int] = params or {}
 
 
 class Saved:
@@ -144,6 +138,9 @@ class Game:
         self.turn = [0] * 7
         self.placed_now: set[int] = set()  # cells of caballero cards placed this turn
         self.saved: list[Saved] = []
+        self._version = 0  # bumped by every change: what the caches are valid for
+        self._spots: tuple[str, list[tuple[int, int, int]]] | None = None
+        self._spots_at = -1
         self._dealer = options.mode == "dealer"
         self._auto_chance()
 
@@ -203,25 +200,26 @@ class Game:
             action = self.parse(action)
         actors = self.current_players()
         if not actors:
-            raise IllegalAction(str(action), "the game is over", key=KEY + "over")
+            raise _illegal(action, Refusal("over"))
         if player is None:
             player = actors[0]
         if player not in actors:
             who = "chance" if actors[0] == CHANCE else self.options.players[actors[0]]
-            raise NotYourTurn(
-                str(action), f"it is {who}'s turn", key=KEY + "not_your_turn", params={"who": who}
-            )
+            refused = Refusal("not_your_turn", {"who": who})
+            raise NotYourTurn(str(action), refused.reason, refused.key, refused.params)
         if action.kind not in VERBS:
-            raise IllegalAction(str(action), f"unknown action {action.kind!r}", key=KEY + "unknown")
+            raise _illegal(action, Refusal("unknown", {"verb": action.kind}))
         action = self._canonical(action)
+        self._version += 1
         undoable = player >= 0 and self.phase == "turn" and action.kind != "done"
         saved = Saved(self) if undoable else None
         try:
             self._do(player, action)
+            self._version += 1  # the step changed the state: caches made during it are stale
         except Refusal as refused:
             if saved is not None:
                 self._restore(saved)
-            raise IllegalAction(str(action), refused.reason, refused.key, refused.params) from None
+            raise _illegal(action, refused) from None
         except ValueError:  # an Action built by hand with malformed arguments
             if saved is not None:
                 self._restore(saved)
@@ -265,9 +263,11 @@ class Game:
             raise UndoError("nothing to undo: a card was revealed or the turn passed")
         undone = self.history[-1][1]
         self._restore(self.saved.pop())
+        self._version += 1
         return undone
 
     def _restore(self, saved: Saved) -> None:
+        self._version += 1
         self.board = saved.board
         self.court = saved.court
         self.stack = saved.stack
@@ -313,8 +313,9 @@ class Game:
             )
             chosen = Action(self.phase, pool[index])
             self._do(CHANCE, chosen)
+            self._version += 1
             self.history.append((CHANCE, chosen))
-        self.saved = []
+            self.saved = []  # a chance step is never undone
 
     def resume_as(self, options: Options) -> None:
         self.options = options
@@ -326,30 +327,22 @@ class Game:
         if self.catalogue is not None:
             card = self.catalogue.get(text)
             if card is None:
-                raise Refusal(
-                    f"{text!r} is not a card of the catalogue", "not_in_catalogue", {"card": text}
-                )
+                raise Refusal("not_in_catalogue", {"card": text})
             if text not in self.pile:
-                raise Refusal(
-                    f"every copy of {text} is already out", "no_copy_left", {"card": text}
-                )
+                raise Refusal("no_copy_left", {"card": text})
             return card
         try:
             return card_from_text(text)
         except CardError as bad:
-            raise Refusal(f"not a card: {bad}", "bad_card", {"card": text}) from None
+            raise Refusal("bad_card", {"card": text, "reason": str(bad)}) from None
 
     def _do_chance(self, action: Action) -> None:
         if action.kind != self.phase:
-            raise Refusal(f"the next chance step is {self.phase!r}", "wrong_chance")
+            raise Refusal("wrong_chance", {"step": self.phase})
         if action.kind == "start":
             card = self._known_card(action.arg)
             if not self._start_ok(card):
-                raise Refusal(
-                    "the start card shows land and neither gold nor fish",
-                    "start_card",
-                    {"card": action.arg},
-                )
+                raise Refusal("start_card", {"card": action.arg})
             if self.catalogue is not None:
                 self.pile.remove(action.arg)
             self.board.place_area(card, 0, 0, 0)
@@ -357,7 +350,7 @@ class Game:
             self.phase = "reveal"
             return
         if self.pile_left <= 0 or (self.catalogue is not None and not self.pile):
-            raise Refusal("the draw pile is empty", "pile_empty")
+            raise Refusal("pile_empty")
         card = self._known_card(action.arg)
         if self.catalogue is not None:
             self.pile.remove(action.arg)
@@ -375,13 +368,9 @@ class Game:
     def _do_power(self, player: int, value_text: str) -> None:
         value = int(value_text)
         if value not in self.hands[player]:
-            raise Refusal(
-                f"power card {value} is not in your hand", "power_not_in_hand", {"value": value}
-            )
+            raise Refusal("power_not_in_hand", {"value": value})
         if value in self.played:
-            raise Refusal(
-                f"power card {value} was already played this round", "power_taken", {"value": value}
-            )
+            raise Refusal("power_taken", {"value": value})
         self.hands[player].remove(value)
         self.played[player] = value
         self.power_turn += 1
@@ -458,11 +447,11 @@ class Game:
             return
         if self.phase == "power":
             if kind != "power":
-                raise Refusal("play a power card first", "play_power")
+                raise Refusal("play_power")
             self._do_power(player, action.arg)
             return
         if kind in ("power", "start", "reveal"):
-            raise Refusal("that is not possible during a turn", "wrong_phase")
+            raise Refusal("wrong_phase")
         if kind == "reinforce":
             self._reinforce(player)
         elif kind == "area":
@@ -491,7 +480,7 @@ class Game:
     # ---------------------------------------------------------------- turn actions
     def _reinforce(self, player: int) -> None:
         if self.turn[REINFORCED]:
-            raise Refusal("you have taken your reinforcements this turn", "reinforced")
+            raise Refusal("reinforced")
         self.turn[REINFORCED] = 1
         self.court[player] += self.rules.power_caballeros[self.played[player] - 1]
         self._cap_court(player)
@@ -508,29 +497,28 @@ class Game:
 
     def _pay(self, player: int, cost: int) -> None:
         if self.court[player] < cost:
-            raise Refusal(
-                f"your court has {self.court[player]} caballeros; this costs {cost}",
-                "court_short",
-                {"court": self.court[player], "cost": cost},
-            )
+            raise Refusal("court_short", {"court": self.court[player], "cost": cost})
         self.court[player] -= cost
 
     def _area_spots(self, player: int) -> tuple[str, list[tuple[int, int, int]]]:
-        return area_placements(self.board, self.market, player)
+        """Where the market's cards may go now (cached until the next step)."""
+        cached = self._spots
+        if cached is not None and self._spots_at == self._version:
+            return cached
+        found = area_placements(self.board, self.market, player)
+        self._spots = found
+        self._spots_at = self._version
+        return found
 
     def _area_open(self) -> bool:
         return self.turn[AREAS] < self.turn[AREAS_DUE]
 
     def _do_area(self, player: int, action: Action) -> None:
         if not self._area_open():
-            raise Refusal("you have placed your area card(s) this turn", "area_done")
+            raise Refusal("area_done")
         slot = int(action.arg)
         if not 1 <= slot <= len(self.market):
-            raise Refusal(
-                f"the market has cards 1 to {len(self.market)}",
-                "market_slot",
-                {"count": len(self.market)},
-            )
+            raise Refusal("market_slot", {"count": len(self.market)})
         key, north = parse_spot(action.arg2)
         card = self.market[slot - 1]
         kind, spots = self._area_spots(player)
@@ -551,31 +539,15 @@ class Game:
 
     def _area_refusal(self, kind: str, card: CardDesc, north: int, key: int) -> Refusal:
         if not self.board.is_empty(key):
-            return Refusal(
-                f"cell {cell_name(key)} is not empty", "cell_taken", {"cell": cell_name(key)}
-            )
+            return Refusal("cell_taken", {"cell": cell_name(key)})
         side = self.board.fit_side(card, north, key)
         if side >= 0:
-            return Refusal(
-                f"land would meet sea on the {DIRS[side]} side", "land_sea", {"side": DIRS[side]}
-            )
+            return Refusal("land_sea", {"side": DIRS[side]})
         if kind == "area":
-            return Refusal(
-                "the card must touch an area card with a full side",
-                "no_contact",
-                {"cell": cell_name(key)},
-            )
+            return Refusal("no_contact", {"cell": cell_name(key)})
         if kind == "own":
-            return Refusal(
-                "no market card fits next to an area card: place it next to one of "
-                "your caballero cards",
-                "fallback_own",
-            )
-        return Refusal(
-            "no market card fits next to an area card or your caballero cards: "
-            "place it next to another player's caballero card",
-            "fallback_other",
-        )
+            return Refusal("fallback_own")
+        return Refusal("fallback_other")
 
     def _remove(self, key: int, new_area: int) -> None:
         """A caballero card touching land on more than one side leaves the map."""
@@ -622,42 +594,34 @@ class Game:
             if other != player and totals[other] > 0 and totals[other] == mine:
                 name = self.options.players[other]
                 raise Refusal(
-                    f"your total here would equal {name}'s ({mine})",
-                    "tie",
-                    {"colour": name, "total": mine},
+                    "tie", {"colour": name, "total": mine, "cell": cell_name(key + DELTA[side])}
                 )
 
     def _knight_check(self, player: int, key: int, side: int, number: int) -> tuple[int, int, int]:
         """(card side, rotation, cost) of a new caballero card, or a Refusal."""
         if self.turn[KNIGHTS] >= 2:
-            raise Refusal("you have placed or raised two caballero cards this turn", "knights_done")
+            raise Refusal("knights_done")
         if self.stack[player] - self.turn[WITHDRAWN] <= 0:
-            raise Refusal("you have no caballero card left to place", "no_card_left")
+            raise Refusal("no_card_left")
         if not self.board.is_empty(key):
-            raise Refusal(
-                f"cell {cell_name(key)} is not empty", "cell_taken", {"cell": cell_name(key)}
-            )
+            raise Refusal("cell_taken", {"cell": cell_name(key)})
         if not self.board.touches_area(key):
-            raise Refusal("a caballero card lies next to an area card", "not_next_to_area")
+            raise Refusal("not_next_to_area")
         lands = self.board.land_sides(key)
         if lands > 1:
-            raise Refusal(
-                f"this card would touch land on {lands} sides", "two_lands", {"count": lands}
-            )
+            raise Refusal("two_lands", {"count": lands})
         layout = self.rules.layout
         card_side = 0 if number in layout[0] else 1 if number in layout[1] else -1
         if card_side < 0:
-            raise Refusal("a caballero card shows 1 to 8", "bad_number")
+            raise Refusal("bad_number")
         rotation = (side - layout[card_side].index(number)) % 4
         if lands == 0:
             if card_side != 0:
-                raise Refusal("a card next to sea only goes front side up (1-4)", "sea_front")
+                raise Refusal("sea_front")
             return card_side, rotation, 1
         land = self._land_side(key)
         if land != side:
-            raise Refusal(
-                f"the number must face the land ({DIRS[land]})", "face_land", {"side": DIRS[land]}
-            )
+            raise Refusal("face_land", {"side": DIRS[land]})
         self._check_no_tie(player, key, side, number)
         return card_side, rotation, number
 
@@ -674,40 +638,28 @@ class Game:
     def _own(self, player: int, key: int) -> CaballeroCard:
         card = self.board.caballeros.get(key)
         if card is None:
-            raise Refusal(
-                f"no caballero card at {cell_name(key)}", "no_card", {"cell": cell_name(key)}
-            )
+            raise Refusal("no_card", {"cell": cell_name(key)})
         if card.owner != player:
-            raise Refusal(
-                f"the caballero card at {cell_name(key)} is not yours",
-                "not_yours",
-                {"cell": cell_name(key)},
-            )
+            raise Refusal("not_yours", {"cell": cell_name(key)})
         return card
 
     def _raise_check(
         self, player: int, key: int, side: int, number: int
     ) -> tuple[CaballeroCard, int, int, int]:
         if self.turn[KNIGHTS] >= 2:
-            raise Refusal("you have placed or raised two caballero cards this turn", "knights_done")
+            raise Refusal("knights_done")
         card = self._own(player, key)
         if card.grande:
-            raise Refusal("a card with the Grande is not turned", "grande_fixed")
+            raise Refusal("grande_fixed")
         land = self._land_side(key)
         if land < 0:
-            raise Refusal("this card faces no land", "raise_no_land")
+            raise Refusal("raise_no_land")
         if side != land:
-            raise Refusal(
-                f"the number must face the land ({DIRS[land]})", "face_land", {"side": DIRS[land]}
-            )
+            raise Refusal("face_land", {"side": DIRS[land]})
         layout = self.rules.layout
         now = self._number(card, land)
         if number <= now or number > max(layout[1]):
-            raise Refusal(
-                f"a card is only turned to a higher number (now {now})",
-                "raise_lower",
-                {"number": now},
-            )
+            raise Refusal("raise_lower", {"number": now})
         card_side = 0 if number in layout[0] else 1
         self._check_no_tie(player, key, side, number - now)
         return card, card_side, (side - layout[card_side].index(number)) % 4, number - now
@@ -722,18 +674,16 @@ class Game:
     def _ship_spot(self, player: int, key: int, side: int) -> CaballeroCard:
         card = self._own(player, key)
         if self.board.facing(key, side)[0] != SEA:
-            raise Refusal(f"edge {DIRS[side]} faces no sea", "ship_not_sea", {"side": DIRS[side]})
+            raise Refusal("ship_not_sea", {"side": DIRS[side]})
         if card.ships >> side & 1:
-            raise Refusal(
-                f"edge {DIRS[side]} has a ship already", "ship_there", {"side": DIRS[side]}
-            )
+            raise Refusal("ship_there", {"side": DIRS[side]})
         return card
 
     def _do_ship(self, player: int, action: Action) -> None:
         if self.turn[SHIPS] >= 2:
-            raise Refusal("you have bought two ships this turn", "ships_bought")
+            raise Refusal("ships_bought")
         if self.ship_supply <= 0:
-            raise Refusal("no ship left in the supply", "ship_supply")
+            raise Refusal("ship_supply")
         key, side = parse_spot(action.arg)
         card = self._ship_spot(player, key, side)
         self._pay(player, 2)
@@ -743,7 +693,7 @@ class Game:
 
     def _do_reship(self, player: int, action: Action) -> None:
         if self.court_ships[player] <= 0:
-            raise Refusal("you have no ship at your court", "no_court_ship")
+            raise Refusal("no_court_ship")
         key, side = parse_spot(action.arg)
         card = self._ship_spot(player, key, side)
         self._pay(player, 1)
@@ -754,7 +704,7 @@ class Game:
         key, side = parse_spot(action.arg)
         card = self._own(player, key)
         if not card.ships >> side & 1:
-            raise Refusal(f"no ship on edge {DIRS[side]}", "no_ship", {"side": DIRS[side]})
+            raise Refusal("no_ship", {"side": DIRS[side]})
         card.ships &= ~(1 << side)
         self.court_ships[player] += 1
 
@@ -762,10 +712,10 @@ class Game:
         key, side = parse_spot(action.arg)
         card = self._own(player, key)
         if not card.ships >> side & 1:
-            raise Refusal(f"no ship on edge {DIRS[side]}", "no_ship", {"side": DIRS[side]})
+            raise Refusal("no_ship", {"side": DIRS[side]})
         to_key, to_side = parse_spot(action.arg2)
         if to_key == key:
-            raise Refusal("move it to another of your cards", "same_card")
+            raise Refusal("same_card")
         target = self._ship_spot(player, to_key, to_side)
         self._pay(player, 1)
         card.ships &= ~(1 << side)
@@ -774,14 +724,14 @@ class Game:
     def _castillo_target(self, player: int, key: int) -> CaballeroCard:
         card = self._own(player, key)
         if card.castillo:
-            raise Refusal("this card has a castillo already", "castillo_there")
+            raise Refusal("castillo_there")
         return card
 
     def _do_castillo(self, player: int, action: Action) -> None:
         if self.turn[CASTILLOS] >= 2:
-            raise Refusal("you have bought two castillos this turn", "castillos_bought")
+            raise Refusal("castillos_bought")
         if self.castillo_supply <= 0:
-            raise Refusal("no castillo left in the supply", "castillo_supply")
+            raise Refusal("castillo_supply")
         card = self._castillo_target(player, parse_cell(action.arg))
         self._pay(player, 1)
         card.castillo = True
@@ -792,10 +742,10 @@ class Game:
         key = parse_cell(action.arg)
         card = self._own(player, key)
         if not card.castillo:
-            raise Refusal("this card has no castillo", "no_castillo")
+            raise Refusal("no_castillo")
         to_key = parse_cell(action.arg2)
         if to_key == key:
-            raise Refusal("move it to another of your cards", "same_card")
+            raise Refusal("same_card")
         target = self._castillo_target(player, to_key)
         self._pay(player, 1)
         card.castillo = False
@@ -805,7 +755,7 @@ class Game:
         key = parse_cell(action.arg)
         card = self._own(player, key)
         if key in self.placed_now:
-            raise Refusal("a card placed this turn stays until your next turn", "placed_now")
+            raise Refusal("placed_now")
         self.board.remove_caballero(key)
         self.court_ships[player] += bin(card.ships).count("1")
         if card.castillo:
@@ -821,7 +771,7 @@ class Game:
             kind, _ = self._area_spots(player)
             optional = self.options.second_area_optional and self.turn[AREAS] >= 1
             if kind != NOWHERE and not optional:
-                raise Refusal("place your area card first", "area_missing")
+                raise Refusal("area_missing")
         self.saved = []
         self._end_turn()
 
@@ -837,6 +787,7 @@ class Game:
             for index, north, key in spots:
                 out.append(Action("area", str(index + 1), spot_name(key, north)))
         court = self.court[player]
+        totals = caballero_totals(board, self.rules.layout, self.n)
         if self.turn[KNIGHTS] < 2 and court > 0 and self.stack[player] > self.turn[WITHDRAWN]:
             for key in sorted(board.frontier):
                 lands = board.land_sides(key)
@@ -846,20 +797,22 @@ class Game:
                     )
                 elif lands == 1:
                     side = self._land_side(key)
+                    mine, others = self._standing(totals, player, key, side)
                     for number in range(1, min(court, 8) + 1):
-                        if self._legal(self._knight_check, player, key, side, number):
+                        if mine + number not in others:
                             out.append(Action("knight", spot_name(key, side), str(number)))
         own = sorted(k for k, c in board.caballeros.items() if c.owner == player)
         if self.turn[KNIGHTS] < 2:
             for key in own:
+                card = board.caballeros[key]
                 side = self._land_side(key)
-                if side < 0:
+                if side < 0 or card.grande:
                     continue
-                for number in range(1, 9):
-                    if self._legal(self._raise_check, player, key, side, number):
-                        card = board.caballeros[key]
-                        if number - self._number(card, side) <= court:
-                            out.append(Action("raise", spot_name(key, side), str(number)))
+                now = self._number(card, side)
+                mine, others = self._standing(totals, player, key, side)
+                for number in range(now + 1, min(now + court, 8) + 1):
+                    if mine + number - now not in others:
+                        out.append(Action("raise", spot_name(key, side), str(number)))
         free_sea = [
             (key, side)
             for key in own
@@ -896,12 +849,15 @@ class Game:
             out.append(Action("done"))
         return out
 
-    def _legal(self, check: Any, *args: Any) -> bool:
-        try:
-            check(*args)
-        except Refusal:
-            return False
-        return True
+    def _standing(
+        self, totals: dict[int, list[int]], player: int, key: int, side: int
+    ) -> tuple[int, set[int]]:
+        """The player's total in the land region facing `side` of `key`, and the others'
+        (positive) totals there: the no-tie rule's inputs."""
+        row = totals.get(self.board.facing(key, side)[1])
+        if row is None:
+            return 0, set()
+        return row[player], {t for p, t in enumerate(row) if p != player and t > 0}
 
     # ---------------------------------------------------------------- views
     def view(self, viewer: int | None = None) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.elcaballero.board import DELTA, DIRS, Map, cell_name
+from engine.elcaballero.board import DIRS, Map, cell_name
 from engine.elcaballero.cards import LAND, SEA
 
 TWO_PLAYER_TIE_CHOICES = ("second", "nothing")  # EC-6: what tied leaders score with 2 players
@@ -108,12 +108,15 @@ def score_map(
         governed[board.find(placed.node)] = placed
     score = [0] * players
     regions: list[dict[str, Any]] = []
+    number: dict[int, int] = {}  # root -> the region's number in the output
     for root in board.roots():
         cells = board.root_cells[root]
         size = len(cells)
         treasure = board.root_treasure[root]
         kind = board.kind[root]
+        number[root] = len(regions) + 1
         entry: dict[str, Any] = {
+            "region": number[root],
             "type": "land" if kind == LAND else "sea",
             "cards": sorted(cell_name(k) for k in cells),
             "size": size,
@@ -165,9 +168,9 @@ def score_map(
                     "owner": names[card.owner],
                     "cell": cell_name(card.key),
                     "edge": DIRS[side],
-                    "sea": cell_name(card.key + DELTA[side]),
+                    "region": number[root],
                     "points": size + fish,
-                    "why": f"{size} sea cards + {fish} fish",
+                    "why": f"{size} sea card{'' if size == 1 else 's'} + {fish} fish",
                 }
             )
     return {

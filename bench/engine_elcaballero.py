@@ -1,0 +1,108 @@
+"""El Caballero engine speed: random complete 4-player base games (the SYNTHETIC cards, not the
+real ones, dealt by the engine; every decision uniform over the legal actions), plain Python and
+mypyc-compiled side by side. Target (issue 13): >= 100 games/s compiled.
+
+Each engine runs in its own process (this file run as a script with the engine's root), runs
+are interleaved and the medians reported.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+COMPILED = ROOT / "build" / "mypyc"
+TARGET = 100.0
+ROUNDS = 3
+SECONDS_PER_RUN = 2.0
+
+
+def play_random_game(game: Any, seed: int) -> Any:
+    draw = random.Random(seed).random
+    while not game.is_terminal():
+        player = game.current_players()[0]
+        actions = game.legal_actions(player)
+        game.apply(actions[int(draw() * len(actions))], player)
+    return game
+
+
+def worker(root: str) -> None:
+    """Answer each line "SECONDS" with "GAMES ELAPSED", playing with the engine under root."""
+    sys.path.insert(0, root)
+    from engine.elcaballero.game import Game
+    from engine.elcaballero.options import Options
+
+    print(f"ready {sys.modules['engine.elcaballero.game'].__file__}", flush=True)
+    seed = 0
+    colours = ("red", "blue", "green", "yellow")
+    for line in sys.stdin:
+        seconds = float(line)
+        games = 0
+        started = time.perf_counter()
+        while time.perf_counter() - started < seconds:
+            options = Options(players=colours, mode="dealer", seed=seed, catalogue="synthetic")
+            play_random_game(Game(options), seed)
+            seed += 1
+            games += 1
+        print(games, time.perf_counter() - started, flush=True)
+
+
+class Worker:
+    def __init__(self, name: str, root: Path) -> None:
+        self.name = name
+        self.process = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), "--worker", str(root)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=str(root),
+        )
+        assert self.process.stdout is not None
+        self.loaded = self.process.stdout.readline().strip()
+
+    def run(self, seconds: float) -> float:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(f"{seconds}\n")
+        self.process.stdin.flush()
+        games, elapsed = self.process.stdout.readline().split()
+        return int(games) / float(elapsed)
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+def main(*flags: str) -> None:
+    workers = [Worker("plain", ROOT)]
+    if (COMPILED / "engine" / "elcaballero").is_dir():
+        workers.append(Worker("compiled", COMPILED))
+    else:
+        print("no compiled engine (make setup): plain only")
+    runs: dict[str, list[float]] = {w.name: [] for w in workers}
+    try:
+        for _ in range(ROUNDS):
+            for w in workers:
+                runs[w.name].append(w.run(SECONDS_PER_RUN))
+    finally:
+        for w in workers:
+            w.close()
+    for name, rates in runs.items():
+        median = statistics.median(rates)
+        verdict = ""
+        if name == "compiled":
+            verdict = f"  (target >= {TARGET:.0f}: {'met' if median >= TARGET else 'MISSED'})"
+        print(f"el caballero, 4 players, base game, {name}: {median:.1f} games/s{verdict}")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--worker":
+        worker(sys.argv[2])
+    else:
+        main(*sys.argv[1:])
