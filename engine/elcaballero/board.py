@@ -23,7 +23,7 @@ edges face no area card (0: closed, for the extended game's Governors).
 
 from __future__ import annotations
 
-from engine.elcaballero.cards import LAND, SEA, CardDesc
+from engine.elcaballero.cards import LAND, SEA, CardDesc, rotated_mask
 
 WIDTH = 1024  # cells per grid row in a key; the map never grows 512 cells from the start
 OFFSET = 512
@@ -44,9 +44,17 @@ def xy_of(key: int) -> tuple[int, int]:
     return key // WIDTH - OFFSET, key % WIDTH - OFFSET
 
 
+_NAMES: dict[int, str] = {}
+
+
 def cell_name(key: int) -> str:
-    x, y = xy_of(key)
-    return f"{x},{y}"
+    """'x,y' of a cell key (memoised: listings name the same cells over and over)."""
+    name = _NAMES.get(key)
+    if name is None:
+        x, y = xy_of(key)
+        name = f"{x},{y}"
+        _NAMES[key] = name
+    return name
 
 
 class PlacedArea:
@@ -55,13 +63,14 @@ class PlacedArea:
     def __init__(self, card: CardDesc, rotation: int, key: int, nodes: list[int]) -> None:
         self.card = card
         self.rotation = rotation
+        self.land_mask = rotated_mask(card.land_mask, rotation)  # land sides on the map
         self.key = key
         self.nodes = nodes  # node id of each of the card's regions (card.regions order)
         # the node on each map side
         self.edge_node = [nodes[card.edge_region[(d - rotation) % 4]] for d in range(4)]
 
     def land(self, side: int) -> bool:
-        return bool(self.card.land_mask >> ((side - self.rotation) % 4) & 1)
+        return bool(self.land_mask >> side & 1)
 
 
 class CaballeroCard:
@@ -179,6 +188,13 @@ class Map:
             return -1, -1
         back = (side + 2) % 4
         return (LAND if area.land(back) else SEA), self.find(area.edge_node[back])
+
+    def side_kind(self, key: int, side: int) -> int:
+        """LAND or SEA of the area card's edge facing `side` of the cell, -1 if none."""
+        area = self.areas.get(key + DELTA[side])
+        if area is None:
+            return -1
+        return LAND if area.land_mask >> ((side + 2) % 4) & 1 else SEA
 
     def land_sides(self, key: int) -> int:
         """How many sides of the cell face a land edge of an area card."""

@@ -582,7 +582,7 @@ class Game:
 
     def _land_side(self, key: int) -> int:
         for side in range(4):
-            if self.board.facing(key, side)[0] == LAND:
+            if self.board.side_kind(key, side) == LAND:
                 return side
         return -1
 
@@ -817,7 +817,7 @@ class Game:
             (key, side)
             for key in own
             for side in range(4)
-            if not board.caballeros[key].ships >> side & 1 and board.facing(key, side)[0] == SEA
+            if not board.caballeros[key].ships >> side & 1 and board.side_kind(key, side) == SEA
         ]
         if self.turn[SHIPS] < 2 and self.ship_supply > 0 and court >= 2:
             out.extend(Action("ship", spot_name(k, s)) for k, s in free_sea)
