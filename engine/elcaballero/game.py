@@ -787,7 +787,7 @@ class Game:
             for index, north, key in spots:
                 out.append(Action("area", str(index + 1), spot_name(key, north)))
         court = self.court[player]
-        totals = caballero_totals(board, self.rules.layout, self.n)
+        totals: dict[int, list[int]] | None = None  # computed when a land region is met
         if self.turn[KNIGHTS] < 2 and court > 0 and self.stack[player] > self.turn[WITHDRAWN]:
             for key in sorted(board.frontier):
                 lands = board.land_sides(key)
@@ -797,6 +797,8 @@ class Game:
                     )
                 elif lands == 1:
                     side = self._land_side(key)
+                    if totals is None:
+                        totals = caballero_totals(board, self.rules.layout, self.n)
                     mine, others = self._standing(totals, player, key, side)
                     for number in range(1, min(court, 8) + 1):
                         if mine + number not in others:
@@ -809,6 +811,8 @@ class Game:
                 if side < 0 or card.grande:
                     continue
                 now = self._number(card, side)
+                if totals is None:
+                    totals = caballero_totals(board, self.rules.layout, self.n)
                 mine, others = self._standing(totals, player, key, side)
                 for number in range(now + 1, min(now + court, 8) + 1):
                     if mine + number - now not in others:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.elcaballero.board import DIRS, Map, cell_name
+from engine.elcaballero.board import DELTA, DIRS, Map, cell_name
 from engine.elcaballero.cards import LAND, SEA
 
 TWO_PLAYER_TIE_CHOICES = ("second", "nothing")  # EC-6: what tied leaders score with 2 players
@@ -80,16 +80,22 @@ def caballero_totals(
 ) -> dict[int, list[int]]:
     """Land region root -> each player's caballeros there (every number that faces its land)."""
     totals: dict[int, list[int]] = {}
+    areas = board.areas
     for card in board.caballeros.values():
         numbers = layout[card.side]
         for side in range(4):
-            kind, root = board.facing(card.key, side)
-            if kind == LAND:
-                row = totals.get(root)
-                if row is None:
-                    row = [0] * players
-                    totals[root] = row
-                row[card.owner] += numbers[(side - card.rotation) % 4]
+            area = areas.get(card.key + DELTA[side])
+            if area is None:
+                continue
+            back = (side + 2) % 4
+            if not area.land_mask >> back & 1:
+                continue
+            root = board.find(area.edge_node[back])
+            row = totals.get(root)
+            if row is None:
+                row = [0] * players
+                totals[root] = row
+            row[card.owner] += numbers[(side - card.rotation) % 4]
     return totals
 
 
