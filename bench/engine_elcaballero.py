@@ -8,13 +8,11 @@ are interleaved and the medians reported.
 
 from __future__ import annotations
 
-import random
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPILED = ROOT / "build" / "mypyc"
@@ -23,18 +21,10 @@ ROUNDS = 3
 SECONDS_PER_RUN = 2.0
 
 
-def play_random_game(game: Any, seed: int) -> Any:
-    draw = random.Random(seed).random
-    while not game.is_terminal():
-        player = game.current_players()[0]
-        actions = game.legal_actions(player)
-        game.apply(actions[int(draw() * len(actions))], player)
-    return game
-
-
 def worker(root: str) -> None:
     """Answer each line "SECONDS" with "GAMES ELAPSED", playing with the engine under root."""
-    sys.path.insert(0, root)
+    sys.path[:0] = [root, str(ROOT)]  # the engine from root; bench from the checkout
+    from bench._engine_worker import play_random_game
     from engine.elcaballero.game import Game
     from engine.elcaballero.options import Options
 

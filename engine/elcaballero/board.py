@@ -44,6 +44,22 @@ def xy_of(key: int) -> tuple[int, int]:
     return key // WIDTH - OFFSET, key % WIDTH - OFFSET
 
 
+def cell_from_text(text: object) -> int | None:
+    """'x,y' (whole numbers, at most 200 from the start) to a cell key; None if it is not."""
+    if not isinstance(text, str):
+        return None
+    parts = text.split(",")
+    if len(parts) != 2:
+        return None
+    try:
+        x, y = int(parts[0]), int(parts[1])
+    except ValueError:
+        return None
+    if not (-200 <= x <= 200 and -200 <= y <= 200):
+        return None
+    return key_of(x, y)
+
+
 _NAMES: dict[int, str] = {}
 
 

@@ -21,7 +21,7 @@ from typing import Any
 from engine.core.actions import Action
 from engine.core.errors import IllegalAction, NotationError, NotYourTurn, UndoError
 from engine.core.protocol import CHANCE
-from engine.elcaballero.board import DELTA, DIRS, CaballeroCard, Map, cell_name, key_of
+from engine.elcaballero.board import DELTA, DIRS, CaballeroCard, Map, cell_from_text, cell_name
 from engine.elcaballero.cards import LAND, SEA, CardDesc, CardError, card_from_text
 from engine.elcaballero.catalogue import Catalogue, load_synthetic
 from engine.elcaballero.options import Options
@@ -48,16 +48,10 @@ def seeded_draw(seed: int, position: int, count: int) -> int:
 
 def parse_cell(text: str) -> int:
     """'x,y' to a cell key (NotationError otherwise)."""
-    parts = text.split(",")
-    if len(parts) == 2:
-        try:
-            x, y = int(parts[0]), int(parts[1])
-        except ValueError:
-            pass
-        else:
-            if -200 <= x <= 200 and -200 <= y <= 200:
-                return key_of(x, y)
-    raise NotationError(f'a cell is "x,y" (whole numbers), got {text!r}')
+    key = cell_from_text(text)
+    if key is None:
+        raise NotationError(f'a cell is "x,y" (whole numbers), got {text!r}')
+    return key
 
 
 def parse_spot(text: str) -> tuple[int, int]:

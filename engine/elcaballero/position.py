@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.errors import GameDataError, PositionError
-from engine.elcaballero.board import DIRS, CaballeroCard, Map, key_of
+from engine.elcaballero.board import DIRS, CaballeroCard, Map, cell_from_text, key_of, xy_of
 from engine.elcaballero.cards import LAND, SEA, CardDesc, CardError, card_from_mapping
 from engine.elcaballero.catalogue import Catalogue, load_catalogue, load_synthetic
 from engine.elcaballero.rules import load_rules
@@ -32,19 +32,12 @@ SIDES = ("front", "back")
 
 def parse_cell(raw: Any, where: str) -> tuple[int, int]:
     """ "x,y" (whole numbers; y grows southwards) to (x, y)."""
-    if isinstance(raw, str):
-        parts = raw.split(",")
-        if len(parts) == 2:
-            try:
-                x, y = int(parts[0]), int(parts[1])
-            except ValueError:
-                pass
-            else:
-                if -200 <= x <= 200 and -200 <= y <= 200:
-                    return x, y
-    raise PositionError(
-        where, f'a cell is "x,y" (whole numbers, at most 200 from the start), got {raw!r}'
-    )
+    key = cell_from_text(raw)
+    if key is None:
+        raise PositionError(
+            where, f'a cell is "x,y" (whole numbers, at most 200 from the start), got {raw!r}'
+        )
+    return xy_of(key)
 
 
 def _catalogue(raw: Mapping[str, Any], overrides: Sequence[Path | str]) -> Catalogue | None:
