@@ -13,7 +13,7 @@ from engine.core.spec import GameSpec
 from engine.elcaballero import position
 from engine.elcaballero.catalogue import Catalogue
 from engine.elcaballero.game import Game
-from engine.elcaballero.options import Options, options_from_json
+from engine.elcaballero.options import OPTION_KINDS, Options, options_from_json
 from engine.elcaballero.verbs import VERBS
 
 __all__ = ["SPEC", "ElCaballeroSpec"]
@@ -28,6 +28,8 @@ class ElCaballeroSpec(GameSpec):
     aliases = ("el-caballero",)
     player_counts = (2, 3, 4)
     verbs = VERBS
+    options_type = Options
+    option_kinds = OPTION_KINDS
 
     def options_from_json(self, raw: Mapping[str, Any]) -> Options:
         return options_from_json(dict(raw))

@@ -215,7 +215,8 @@ def _adapter_class(game_id: str) -> type[GameAdapter]:
         if missing.name != name:
             raise  # the game's adapter is there but broken: say so, do not hide it
         return GameAdapter
-    adapter: type[GameAdapter] = module.Adapter
+    # a folder holding only data (e.g. a game's i18n bundles) imports as a namespace package
+    adapter: type[GameAdapter] = getattr(module, "Adapter", GameAdapter)
     return adapter
 
 
