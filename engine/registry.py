@@ -16,6 +16,7 @@ from engine.core.protocol import GameState
 from engine.core.spec import GameSpec
 from engine.elcaballero.spec import SPEC as EL_CABALLERO
 from engine.elgrande.spec import SPEC as EL_GRANDE
+from engine.kingdomino.spec import SPEC as KINGDOMINO
 
 DEFAULT = EL_GRANDE.id
 _GAMES: dict[str, GameSpec] = {}
@@ -72,3 +73,4 @@ def replay(record: Any, upto: int | None = None, data: Any = None) -> tuple[Game
 
 register(EL_GRANDE)
 register(EL_CABALLERO)
+register(KINGDOMINO)

@@ -72,6 +72,8 @@ def cmd_score(args: argparse.Namespace) -> int:
         if not isinstance(raw, dict):
             raise PositionError("FILE", "the position must be a JSON object")
         spec = _game_of(args.game, raw)
+        if args.check_tiles:  # the game's own check that its real pieces could make the position
+            raw = {**raw, "check_tiles": True}
         result = spec.score_position(raw, overrides=args.override or ())
     except (PositionError, GameDataError) as exc:
         print(f"castillo score: error: {exc}", file=sys.stderr)
@@ -98,6 +100,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=Path,
         metavar="TOML",
         help="a game-data override file (repeatable; see docs/game-data.md)",
+    )
+    parser.add_argument(
+        "--check-tiles",
+        action="store_true",
+        help="also check the position could be built from the game's pieces (Kingdomino)",
     )
     parser.add_argument("--compact", action="store_true", help="print the JSON on one line")
     parser.set_defaults(handler=cmd_score)

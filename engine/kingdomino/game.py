@@ -1,0 +1,636 @@
+"""Kingdomino's rules driver and the platform's protocol (engine.core.protocol.GameState).
+
+A game is a sequence of rounds. The set-up round: a line is drawn (`draw`, one domino at a time,
+the line sorted by number), then the kings are drawn one by one (`king`) and each drawn king
+claims a domino of it. Every later round: the next line is drawn, and each king in the order of
+the current line places its domino (`place`, or `discard` when it fits nowhere) and claims one
+of the next line (`claim`). When the pile is used up, a last round of placements only. A
+domino nobody claims (the wider draft) is discarded when the line becomes current.
+
+Chance steps (`draw`, `king`) are entered at the table (table mode: any number not seen yet,
+since the dominoes removed at the start are never revealed) or drawn by the dealer. Moves also
+have a fast integer form for computer players (`moves()`, `play()`): a placement `cell*4+dir`,
+`DISCARD`, or a claimed domino's number.
+
+>>> g = Game(Options(players=("pink", "blue"), mode="dealer", seed=3))
+>>> g.current_players(), len(g.line_next)
+((0,), 4)
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from typing import Any
+
+from engine.core.actions import Action
+from engine.core.errors import IllegalAction, NotationError, NotYourTurn, UndoError
+from engine.core.protocol import CHANCE
+from engine.kingdomino import kingdom as kd
+from engine.kingdomino import views
+from engine.kingdomino.data import GameData, load
+from engine.kingdomino.kingdom import Kingdom
+from engine.kingdomino.options import Options, Setup, check
+from engine.kingdomino.scoring import Breakdown
+from engine.kingdomino.verbs import VERBS
+
+DRAW, KING, PLACE, CLAIM, OVER = 0, 1, 2, 3, 4
+STEP_NAMES = ("draw", "king", "place", "claim", "over")
+DISCARD = -1
+_UNPREDICTABLE: random.Random = secrets.SystemRandom()
+_MASK64 = (1 << 64) - 1
+
+
+def seeded_draw(seed: int, position: int, count: int) -> int:
+    """A seeded dealer's draw among `count` outcomes at step `position` (SplitMix64 of both):
+    a game resumed from its record deals on exactly as before. Predictable: tests only.
+
+    >>> [seeded_draw(7, p, 10) for p in range(6)]
+    [4, 5, 7, 5, 5, 3]
+    """
+    x = (seed * 0x9E3779B97F4A7C15 + (position + 1) * 0xD1B54A32D192ED03) & _MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+    x ^= x >> 31
+    return (x * count) >> 64
+
+
+# Every refusal's key (kingdomino.refuse.KEY); the texts are in
+# host/games/kingdomino/static/i18n/<lang>/engine.json.
+REFUSALS = frozenset(
+    {
+        "bad_number",
+        "cannot_place",
+        "chance_expected",
+        "claim_now",
+        "claimed",
+        "drawn_already",
+        "game_over",
+        "king_drawn",
+        "must_place",
+        "no_contact",
+        "no_such_domino",
+        "no_such_king",
+        "not_in_line",
+        "not_your_domino",
+        "not_your_turn",
+        "nothing_to_claim",
+        "occupied",
+        "outside",
+        "place_first",
+        "place_now",
+        "too_tall",
+        "too_wide",
+        "unknown_action",
+    }
+)
+
+
+def refuse(action: str, reason: str, key: str, **params: str | int) -> IllegalAction:
+    assert key in REFUSALS, f"refusal key {key!r} is not listed in REFUSALS"
+    return IllegalAction(action, reason, key=f"kingdomino.refuse.{key}", params=params)
+
+
+class Game:
+    """One game (or Dynasty match) of Kingdomino."""
+
+    options: Options
+    data: GameData
+    setup: Setup
+    dealer: bool
+    chance_rng: random.Random | None
+    recording: bool
+    history: list[tuple[int, Action]]
+    steps: int
+    game_number: int
+    past: list[list[int]]
+    kingdoms: list[Kingdom]
+    discarded: list[int]
+    seen: list[bool]
+    drawn: int
+    line: list[int]
+    line_kings: list[int]
+    line_next: list[int]
+    next_kings: list[int]
+    left_over: list[int]
+    kings_drawn: list[int]
+    order: list[int]
+    turn: int
+    step: int
+    _saved_kingdom: Kingdom | None
+
+    def __init__(self, options: Options, data: GameData | None = None) -> None:
+        check(options)
+        self.options = options
+        self.data = data if data is not None else load()
+        self.setup = Setup(options)
+        self.dealer = options.mode == "dealer"
+        self.chance_rng = None
+        self.recording = True
+        self.history = []
+        self.steps = 0
+        self.game_number = 0
+        self.past = []
+        self._saved_kingdom = None
+        self._new_game()
+        self._auto_chance()
+
+    # ------------------------------------------------------------------ set-up and rounds
+    def _new_game(self) -> None:
+        players = self.setup.players
+        self.kingdoms = [Kingdom(self.setup.size) for _ in range(players)]
+        self.discarded = [0] * players
+        self.seen = [False] * (self.data.count + 1)
+        self.drawn = 0
+        self.line = []
+        self.line_kings = []
+        self.line_next = []
+        self.next_kings = []
+        self.left_over = []
+        self.kings_drawn = []
+        self.order = []
+        self.turn = 0
+        self.step = DRAW
+
+    def _line_drawn(self) -> None:
+        """A full line is out: sorted; the first of a game is picked in a drawn king order."""
+        self.line_next.sort()
+        self.next_kings = [-1] * len(self.line_next)
+        if not self.line:
+            self.step = KING
+        else:
+            self._begin_round()
+
+    def _begin_round(self) -> None:
+        self.order = [king for king in self.line_kings if king >= 0]
+        self.turn = 0
+        self.step = PLACE
+
+    def _advance(self) -> None:
+        """The acting king is done: the next king, or the end of the round."""
+        self.turn += 1
+        if not self.line and self.kings_left():
+            self.step = KING  # the set-up round: the next king is drawn
+            return
+        if self.turn < len(self.order):
+            self.step = PLACE if self.line else CLAIM
+            return
+        claimed = [slot for slot, king in enumerate(self.next_kings) if king >= 0]
+        for slot, king in enumerate(self.next_kings):
+            if king < 0:  # nobody claimed it (the wider draft): out of the game
+                self.left_over.append(self.line_next[slot])
+        self.line = [self.line_next[slot] for slot in claimed]
+        self.line_kings = [self.next_kings[slot] for slot in claimed]
+        self.line_next, self.next_kings = [], []
+        self.order, self.turn = [], 0
+        if not self.line:
+            self._end_game()
+        elif self.drawn < self.setup.dominoes:
+            self.step = DRAW
+        else:
+            self._begin_round()  # the last round: placements only
+
+    def _end_game(self) -> None:
+        self.past.append([self.breakdown(seat).total for seat in range(self.setup.players)])
+        if len(self.past) < self.setup.games:
+            self.game_number += 1
+            self._new_game()
+        else:
+            self.step = OVER
+
+    # ------------------------------------------------------------------ chance
+    def _auto_chance(self) -> None:
+        while self.step in (DRAW, KING) and (self.dealer or self.chance_rng is not None):
+            if self.step == DRAW:
+                pool = [n for n in self.data.numbers() if not self.seen[n]]
+                self._chance(Action("draw", str(pool[self._draw(len(pool))])))
+            else:
+                left = self.kings_left()
+                seat = self.setup.seat_of_king[left[self._draw(len(left))]]
+                self._chance(Action("king", self.options.players[seat]))
+
+    def _draw(self, count: int) -> int:
+        if self.chance_rng is not None:
+            return self.chance_rng.randrange(count)
+        seed = self.options.seed
+        if seed is None:
+            return _UNPREDICTABLE.randrange(count)
+        return seeded_draw(seed, self.steps, count)
+
+    def _chance(self, action: Action) -> None:
+        if self.recording:
+            self.history.append((CHANCE, action))
+        self.steps += 1
+        if action.kind == "draw":
+            number = int(action.arg)
+            self.seen[number] = True
+            self.drawn += 1
+            self.line_next.append(number)
+            if len(self.line_next) == self.setup.line:
+                self._line_drawn()
+        else:
+            seat = self.options.players.index(action.arg)
+            king = next(k for k in self.kings_left() if self.setup.seat_of_king[k] == seat)
+            self.kings_drawn.append(king)
+            self.order = self.kings_drawn[:]
+            self.turn = len(self.kings_drawn) - 1
+            self.step = CLAIM
+
+    def kings_left(self) -> list[int]:
+        """Kings not yet drawn for the first pick."""
+        return [k for k in range(self.setup.kings) if k not in self.kings_drawn]
+
+    # ------------------------------------------------------------------ who acts, what is legal
+    def acting_king(self) -> int:
+        return self.order[self.turn] if self.step in (PLACE, CLAIM) else -1
+
+    def current_domino(self) -> int:
+        """The domino under the acting king (0 if none)."""
+        king = self.acting_king()
+        for slot, owner in enumerate(self.line_kings):
+            if owner == king:
+                return self.line[slot]
+        return 0
+
+    def current_players(self) -> tuple[int, ...]:
+        if self.step == OVER:
+            return ()
+        if self.step in (DRAW, KING):
+            return (CHANCE,)
+        return (self.setup.seat_of_king[self.order[self.turn]],)
+
+    def is_terminal(self) -> bool:
+        return self.step == OVER
+
+    def moves(self) -> list[int]:
+        """The acting king's legal moves in the fast integer form (see the module docstring)."""
+        if self.step == PLACE:
+            number = self.current_domino()
+            data = self.data
+            found = self.kingdoms[self.setup.seat_of_king[self.order[self.turn]]].placements(
+                data.terrain_a[number],
+                data.crowns_a[number],
+                data.terrain_b[number],
+                data.crowns_b[number],
+            )
+            return found if found else [DISCARD]
+        if self.step == CLAIM:
+            return [n for slot, n in enumerate(self.line_next) if self.next_kings[slot] < 0]
+        return []
+
+    def play(self, move: int) -> None:
+        """Apply a move of `moves()` (no check; computer players' playouts)."""
+        if self.step == PLACE:
+            self._place(move)
+        else:
+            self._claim(move)
+        self._auto_chance()
+
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        actors = self.current_players()
+        if not actors or (player is not None and player not in actors):
+            return []
+        if self.step == DRAW:
+            return [Action("draw", str(n)) for n in self.data.numbers() if not self.seen[n]]
+        if self.step == KING:
+            seats = sorted({self.setup.seat_of_king[k] for k in self.kings_left()})
+            return [Action("king", self.options.players[seat]) for seat in seats]
+        return [self.move_action(move) for move in self.moves()]
+
+    def move_action(self, move: int) -> Action:
+        if self.step == CLAIM:
+            return Action("claim", str(move))
+        number = str(self.current_domino())
+        if move == DISCARD:
+            return Action("discard", number)
+        return Action("place", number, self.placement_text(move))
+
+    # ------------------------------------------------------------------ notation
+    def square_name(self, cell: int) -> str:
+        row, col = self.kingdoms[0].row_col(cell)
+        return f"{chr(ord('a') + col)}{row + 1}"
+
+    def placement_text(self, move: int) -> str:
+        return f"{self.square_name(move >> 2)}{kd.DIRECTIONS[move & 3]}"
+
+    def parse_placement(self, text: str) -> int:
+        """ "c4e" to an encoded placement (NotationError if it is not one)."""
+        width = self.kingdoms[0].width
+        text = text.lower()
+        col = ord(text[:1] or " ") - ord("a")
+        digits, direction = text[1:-1], text[-1:]
+        if not (0 <= col < width and digits.isdigit() and direction and direction in "nesw"):
+            last = f"{chr(ord('a') + width - 1)}{width}"
+            raise NotationError(
+                f"{text!r} is not a placement: a square a1 to {last} and a direction n, e, s, w"
+            )
+        row = int(digits) - 1
+        if not 0 <= row < width:
+            raise NotationError(f"{text!r}: rows go from 1 to {width}")
+        return self.kingdoms[0].cell(row, col) * 4 + "nesw".index(direction)
+
+    def parse(self, text: str) -> Action:
+        action = VERBS.parse(text)
+        if action.kind == "king":
+            colour = action.arg.lower()
+            if colour not in self.options.players:
+                raise NotationError(f"{action.arg!r} is not a colour in this game")
+            return Action("king", colour)
+        if not action.arg.isdigit():
+            raise NotationError(f"'{action.kind}' takes a domino number: {text!r}")
+        number = str(int(action.arg))
+        if action.kind != "place":
+            return Action(action.kind, number)
+        move = self.parse_placement(action.arg2)
+        data, n = self.data, int(number)
+        if 1 <= n <= data.count and (data.terrain_a[n], data.crowns_a[n]) == (
+            data.terrain_b[n],
+            data.crowns_b[n],
+        ):
+            move = self._canonical_twin(move)
+        return Action("place", number, self.placement_text(move))
+
+    def _canonical_twin(self, move: int) -> int:
+        """A twin domino named from its second half (west, north) names the same squares from
+        the first (east, south)."""
+        if move & 3 in (kd.EAST, kd.SOUTH):
+            return move
+        mirrored = self.kingdoms[0].mirror(move)
+        other = mirrored >> 2
+        return mirrored if self.kingdoms[0].terrain[other] != kd.BLOCKED else move
+
+    # ------------------------------------------------------------------ applying
+    def apply(self, action: Action | str, player: int | None = None) -> None:
+        if isinstance(action, str):
+            action = self.parse(action)
+        text = str(action)
+        actors = self.current_players()
+        if not actors:
+            raise refuse(text, "the game is over", "game_over")
+        if player is None:
+            player = actors[0]
+        if player not in actors:
+            who = "chance" if actors[0] == CHANCE else self.options.players[actors[0]]
+            raise NotYourTurn(
+                text, f"it is {who}'s turn", key="kingdomino.refuse.not_your_turn", params={}
+            )
+        if action.kind not in VERBS:
+            raise refuse(text, f"unknown action {action.kind!r}", "unknown_action")
+        if player == CHANCE:
+            self._check_chance(action)
+            self._chance(action)
+        else:
+            move = self._check_move(action)
+            if self.step == PLACE:
+                self._saved_kingdom = self.kingdoms[player].copy()
+            self.history.append((player, action))
+            self.steps += 1
+            self.play(move)
+            return
+        self._auto_chance()
+
+    def _check_chance(self, action: Action) -> None:
+        text = str(action)
+        if action.kind == "draw" and self.step == DRAW:
+            if not action.arg.isdigit() or not 1 <= int(action.arg) <= self.data.count:
+                raise refuse(
+                    text,
+                    f"domino numbers go from 1 to {self.data.count}",
+                    "no_such_domino",
+                    count=self.data.count,
+                )
+            if self.seen[int(action.arg)]:
+                raise refuse(
+                    text,
+                    f"domino {action.arg} was drawn already",
+                    "drawn_already",
+                    domino=int(action.arg),
+                )
+            return
+        if action.kind == "king" and self.step == KING:
+            if action.arg not in self.options.players:
+                raise refuse(text, f"no {action.arg} king plays", "no_such_king", colour=action.arg)
+            seat = self.options.players.index(action.arg)
+            if not any(self.setup.seat_of_king[k] == seat for k in self.kings_left()):
+                raise refuse(
+                    text,
+                    f"every {action.arg} king was drawn already",
+                    "king_drawn",
+                    colour=action.arg,
+                )
+            return
+        wanted = "a drawn domino (draw N)" if self.step == DRAW else "the next king (king COLOUR)"
+        raise refuse(
+            text, f"chance enters {wanted} now", "chance_expected", step=STEP_NAMES[self.step]
+        )
+
+    def _check_move(self, action: Action) -> int:
+        """The move an action stands for if it is legal now; IllegalAction with the reason."""
+        text = str(action)
+        if not action.arg.isdigit():
+            raise refuse(text, "name a domino by its number", "bad_number")
+        if self.step == CLAIM:
+            if action.kind != "claim":
+                raise refuse(text, "claim a domino of the next line now", "claim_now")
+            number = int(action.arg)
+            if number not in self.line_next:
+                shown = ", ".join(map(str, self.line_next))
+                raise refuse(
+                    text,
+                    f"{number} is not in the line to claim from ({shown})",
+                    "not_in_line",
+                    domino=number,
+                    line=shown,
+                )
+            owner = self.next_kings[self.line_next.index(number)]
+            if owner >= 0:
+                colour = self.options.players[self.setup.seat_of_king[owner]]
+                raise refuse(
+                    text,
+                    f"{number} is claimed already by {colour}",
+                    "claimed",
+                    domino=number,
+                    colour=colour,
+                )
+            return number
+        mine = self.current_domino()
+        if action.kind == "claim":
+            if not self.line_next:
+                raise refuse(text, "the last round has nothing left to claim", "nothing_to_claim")
+            raise refuse(
+                text, f"place or discard your domino {mine} first", "place_first", domino=mine
+            )
+        if action.kind not in ("place", "discard"):
+            raise refuse(text, f"place your domino {mine} now", "place_now", domino=mine)
+        if int(action.arg) != mine:
+            raise refuse(
+                text,
+                f"your king stands on domino {mine}, not {action.arg}",
+                "not_your_domino",
+                domino=mine,
+            )
+        legal = self.moves()
+        if action.kind == "discard":
+            if legal != [DISCARD]:
+                raise refuse(
+                    text,
+                    f"{mine} fits in your kingdom ({len(legal)} placements): it must be placed",
+                    "must_place",
+                    domino=mine,
+                    placements=len(legal),
+                )
+            return DISCARD
+        move = self.parse_placement(action.arg2)
+        if move in legal:
+            return move
+        self._explain_placement(text, mine, move)
+        raise refuse(text, f"{mine} cannot go there", "cannot_place", domino=mine)
+
+    def _explain_placement(self, text: str, number: int, move: int) -> None:
+        data = self.data
+        ta, tb = data.terrain_a[number], data.terrain_b[number]
+        kingdom = self.kingdoms[self.current_players()[0]]
+        why = kingdom.check(move, ta, tb)
+        size = self.setup.size
+        if why == kd.OUTSIDE:
+            raise refuse(
+                text,
+                f"{number} cannot go there: your kingdom would be more than {size} squares across",
+                "outside",
+                domino=number,
+                size=size,
+            )
+        if why == kd.OCCUPIED:
+            raise refuse(
+                text, f"{number} cannot go there: the square is taken", "occupied", domino=number
+            )
+        if why in (kd.TOO_WIDE, kd.TOO_TALL):
+            (r1, c1) = kingdom.row_col(move >> 2)
+            (r2, c2) = kingdom.row_col((move >> 2) + kingdom.step(move & 3))
+            if why == kd.TOO_WIDE:
+                span = max(kingdom.right, c1, c2) - min(kingdom.left, c1, c2) + 1
+                word, key = "wide", "too_wide"
+            else:
+                span = max(kingdom.bottom, r1, r2) - min(kingdom.top, r1, r2) + 1
+                word, key = "tall", "too_tall"
+            raise refuse(
+                text,
+                f"your kingdom would be {span} squares {word} (at most {size})",
+                key,
+                domino=number,
+                span=span,
+                size=size,
+            )
+        if why == kd.NO_CONTACT:
+            first, second = data.terrain_name(ta), data.terrain_name(tb)
+            touches = first if ta == tb else f"{first} or {second}"
+            raise refuse(
+                text,
+                f"{number} cannot go there: no side touches a {touches} or your castle",
+                "no_contact",
+                domino=number,
+                first=data.letters[ta - 1],
+                second=data.letters[tb - 1],
+            )
+
+    def _place(self, move: int) -> None:
+        seat = self.setup.seat_of_king[self.order[self.turn]]
+        if move == DISCARD:
+            self.discarded[seat] += 1
+        else:
+            n, data = self.current_domino(), self.data
+            self.kingdoms[seat].place(
+                move, data.terrain_a[n], data.crowns_a[n], data.terrain_b[n], data.crowns_b[n]
+            )
+        if self.line_next:
+            self.step = CLAIM
+        else:
+            self._advance()
+
+    def _claim(self, number: int) -> None:
+        self.next_kings[self.line_next.index(number)] = self.order[self.turn]
+        self._advance()
+
+    # ------------------------------------------------------------------ undo
+    def can_undo(self, player: int) -> bool:
+        """Within one king's turn only: a placement (or discard) until the claim."""
+        return (
+            self.step == CLAIM
+            and self.line != []
+            and self._saved_kingdom is not None
+            and bool(self.history)
+            and self.history[-1][0] == player
+            and self.history[-1][1].kind in ("place", "discard")
+        )
+
+    def undo(self, player: int) -> Action:
+        saved = self._saved_kingdom
+        if not self.can_undo(player) or saved is None:
+            raise UndoError(
+                "nothing to undo: only your placement can be taken back, before you claim"
+            )
+        _, action = self.history.pop()
+        self.steps -= 1
+        if action.kind == "discard":
+            self.discarded[player] -= 1
+        self.kingdoms[player] = saved
+        self._saved_kingdom = None
+        self.step = PLACE
+        return action
+
+    # ------------------------------------------------------------------ scores and views
+    def breakdown(self, seat: int) -> Breakdown:
+        return Breakdown(
+            self.kingdoms[seat],
+            self.options.middle_kingdom,
+            self.options.harmony,
+            self.discarded[seat],
+        )
+
+    def returns(self) -> list[int]:
+        """Each seat's total: the finished games of a Dynasty plus the game in progress."""
+        totals = [sum(game[seat] for game in self.past) for seat in range(self.setup.players)]
+        if self.step != OVER:
+            totals = [t + self.breakdown(s).total for s, t in enumerate(totals)]
+        return totals
+
+    def seat_names(self) -> list[str]:
+        return list(self.options.players)
+
+    def view(self, viewer: int | None = None) -> dict[str, Any]:
+        return views.view(self, viewer)
+
+    def snapshot(self) -> dict[str, Any]:
+        return views.snapshot(self)
+
+    # ------------------------------------------------------------------ copies for playouts
+    def clone(self, rng: random.Random) -> Game:
+        """A copy that draws chance outcomes from `rng` and keeps no history (playouts)."""
+        other = Game.__new__(Game)
+        other.options, other.data, other.setup = self.options, self.data, self.setup
+        other.dealer = True
+        other.chance_rng = rng
+        other.recording = False
+        other.history = []
+        other.steps = self.steps
+        other.game_number = self.game_number
+        other.past = [row[:] for row in self.past]
+        other.kingdoms = [k.copy() for k in self.kingdoms]
+        other.discarded = self.discarded[:]
+        other.seen = self.seen[:]
+        other.drawn = self.drawn
+        other.line, other.line_kings = self.line[:], self.line_kings[:]
+        other.line_next, other.next_kings = self.line_next[:], self.next_kings[:]
+        other.left_over = self.left_over[:]
+        other.kings_drawn = self.kings_drawn[:]
+        other.order = self.order[:]
+        other.turn = self.turn
+        other.step = self.step
+        other._saved_kingdom = None
+        return other
+
+    def resume_as(self, options: Options) -> None:
+        """After a replay in table mode, go on with the original options (a dealer deals on)."""
+        self.options = options
+        self.dealer = options.mode == "dealer"
+        self._auto_chance()

@@ -1,0 +1,238 @@
+"""One player's kingdom: a flat grid around the castle, built for fast placement listing.
+
+The kingdom must fit in a `size`×`size` square (5, or 7 in the Mighty Duel) that floats: any
+such square holding the castle. Every square of a legal kingdom therefore lies in the window of
+`2 size - 1` squares a side centred on the castle (9×9, 13×13); the grid is that window with a
+border of blocked squares, so a neighbour never needs a bounds check. Beside each square's
+terrain and crowns the grid keeps `touch`: a bit per terrain found on an occupied neighbour
+(and one for the castle), updated on each placement, so the connection rule is one AND.
+
+Placements are encoded as `cell * 4 + direction`: the first half of the domino on `cell`, the
+second half on the neighbour in `direction` (0 north, 1 east, 2 south, 3 west).
+"""
+
+from __future__ import annotations
+
+EMPTY = 0
+CASTLE = 7
+BLOCKED = 8
+CASTLE_BIT = 1 << CASTLE
+NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
+DIRECTIONS = "nesw"
+
+# Why a placement is refused (Kingdom.check).
+OK = 0
+OUTSIDE = 1  # beyond the window: the kingdom could never stretch that far
+OCCUPIED = 2
+TOO_WIDE = 3
+TOO_TALL = 4
+NO_CONTACT = 5
+
+
+class Kingdom:
+    """The squares of one kingdom (see the module docstring)."""
+
+    size: int
+    width: int
+    pad: int
+    centre: int
+    terrain: list[int]
+    crowns: list[int]
+    touch: list[int]
+    top: int
+    bottom: int
+    left: int
+    right: int
+    dominoes: int
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.width = 2 * size - 1
+        self.pad = self.width + 2
+        cells = self.pad * self.pad
+        self.terrain = [BLOCKED] * cells
+        self.crowns = [0] * cells
+        self.touch = [0] * cells
+        for row in range(self.width):
+            for col in range(self.width):
+                self.terrain[self.cell(row, col)] = EMPTY
+        middle = size - 1
+        self.centre = self.cell(middle, middle)
+        self.top = self.bottom = self.left = self.right = middle
+        self.dominoes = 0
+        self._set(self.centre, CASTLE, 0)
+
+    def copy(self) -> Kingdom:
+        other = Kingdom.__new__(Kingdom)
+        other.size, other.width, other.pad = self.size, self.width, self.pad
+        other.centre = self.centre
+        other.terrain = self.terrain[:]
+        other.crowns = self.crowns[:]
+        other.touch = self.touch[:]
+        other.top, other.bottom = self.top, self.bottom
+        other.left, other.right = self.left, self.right
+        other.dominoes = self.dominoes
+        return other
+
+    # ------------------------------------------------------------------ coordinates
+    def cell(self, row: int, col: int) -> int:
+        return (row + 1) * self.pad + col + 1
+
+    def row_col(self, cell: int) -> tuple[int, int]:
+        return cell // self.pad - 1, cell % self.pad - 1
+
+    def step(self, direction: int) -> int:
+        """The cell offset of one step in a direction."""
+        if direction == NORTH:
+            return -self.pad
+        if direction == EAST:
+            return 1
+        if direction == SOUTH:
+            return self.pad
+        return -1
+
+    # ------------------------------------------------------------------ placing
+    def _set(self, cell: int, terrain: int, crowns: int) -> None:
+        self.terrain[cell] = terrain
+        self.crowns[cell] = crowns
+        bit = 1 << terrain
+        pad = self.pad
+        for near in (cell - pad, cell + 1, cell + pad, cell - 1):
+            self.touch[near] |= bit
+        row, col = self.row_col(cell)
+        self.top = min(self.top, row)
+        self.bottom = max(self.bottom, row)
+        self.left = min(self.left, col)
+        self.right = max(self.right, col)
+
+    def set_square(self, row: int, col: int, terrain: int, crowns: int) -> None:
+        """Put one square (a position being scored, not a rules placement)."""
+        self._set(self.cell(row, col), terrain, crowns)
+
+    def place(self, move: int, ta: int, ca: int, tb: int, cb: int) -> None:
+        """Put a domino (halves a and b) by an encoded placement already found legal."""
+        cell = move >> 2
+        self._set(cell, ta, ca)
+        self._set(cell + self.step(move & 3), tb, cb)
+        self.dominoes += 1
+
+    def check(self, move: int, ta: int, tb: int) -> int:
+        """OK, or why the placement `move` of a domino with terrains ta, tb is refused."""
+        cell = move >> 2
+        other = cell + self.step(move & 3)
+        terrain = self.terrain
+        if terrain[cell] == BLOCKED or terrain[other] == BLOCKED:
+            return OUTSIDE
+        if terrain[cell] != EMPTY or terrain[other] != EMPTY:
+            return OCCUPIED
+        (r1, c1), (r2, c2) = self.row_col(cell), self.row_col(other)
+        if max(self.right, c1, c2) - min(self.left, c1, c2) >= self.size:
+            return TOO_WIDE
+        if max(self.bottom, r1, r2) - min(self.top, r1, r2) >= self.size:
+            return TOO_TALL
+        if not (
+            self.touch[cell] & ((1 << ta) | CASTLE_BIT)
+            or self.touch[other] & ((1 << tb) | CASTLE_BIT)
+        ):
+            return NO_CONTACT
+        return OK
+
+    def placements(self, ta: int, ca: int, tb: int, cb: int) -> list[int]:
+        """Every legal placement of the domino (a twin's mirror images listed once: east and
+        south only)."""
+        out: list[int] = []
+        size, pad = self.size, self.pad
+        row_lo = max(0, self.bottom - size + 1)
+        row_hi = min(self.width - 1, self.top + size - 1)
+        col_lo = max(0, self.right - size + 1)
+        col_hi = min(self.width - 1, self.left + size - 1)
+        twin = ta == tb and ca == cb
+        mask_a = (1 << ta) | CASTLE_BIT
+        mask_b = (1 << tb) | CASTLE_BIT
+        terrain, touch = self.terrain, self.touch
+        for row in range(row_lo, row_hi + 1):
+            base = (row + 1) * pad + 1
+            for col in range(col_lo, col_hi + 1):
+                cell = base + col
+                if terrain[cell] != EMPTY:
+                    continue
+                joins = touch[cell] & mask_a
+                if col < col_hi:
+                    other = cell + 1
+                    if terrain[other] == EMPTY and (joins or touch[other] & mask_b):
+                        out.append(cell * 4 + EAST)
+                if row < row_hi:
+                    other = cell + pad
+                    if terrain[other] == EMPTY and (joins or touch[other] & mask_b):
+                        out.append(cell * 4 + SOUTH)
+                if twin:
+                    continue
+                if col > col_lo:
+                    other = cell - 1
+                    if terrain[other] == EMPTY and (joins or touch[other] & mask_b):
+                        out.append(cell * 4 + WEST)
+                if row > row_lo:
+                    other = cell - pad
+                    if terrain[other] == EMPTY and (joins or touch[other] & mask_b):
+                        out.append(cell * 4 + NORTH)
+        return out
+
+    def mirror(self, move: int) -> int:
+        """The same squares named from the other half (for a twin domino: one canonical form)."""
+        other = (move >> 2) + self.step(move & 3)
+        return other * 4 + (move & 3 ^ 2)
+
+    # ------------------------------------------------------------------ scoring
+    def territories(self) -> list[tuple[int, int, int]]:
+        """Each territory as (terrain, squares, crowns), in reading order of its first square."""
+        out: list[tuple[int, int, int]] = []
+        pad = self.pad
+        seen = [False] * len(self.terrain)
+        terrain, crowns = self.terrain, self.crowns
+        for row in range(self.top, self.bottom + 1):
+            for col in range(self.left, self.right + 1):
+                start = self.cell(row, col)
+                kind = terrain[start]
+                if kind in (EMPTY, CASTLE) or seen[start]:
+                    continue
+                seen[start] = True
+                stack = [start]
+                squares = crowned = 0
+                while stack:
+                    cell = stack.pop()
+                    squares += 1
+                    crowned += crowns[cell]
+                    for near in (cell - pad, cell + 1, cell + pad, cell - 1):
+                        if not seen[near] and terrain[near] == kind:
+                            seen[near] = True
+                            stack.append(near)
+                out.append((kind, squares, crowned))
+        return out
+
+    def score(self) -> int:
+        return sum(squares * crowned for _, squares, crowned in self.territories())
+
+    def squares(self) -> int:
+        """Occupied squares, the castle included."""
+        return sum(
+            1
+            for row in range(self.top, self.bottom + 1)
+            for col in range(self.left, self.right + 1)
+            if self.terrain[self.cell(row, col)] != EMPTY
+        )
+
+    def centred(self) -> bool:
+        """Middle Kingdom: every square lies in the size×size square centred on the castle
+        (for a complete kingdom: the castle is in its centre)."""
+        reach = (self.size - 1) // 2
+        middle = self.size - 1
+        return (
+            self.top >= middle - reach
+            and self.bottom <= middle + reach
+            and self.left >= middle - reach
+            and self.right <= middle + reach
+        )
+
+    def complete(self) -> bool:
+        """No empty square inside the frame."""
+        return self.squares() == self.size * self.size

@@ -1,0 +1,98 @@
+"""Kingdomino on the game platform: its spec for the registry, records and conformance."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.core.protocol import GameState
+from engine.core.spec import GameSpec
+from engine.kingdomino import position
+from engine.kingdomino.game import CLAIM, OVER, Game
+from engine.kingdomino.options import COLOURS, Options
+from engine.kingdomino.verbs import VERBS
+
+__all__ = ["SPEC", "KingdominoSpec"]
+
+
+class KingdominoSpec(GameSpec):
+    id = "kingdomino"
+    title = "Kingdomino"
+    version = 1
+    player_counts = (2, 3, 4)
+    verbs = VERBS
+
+    def options_from_json(self, raw: Mapping[str, Any]) -> Options:
+        return Options.from_json(dict(raw))
+
+    def options_to_json(self, options: Any) -> dict[str, Any]:
+        assert isinstance(options, Options)
+        return options.to_json()
+
+    def new_state(self, options: Any, data: Any = None) -> Game:
+        return Game(options, data)
+
+    def replay_start(self, options: Any, data: Any = None) -> Game:
+        return Game(dataclasses.replace(options, mode="table"), data)
+
+    def replay_end(self, state: GameState, options: Any) -> None:
+        assert isinstance(state, Game)
+        state.resume_as(options)
+
+    def seat_of(self, state: GameState, name: str) -> int:
+        return state.seat_names().index(name)
+
+    def score_position(
+        self, raw: Mapping[str, Any], overrides: Sequence[Path | str] = ()
+    ) -> dict[str, Any]:
+        return position.score_position(raw, overrides)
+
+    def test_options(self, players: int) -> list[Options]:
+        colours = COLOURS[:players]
+        out = [
+            Options(players=colours, mode="dealer", seed=players),
+            Options(
+                players=colours,
+                mode="dealer",
+                seed=10 + players,
+                middle_kingdom=True,
+                harmony=True,
+                dynasty=True,
+            ),
+        ]
+        if players == 2:
+            out.append(Options(players=colours, mode="dealer", seed=22, mighty_duel=True))
+            out.append(Options(players=colours, mode="dealer", seed=23, wider_draft=True))
+        if players == 3:
+            out.append(Options(players=colours, mode="dealer", seed=33, wider_draft=True))
+            out.append(
+                Options(players=colours, mode="dealer", seed=34, three_player_four_per_line=True)
+            )
+        return out
+
+    def check_invariants(self, state: GameState) -> None:
+        assert isinstance(state, Game)
+        check_invariants(state)
+
+
+def check_invariants(game: Game) -> None:
+    """Every drawn domino is in exactly one place; kingdoms fit their frame; who acts is
+    consistent with the step."""
+    size = game.setup.size
+    placed = 0
+    for seat, kingdom in enumerate(game.kingdoms):
+        assert kingdom.right - kingdom.left < size and kingdom.bottom - kingdom.top < size
+        assert kingdom.squares() == 2 * kingdom.dominoes + 1, f"seat {seat}: squares"
+        placed += kingdom.dominoes + game.discarded[seat]
+    # The current line keeps the dominoes its kings placed this round until the round ends.
+    done = (game.turn + (1 if game.step == CLAIM else 0)) if game.line else 0
+    waiting = len(game.line) - done + len(game.line_next) + len(game.left_over)
+    assert placed + waiting == game.drawn, "a drawn domino is lost or counted twice"
+    assert game.drawn == sum(game.seen)
+    assert game.drawn <= game.setup.dominoes
+    assert (game.step == OVER) == game.is_terminal()
+
+
+SPEC = KingdominoSpec()

@@ -1,0 +1,116 @@
+"""What a seat (or the public) sees of a Kingdomino game, and the full snapshot.
+
+Kingdomino has no secret: every line is revealed when drawn and every kingdom is open. What the
+engine never knows in table mode (the dominoes removed unseen) it cannot show; in dealer mode
+the dealer draws each domino when the line is laid out, so there is no hidden pile order to
+leak. A seat's view adds its own legal actions. `game` is an engine.kingdomino.game.Game (not
+imported: the game imports this module).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.protocol import CHANCE
+from engine.kingdomino import kingdom as kd
+
+STEPS = ("draw", "king", "place", "claim", "over")
+
+
+def kingdom_rows(game: Any, seat: int) -> list[str]:
+    """The kingdom's bounding box as rows of squares ("C" castle, "." empty, "F1"...), with
+    the window coordinates of its top-left square."""
+    kingdom: kd.Kingdom = game.kingdoms[seat]
+    rows = []
+    for row in range(kingdom.top, kingdom.bottom + 1):
+        squares = []
+        for col in range(kingdom.left, kingdom.right + 1):
+            cell = kingdom.cell(row, col)
+            terrain = kingdom.terrain[cell]
+            if terrain == kd.CASTLE:
+                squares.append("C")
+            elif terrain == kd.EMPTY:
+                squares.append(".")
+            else:
+                squares.append(game.data.half_text(terrain, kingdom.crowns[cell]))
+        rows.append(" ".join(squares))
+    return rows
+
+
+def _king_name(game: Any, king: int) -> str:
+    seat = game.setup.seat_of_king[king]
+    colour: str = game.options.players[seat]
+    return colour if game.setup.kings_each == 1 else f"{colour}-{king % 2 + 1}"
+
+
+def _line(game: Any, numbers: list[int], kings: list[int]) -> list[dict[str, Any]]:
+    return [
+        {
+            "domino": number,
+            "faces": game.data.domino_text(number),
+            "king": _king_name(game, kings[slot]) if slot < len(kings) and kings[slot] >= 0 else "",
+        }
+        for slot, number in enumerate(numbers)
+    ]
+
+
+def _seat(game: Any, seat: int) -> dict[str, Any]:
+    kingdom: kd.Kingdom = game.kingdoms[seat]
+    score = game.breakdown(seat)
+    return {
+        "colour": game.options.players[seat],
+        "kingdom": kingdom_rows(game, seat),
+        "top_left": game.square_name(kingdom.cell(kingdom.top, kingdom.left)),
+        "dominoes": kingdom.dominoes,
+        "discarded": game.discarded[seat],
+        "territories": [
+            {
+                "terrain": game.data.terrain_name(terrain),
+                "squares": squares,
+                "crowns": crowns,
+                "points": squares * crowns,
+            }
+            for terrain, squares, crowns in score.territories
+        ],
+        "middle_kingdom": score.middle_kingdom,
+        "harmony": score.harmony,
+        "score": score.total,
+    }
+
+
+def view(game: Any, viewer: int | None = None) -> dict[str, Any]:
+    actors = game.current_players()
+    king = game.acting_king()
+    out: dict[str, Any] = {
+        "game": game.game_number + 1,
+        "games": game.setup.games,
+        "step": STEPS[game.step],
+        "acting": ["chance" if p == CHANCE else game.options.players[p] for p in actors],
+        "acting_king": _king_name(game, king) if king >= 0 else "",
+        "domino": game.current_domino() if game.step in (2, 3) else 0,
+        "line": _line(game, game.line, game.line_kings),
+        "next_line": _line(game, game.line_next, game.next_kings),
+        "left_over": list(game.left_over),
+        "drawn": game.drawn,
+        "in_play": game.setup.dominoes,
+        "seats": [_seat(game, seat) for seat in range(game.setup.players)],
+        "past_games": [list(row) for row in game.past],
+        "totals": game.returns(),
+        "log": [
+            ["chance" if p == CHANCE else game.options.players[p], str(a)] for p, a in game.history
+        ],
+    }
+    if viewer is not None:
+        out["legal"] = [str(a) for a in game.legal_actions(viewer)]
+    return out
+
+
+def snapshot(game: Any) -> dict[str, Any]:
+    """Everything, for persistence and tests (Kingdomino has no secret to keep out)."""
+    return {
+        **view(game, None),
+        "seen": [n for n in game.data.numbers() if game.seen[n]],
+        "order": list(game.order),
+        "turn": game.turn,
+        "kings_drawn": list(game.kings_drawn),
+    }
