@@ -119,10 +119,20 @@ class Game:
     step: int
     _saved_kingdom: Kingdom | None
 
-    def __init__(self, options: Options, data: GameData | None = None) -> None:
-        check(options)
+    def __init__(
+        self,
+        options: Options,
+        data: GameData | None = None,
+        source: Game | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        """A new game; or, given `source` and `rng`, a copy for playouts (see `clone`)."""
         self.options = options
         self.data = data if data is not None else load()
+        if source is not None and rng is not None:
+            self._copy(source, rng)
+            return
+        check(options)
         self.setup = Setup(options)
         self.dealer = options.mode == "dealer"
         self.chance_rng = None
@@ -606,28 +616,29 @@ class Game:
     # ------------------------------------------------------------------ copies for playouts
     def clone(self, rng: random.Random) -> Game:
         """A copy that draws chance outcomes from `rng` and keeps no history (playouts)."""
-        other = Game.__new__(Game)
-        other.options, other.data, other.setup = self.options, self.data, self.setup
-        other.dealer = True
-        other.chance_rng = rng
-        other.recording = False
-        other.history = []
-        other.steps = self.steps
-        other.game_number = self.game_number
-        other.past = [row[:] for row in self.past]
-        other.kingdoms = [k.copy() for k in self.kingdoms]
-        other.discarded = self.discarded[:]
-        other.seen = self.seen[:]
-        other.drawn = self.drawn
-        other.line, other.line_kings = self.line[:], self.line_kings[:]
-        other.line_next, other.next_kings = self.line_next[:], self.next_kings[:]
-        other.left_over = self.left_over[:]
-        other.kings_drawn = self.kings_drawn[:]
-        other.order = self.order[:]
-        other.turn = self.turn
-        other.step = self.step
-        other._saved_kingdom = None
-        return other
+        return Game(self.options, self.data, source=self, rng=rng)
+
+    def _copy(self, source: Game, rng: random.Random) -> None:
+        self.setup = source.setup
+        self.dealer = True
+        self.chance_rng = rng
+        self.recording = False
+        self.history = []
+        self.steps = source.steps
+        self.game_number = source.game_number
+        self.past = [row[:] for row in source.past]
+        self.kingdoms = [k.copy() for k in source.kingdoms]
+        self.discarded = source.discarded[:]
+        self.seen = source.seen[:]
+        self.drawn = source.drawn
+        self.line, self.line_kings = source.line[:], source.line_kings[:]
+        self.line_next, self.next_kings = source.line_next[:], source.next_kings[:]
+        self.left_over = source.left_over[:]
+        self.kings_drawn = source.kings_drawn[:]
+        self.order = source.order[:]
+        self.turn = source.turn
+        self.step = source.step
+        self._saved_kingdom = None
 
     def resume_as(self, options: Options) -> None:
         """After a replay in table mode, go on with the original options (a dealer deals on)."""

@@ -29,6 +29,23 @@ TOO_TALL = 4
 NO_CONTACT = 5
 
 
+_EMPTY_GRIDS: dict[int, list[int]] = {}
+
+
+def _empty_grid(size: int) -> list[int]:
+    """The terrain of an empty window with its blocked border (shared: callers copy it)."""
+    grid = _EMPTY_GRIDS.get(size)
+    if grid is None:
+        width = 2 * size - 1
+        pad = width + 2
+        grid = [BLOCKED] * (pad * pad)
+        for row in range(width):
+            for col in range(width):
+                grid[(row + 1) * pad + col + 1] = EMPTY
+        _EMPTY_GRIDS[size] = grid
+    return grid
+
+
 class Kingdom:
     """The squares of one kingdom (see the module docstring)."""
 
@@ -45,17 +62,25 @@ class Kingdom:
     right: int
     dominoes: int
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, source: Kingdom | None = None) -> None:
+        """An empty kingdom (the castle alone), or a copy of `source`."""
+        if source is not None:
+            self.size, self.width, self.pad = source.size, source.width, source.pad
+            self.centre = source.centre
+            self.terrain = source.terrain[:]
+            self.crowns = source.crowns[:]
+            self.touch = source.touch[:]
+            self.top, self.bottom = source.top, source.bottom
+            self.left, self.right = source.left, source.right
+            self.dominoes = source.dominoes
+            return
         self.size = size
         self.width = 2 * size - 1
         self.pad = self.width + 2
         cells = self.pad * self.pad
-        self.terrain = [BLOCKED] * cells
+        self.terrain = _empty_grid(size)[:]
         self.crowns = [0] * cells
         self.touch = [0] * cells
-        for row in range(self.width):
-            for col in range(self.width):
-                self.terrain[self.cell(row, col)] = EMPTY
         middle = size - 1
         self.centre = self.cell(middle, middle)
         self.top = self.bottom = self.left = self.right = middle
@@ -63,16 +88,7 @@ class Kingdom:
         self._set(self.centre, CASTLE, 0)
 
     def copy(self) -> Kingdom:
-        other = Kingdom.__new__(Kingdom)
-        other.size, other.width, other.pad = self.size, self.width, self.pad
-        other.centre = self.centre
-        other.terrain = self.terrain[:]
-        other.crowns = self.crowns[:]
-        other.touch = self.touch[:]
-        other.top, other.bottom = self.top, self.bottom
-        other.left, other.right = self.left, self.right
-        other.dominoes = self.dominoes
-        return other
+        return Kingdom(self.size, self)
 
     # ------------------------------------------------------------------ coordinates
     def cell(self, row: int, col: int) -> int:
