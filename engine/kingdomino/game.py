@@ -107,6 +107,7 @@ class Game:
     kingdoms: list[Kingdom]
     discarded: list[int]
     seen: list[bool]
+    unseen: list[int]
     drawn: int
     line: list[int]
     line_kings: list[int]
@@ -151,6 +152,7 @@ class Game:
         self.kingdoms = [Kingdom(self.setup.size) for _ in range(players)]
         self.discarded = [0] * players
         self.seen = [False] * (self.data.count + 1)
+        self.unseen = list(self.data.numbers())  # in order: the seeded dealer draws by index
         self.drawn = 0
         self.line = []
         self.line_kings = []
@@ -212,7 +214,7 @@ class Game:
     def _auto_chance(self) -> None:
         while self.step in (DRAW, KING) and (self.dealer or self.chance_rng is not None):
             if self.step == DRAW:
-                pool = [n for n in self.data.numbers() if not self.seen[n]]
+                pool = self.unseen
                 self._chance(Action("draw", str(pool[self._draw(len(pool))])))
             else:
                 left = self.kings_left()
@@ -234,6 +236,7 @@ class Game:
         if action.kind == "draw":
             number = int(action.arg)
             self.seen[number] = True
+            self.unseen.remove(number)
             self.drawn += 1
             self.line_next.append(number)
             if len(self.line_next) == self.setup.line:
@@ -630,6 +633,7 @@ class Game:
         self.kingdoms = [k.copy() for k in source.kingdoms]
         self.discarded = source.discarded[:]
         self.seen = source.seen[:]
+        self.unseen = source.unseen[:]
         self.drawn = source.drawn
         self.line, self.line_kings = source.line[:], source.line_kings[:]
         self.line_next, self.next_kings = source.line_next[:], source.next_kings[:]

@@ -155,7 +155,9 @@ class Kingdom:
 
     def placements(self, ta: int, ca: int, tb: int, cb: int) -> list[int]:
         """Every legal placement of the domino (a twin's mirror images listed once: east and
-        south only)."""
+        south only). Only empty squares beside the kingdom can make the contact, so the scan
+        covers the bounding box plus one ring: the placements whose first half touches its
+        terrain (or the castle), then those where only the second half does."""
         out: list[int] = []
         size, pad = self.size, self.pad
         row_lo = max(0, self.bottom - size + 1)
@@ -166,32 +168,54 @@ class Kingdom:
         mask_a = (1 << ta) | CASTLE_BIT
         mask_b = (1 << tb) | CASTLE_BIT
         terrain, touch = self.terrain, self.touch
-        for row in range(row_lo, row_hi + 1):
+        for row in range(max(row_lo, self.top - 1), min(row_hi, self.bottom + 1) + 1):
             base = (row + 1) * pad + 1
-            for col in range(col_lo, col_hi + 1):
-                cell = base + col
-                if terrain[cell] != EMPTY:
+            for col in range(max(col_lo, self.left - 1), min(col_hi, self.right + 1) + 1):
+                here = base + col
+                near = touch[here]
+                if near == 0 or terrain[here] != EMPTY:
                     continue
-                joins = touch[cell] & mask_a
-                if col < col_hi:
-                    other = cell + 1
-                    if terrain[other] == EMPTY and (joins or touch[other] & mask_b):
-                        out.append(cell * 4 + EAST)
-                if row < row_hi:
-                    other = cell + pad
-                    if terrain[other] == EMPTY and (joins or touch[other] & mask_b):
-                        out.append(cell * 4 + SOUTH)
-                if twin:
-                    continue
-                if col > col_lo:
-                    other = cell - 1
-                    if terrain[other] == EMPTY and (joins or touch[other] & mask_b):
-                        out.append(cell * 4 + WEST)
-                if row > row_lo:
-                    other = cell - pad
-                    if terrain[other] == EMPTY and (joins or touch[other] & mask_b):
-                        out.append(cell * 4 + NORTH)
+                if near & mask_a:  # the first half here joins: any free neighbour
+                    if col < col_hi and terrain[here + 1] == EMPTY:
+                        out.append(here * 4 + EAST)
+                    if row < row_hi and terrain[here + pad] == EMPTY:
+                        out.append(here * 4 + SOUTH)
+                    if not twin:
+                        if col > col_lo and terrain[here - 1] == EMPTY:
+                            out.append(here * 4 + WEST)
+                        if row > row_lo and terrain[here - pad] == EMPTY:
+                            out.append(here * 4 + NORTH)
+                if near & mask_b:  # the second half here joins; the first does not
+                    if col > col_lo:
+                        first = here - 1
+                        if terrain[first] == EMPTY and not touch[first] & mask_a:
+                            out.append(first * 4 + EAST)
+                    if row > row_lo:
+                        first = here - pad
+                        if terrain[first] == EMPTY and not touch[first] & mask_a:
+                            out.append(first * 4 + SOUTH)
+                    if not twin:
+                        if col < col_hi:
+                            first = here + 1
+                            if terrain[first] == EMPTY and not touch[first] & mask_a:
+                                out.append(first * 4 + WEST)
+                        if row < row_hi:
+                            first = here + pad
+                            if terrain[first] == EMPTY and not touch[first] & mask_a:
+                                out.append(first * 4 + NORTH)
         return out
+
+    def placements_by_scan(self, ta: int, ca: int, tb: int, cb: int) -> list[int]:
+        """The same set as `placements`, by checking every placement in the window (slow: the
+        tests compare the two)."""
+        twin = ta == tb and ca == cb
+        return [
+            self.cell(row, col) * 4 + direction
+            for row in range(self.width)
+            for col in range(self.width)
+            for direction in ((EAST, SOUTH) if twin else (NORTH, EAST, SOUTH, WEST))
+            if self.check(self.cell(row, col) * 4 + direction, ta, tb) == OK
+        ]
 
     def mirror(self, move: int) -> int:
         """The same squares named from the other half (for a twin domino: one canonical form)."""

@@ -300,3 +300,27 @@ def test_dealer_draws_never_show_the_pile() -> None:
     public = game.view(None)
     assert public["drawn"] == 4 and len(public["next_line"]) == 4
     assert "pile" not in public and "deck" not in public
+
+
+def test_the_fast_placement_listing_equals_checking_every_placement() -> None:
+    """Kingdom.placements scans only beside the kingdom; Kingdom.check is the rule itself."""
+    for seed, variants in ((1, {}), (2, {"mighty_duel": True})):
+        players = COLOURS[:2] if variants else COLOURS
+        game = Game(Options(players=players, mode="dealer", seed=seed, **variants))
+        states = 0
+        while not game.is_terminal():
+            if game.step == 2:
+                number, data = game.current_domino(), game.data
+                kingdom = game.kingdoms[game.current_players()[0]]
+                halves = (
+                    data.terrain_a[number],
+                    data.crowns_a[number],
+                    data.terrain_b[number],
+                    data.crowns_b[number],
+                )
+                fast = kingdom.placements(*halves)
+                assert len(set(fast)) == len(fast)
+                assert sorted(fast) == sorted(kingdom.placements_by_scan(*halves))
+                states += 1
+            game.apply(game.legal_actions()[-1])
+        assert states >= 24
