@@ -99,8 +99,10 @@ def _worker(root: str) -> None:
                     game.play(move)
                 mine = 0 if seats[0] is mc else 1
                 totals = game.returns()
-                score += 1.0 if totals[mine] > totals[1 - mine] else (
-                    0.5 if totals[mine] == totals[1 - mine] else 0.0
+                score += (
+                    1.0
+                    if totals[mine] > totals[1 - mine]
+                    else (0.5 if totals[mine] == totals[1 - mine] else 0.0)
                 )
             print(score, count, thinking / max(1, moves_timed), flush=True)
 
