@@ -11,7 +11,7 @@ from engine.core.protocol import GameState
 from engine.core.spec import GameSpec
 from engine.kingdomino import position
 from engine.kingdomino.game import CLAIM, OVER, Game
-from engine.kingdomino.options import COLOURS, Options
+from engine.kingdomino.options import COLOURS, OPTION_KINDS, Options
 from engine.kingdomino.verbs import VERBS
 
 __all__ = ["SPEC", "KingdominoSpec"]
@@ -23,6 +23,8 @@ class KingdominoSpec(GameSpec):
     version = 1
     player_counts = (2, 3, 4)
     verbs = VERBS
+    options_type = Options
+    option_kinds = OPTION_KINDS
 
     def options_from_json(self, raw: Mapping[str, Any]) -> Options:
         return Options.from_json(dict(raw))
