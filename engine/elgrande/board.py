@@ -151,6 +151,8 @@ def _check_options(options: Options, data: gamedata.GameData) -> None:
         raise ValueError("a dummy colour is only used with 2 players")
     if options.mode not in ("table", "dealer"):
         raise ValueError(f"mode must be 'table' or 'dealer', not {options.mode!r}")
+    if options.card_set not in ("", "v1"):
+        raise ValueError(f"card_set must be '' or 'v1', not {options.card_set!r}")
     for alt in options.alternatives:
         card = data.cards.get(alt)
         if card is None or not card.alternative:
@@ -225,7 +227,7 @@ class Board:
     decks: dict[int, list[str]]
     king_card: str
     pending_alternatives: list[str]
-    unseen_set_aside: int
+    unseen_set_aside: list[int]  # per deck: cards set aside unseen, still in its list
     round_slots: tuple[int, ...]
     face_up: list[str]
     used_cards: list[str]
@@ -257,7 +259,7 @@ class Board:
         self.options = options
         # Override files reach the engine only as loaded data (from the command line, a trusted
         # caller): options come from clients and never name a file.
-        data = data or gamedata.load(options.edition)
+        data = data or gamedata.load(options.edition, card_set=options.card_set)
         self.data = data
         key = (
             id(data),
@@ -301,7 +303,7 @@ class Board:
         if not options.new_regency:
             self.decks[5] = []
         self.pending_alternatives = list(options.alternatives)
-        self.unseen_set_aside = 0
+        self.unseen_set_aside = [0] * 6
         self.round_slots = (*self.slots, 5) if options.new_regency else self.slots
         self.face_up = [""] * 5
         self.used_cards = []
@@ -456,8 +458,12 @@ class Board:
     def pending_slots(self) -> list[int]:
         """The decks whose card is still to be revealed this round."""
         face_up = self.face_up
-        decks = self.decks
-        return [s for s in self.round_slots if not face_up[s - 1] and decks[s]]
+        return [s for s in self.round_slots if not face_up[s - 1] and self.deck_size(s)]
+
+    def deck_size(self, deck: int) -> int:
+        """The cards a deck holds: its list less the cards set aside unseen (table mode), whose
+        identity nobody knows, so the list keeps every candidate."""
+        return len(self.decks[deck]) - self.unseen_set_aside[deck]
 
     # ------------------------------------------------------------------ scoring
     def score(self, area: int, first_only: bool = False) -> AreaScore:

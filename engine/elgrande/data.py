@@ -229,10 +229,21 @@ def _merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def load(edition: str = "2023", overrides: Sequence[Path | str] = ()) -> GameData:
+# Older card sets of an edition, kept so that records of older game versions replay the same
+# (option `card_set`): each is a layer applied before any override file.
+CARD_SETS = {("2023", "v1"): DATA_DIR / "cards_2023_v1.toml"}
+
+
+def load(
+    edition: str = "2023", overrides: Sequence[Path | str] = (), card_set: str = ""
+) -> GameData:
     """Read the board and an edition's components, then apply override files in order.
+    `card_set`: "" (current) or an older card set of the edition ("v1", records only).
 
     Results are cached per edition and override files (by path and modification time)."""
+    layer = CARD_SETS.get((edition, card_set))
+    if layer is not None:
+        overrides = [layer, *overrides]
     stamps = tuple(
         (str(p), Path(p).stat().st_mtime_ns if Path(p).exists() else 0) for p in overrides
     )

@@ -106,11 +106,21 @@ def _area_reason(g: Board, action: Action) -> str:
         return ""
     if area == g.king and g.king < g.CASTILLO and action.kind in KING_REGION_CLOSED:
         name = g.regions[area].name
+        if action.kind == "place" and _infiltration_unannounced(g):
+            return (
+                f"the King's region ({name}) opens only once you announce Infiltration's "
+                "special action ('special'): then you may place there this turn"
+            )
         return f"the King's region ({name}) is untouchable: nothing may enter or leave it"
     if area == g.CASTILLO == g.king and action.kind in ("place", "to"):
         return "the King stands at the castillo: nothing may be thrown in while he is there"
     if area == g.CASTILLO:
         if action.kind in ("pick", "recall", "return"):
+            if g.phase == "scoring":
+                return (
+                    "at the general scoring the castillo's caballeros leave by the discs only: "
+                    "set your disc to the region they go to"
+                )
             return "caballeros never come out of the castillo before a general scoring"
         if action.kind in ("grande", "movegrande"):
             return "a Grande never goes into the castillo"
@@ -121,6 +131,17 @@ def _area_reason(g: Board, action: Action) -> str:
         king = g.tok[g.king]
         return f"{token} is not next to the King's region ({king}): place there or in the castillo"
     return ""
+
+
+def _infiltration_unannounced(g: Board) -> bool:
+    """The acting player took Infiltration and has not started its special action yet."""
+    turn = g.turn
+    if turn is None or g.phase != "main" or g.frame is not None or turn.special:
+        return False
+    card = g.data.cards.get(turn.card)
+    return card is not None and any(
+        op.get("op") == "king" and op.get("to") == "infiltrate" for op in card.effect
+    )
 
 
 def _step_reason(g: Board, player: int, action: Action) -> str:

@@ -448,7 +448,8 @@ class Game(Board):
     def _do_setup_remove(self, player: int, action: Action) -> None:
         self.pending_alternatives.pop(0)
         if action.arg2 == UNSEEN:
-            self.unseen_set_aside += 1  # the deck's list keeps one card that is not there
+            # The deck's list keeps every candidate, one of them no longer there.
+            self.unseen_set_aside[int(action.arg)] += 1
         else:
             self.decks[int(action.arg)].remove(action.arg2)
         if not self.pending_alternatives:
@@ -462,6 +463,8 @@ class Game(Board):
         if 3 not in self.slots:
             self.decks[2] += self.decks[3]
             self.decks[3] = []
+            self.unseen_set_aside[2] += self.unseen_set_aside[3]
+            self.unseen_set_aside[3] = 0
 
     def _do_setup_king(self, player: int, action: Action) -> None:
         self.king = self.area(action.arg)
@@ -666,7 +669,8 @@ class Game(Board):
             turn.special = 2
         elif kind == "special":
             turn.special = 1
-            holders = [v.holder for v in self.vetoes if v.holder != player]
+            # Each holder is asked once, however many Vetoes they hold.
+            holders = {v.holder for v in self.vetoes if v.holder != player}
             self.veto_queue = sorted(holders, key=lambda h: (h - player) % self.n)
             self._ask_veto_or_run()
             return
@@ -685,7 +689,10 @@ class Game(Board):
     def resolve_veto(self, frame: VetoFrame, vetoed: bool) -> None:
         if not vetoed:
             return  # _after_frame asks the next holder or runs the special action
-        veto = next(v for v in self.vetoes if v.holder == frame.actor)
+        # A holder of two Vetoes spends the one that expires first.
+        veto = min(
+            (v for v in self.vetoes if v.holder == frame.actor), key=lambda v: v.expires_after_round
+        )
         self.vetoes.remove(veto)
         self.used_cards.append(veto.card)
         self.veto_queue = []

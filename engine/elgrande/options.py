@@ -31,6 +31,9 @@ class Options:
     new_regency: bool = False  # the 10 New Regency King cards replace Your Majesty
     power_shift: bool = False  # the 16 grey power modifier cards
     dummy: str = ""  # the dummy's colour with 2 players
+    # "" the current cards; "v1" the 2023 cards as game version 1 had them (set only by the
+    # upgrade of an older record, so that it replays the same; docs/game-record.md)
+    card_set: str = ""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -68,6 +71,7 @@ OPTION_KINDS = {
     "new_regency": "bool",
     "power_shift": "bool",
     "dummy": "str",
+    "card_set": "str",
 }
 
 

@@ -68,8 +68,9 @@ def from_record(record: Any, upto: int | None = None, data: GameData | None = No
 
 
 def summary(game: Game) -> dict[str, Any]:
-    """Final (or current) scores and every scoring's breakdown."""
-    scores = dict(zip(game.colours, game.scores, strict=True))
+    """Final (or current) scores and every scoring's breakdown. The players only: the 2-player
+    dummy "does not score" (rulebook, 2 players), so it has no score and no place."""
+    scores = {game.colours[p]: game.scores[p] for p in game.seats}
     return {
         "edition": game.data.edition,
         "players": [game.colours[p] for p in game.seats],

@@ -19,11 +19,17 @@ from engine.elgrande.verbs import VERBS
 
 __all__ = ["SPEC", "ElGrandeSpec"]
 
+# The 2023 box's four alternative action cards, in the order the set-up example sets cards
+# aside for them (decks 1, 2, 2, 4).
+ALL_ALTERNATIVES = ("delegation", "veto", "veto-2", "rivalry")
+
 
 class ElGrandeSpec(GameSpec):
     id = "elgrande"
     title = "El Grande"
-    version = 1
+    # 2: the alternative action cards settled from the rulebooks (records of version 1 replay
+    # with the cards they were made with: option card_set "v1")
+    version = 2
     aliases = ("el-grande",)  # what records of format 1 name it
     player_counts = (2, 3, 4, 5)
     verbs = VERBS
@@ -82,13 +88,21 @@ class ElGrandeSpec(GameSpec):
 
     def upgrade_record(self, record: dict[str, Any]) -> dict[str, Any]:
         """Format 1 (no game version; "game": "el-grande") to the current format: the same
-        options and actions (records never held override files; an empty list is dropped)."""
-        if record.get("version") != 1:
-            return record
-        options = record.get("options")
-        if isinstance(options, dict) and options.get("overrides", None) == []:
-            options = {k: v for k, v in options.items() if k != "overrides"}
-        return {**record, "version": 2, "game": self.id, "game_version": 1, "options": options}
+        options and actions (records never held override files; an empty list is dropped).
+        Game version 1 (format 1 included) to 2: the record keeps the cards it was made with
+        (card_set "v1")."""
+        if record.get("version") == 1:
+            options = record.get("options")
+            if isinstance(options, dict) and options.get("overrides", None) == []:
+                options = {k: v for k, v in options.items() if k != "overrides"}
+            record = {**record, "version": 2, "game": self.id, "game_version": 1}
+            record["options"] = options
+        if record.get("game_version") == 1:
+            options = record.get("options")
+            if isinstance(options, dict):
+                options = {**options, "card_set": "v1"}
+            record = {**record, "game_version": self.version, "options": options}
+        return record
 
     def test_options(self, players: int) -> list[Options]:
         colours = gamedata.load("2023").colours[:players]
@@ -103,7 +117,7 @@ class ElGrandeSpec(GameSpec):
                 short_game=True,
                 new_regency=True,
                 power_shift=True,
-                alternatives=("veto", "militia", "civil-war") if players > 2 else ("veto",),
+                alternatives=ALL_ALTERNATIVES if players > 2 else ("veto",),
             ),
         ]
         if players == 3:

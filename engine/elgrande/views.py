@@ -86,7 +86,7 @@ def public_state(g: Board) -> dict[str, Any]:
         "modifiers_played": {g.colours[p]: m for p, m in enumerate(g.played_grey) if m},
         "modifier_hand_sizes": {g.colours[p]: len(g.grey_hands[p]) for p in g.seats},
         "face_up": [c for c in g.face_up if c],
-        "deck_sizes": {str(d): len(g.decks[d]) for d in range(1, 6) if g.decks[d]},
+        "deck_sizes": {str(d): g.deck_size(d) for d in range(1, 6) if g.deck_size(d)},
         "vetoes": [{"holder": g.colours[v.holder], "card": v.card} for v in g.vetoes],
         "turn": _turn(g),
         "scorings": g.scorings,  # built afresh on each call

@@ -48,7 +48,7 @@ def register(subparsers: Any) -> None:
         action="append",
         default=[],
         metavar="CARD",
-        help="add an alternative action card (repeatable), e.g. militia, veto, civil-war",
+        help="add an alternative action card (repeatable): delegation, veto, veto-2, rivalry",
     )
     selfplay.add_argument("--record", type=Path, metavar="DIR", help="write one record per game")
     selfplay.add_argument("--json", action="store_true", help="print JSON")
@@ -90,7 +90,11 @@ def run_replay(args: argparse.Namespace) -> int:
             }
             print(json.dumps(result, ensure_ascii=False, indent=2 if args.json else None))
             return 0
-        data = load(options_of(record).edition, args.override) if args.override else None
+        if args.override:
+            options = options_of(record)
+            data = load(options.edition, args.override, card_set=options.card_set)
+        else:
+            data = None
         game = from_record(record, data=data)
     except (RecordError, GameDataError) as exc:
         return _fail(str(exc))

@@ -91,7 +91,7 @@ def restored_state(db: Path) -> dict[str, Any]:
 
 def test_gamedata_lists_what_the_lobby_offers(client: TestClient) -> None:
     data = client.get("/api/gamedata", params={"edition": "2023"}).json()
-    assert data["alternatives"] == ["militia", "civil-war", "veto"]
+    assert data["alternatives"] == ["delegation", "veto", "veto-2", "rivalry"]
     assert all(data["cards"][c]["alternative"] for c in data["alternatives"])
     assert data["new_regency"] is True and data["power_shift"] is True
     assert data["cards"]["viceroy"]["regency"] is True
@@ -155,7 +155,7 @@ def test_new_regency_in_table_mode(client: TestClient, table: Table) -> None:
 
 def test_alternative_cards_are_set_up_at_the_table(client: TestClient, table: Table) -> None:
     created = create(
-        client, players=["purple", "green", "blue", "orange"], alternatives=["veto", "militia"]
+        client, players=["purple", "green", "blue", "orange"], alternatives=["veto", "delegation"]
     )
     prompts: list[dict[str, Any]] = []
 
@@ -167,16 +167,16 @@ def test_alternative_cards_are_set_up_at_the_table(client: TestClient, table: Ta
         return in_round(2)(state)
 
     state = play_http(client, seat_tokens(created), note_prompt)
-    assert {(p["deck"], p["card"]) for p in prompts} == {(2, "veto"), (1, "militia")}
-    assert state["options"]["alternatives"] == ["veto", "militia"]
+    assert {(p["deck"], p["card"]) for p in prompts} == {(2, "veto"), (1, "delegation")}
+    assert state["options"]["alternatives"] == ["veto", "delegation"]
     snapshot = restored_state(table.db)["snapshot"]
     cards = [c for deck in snapshot["decks"].values() for c in deck] + snapshot["used_cards"]
     cards += snapshot["face_up"]
-    assert "veto" in cards and "militia" in cards
+    assert "veto" in cards and "delegation" in cards
 
 
 def test_the_dealer_sets_cards_aside_unseen(client: TestClient, table: Table) -> None:
-    create(client, players=["purple", "green", "blue"], alternatives=["civil-war"], mode="dealer")
+    create(client, players=["purple", "green", "blue"], alternatives=["veto"], mode="dealer")
     game = table.session.active.game  # type: ignore[union-attr]
     removed = [str(a) for p, a in game.history if a.kind == "remove"]
     assert len(removed) == 1 and removed[0].startswith("remove 2 ")
@@ -200,7 +200,7 @@ def test_a_card_set_aside_at_the_table_is_logged_without_its_name(client: TestCl
     "options",
     [
         Options(players=("purple", "green"), new_regency=True, power_shift=True,
-                alternatives=("militia", "civil-war", "veto")),
+                alternatives=("delegation", "veto", "veto-2", "rivalry")),
         Options(players=("purple", "green", "blue"), merge_decks_2_3=True, new_regency=True,
                 power_shift=True, alternatives=("veto",)),
         Options(players=("yellow", "red", "black"), edition="1995", merge_decks_2_3=True),

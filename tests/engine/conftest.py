@@ -19,7 +19,7 @@ COLOURS: dict[str, tuple[str, ...]] = {
     "2023": ("purple", "green", "blue", "orange", "red"),
     "1995": ("yellow", "red", "green", "blue", "black"),
 }
-ALTERNATIVES_2023 = ("militia", "civil-war", "veto")
+ALTERNATIVES_2023 = ("delegation", "veto", "veto-2", "rivalry")
 # Home regions handed out in seat order from the first player (none is Castilla, the default
 # King's region).
 DEFAULT_HOMES = ("Toledo", "Aragon", "Galicia", "Sevilla", "Valencia")

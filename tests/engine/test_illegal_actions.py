@@ -144,7 +144,7 @@ def test_revealed_cards_must_be_in_the_deck_due() -> None:
     assert game.phase == "reveal"
     refused(game, "reveal 2 fair", "deck 1", player=CHANCE)
     refused(game, "reveal 1 fair", "Fair", "deck 2", player=CHANCE)
-    refused(game, "reveal 1 militia", "alternative", player=CHANCE)
+    refused(game, "reveal 1 delegation", "alternative", player=CHANCE)
     refused(game, "reveal 1 no-such-card", "no action card", player=CHANCE)
     refused(game, "power 9", "enter it with 'reveal", player=CHANCE)
 
@@ -361,11 +361,15 @@ def test_a_tile_in_the_kings_region_stays() -> None:
 
 def test_power_of_attorney_and_option_choices() -> None:
     game = at_main(
-        "power-of-attorney", reveals=("delegation", "fair", "fiesta", "power-of-attorney")
+        "power-of-attorney",
+        reveals=("delegation", "fair", "fiesta", "power-of-attorney"),
+        alternatives=("delegation",),
     )
     game.apply("special")
     refused(game, "powerback 5", "neither in your discard pile")
-    game = at_main("delegation", reveals=("delegation", "fair", "fiesta", "coup"))
+    game = at_main(
+        "delegation", reveals=("delegation", "fair", "fiesta", "coup"), alternatives=("delegation",)
+    )
     game.apply("special")
     refused(game, "option 3", "option 1", "option 2")
 

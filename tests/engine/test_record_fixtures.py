@@ -2,7 +2,9 @@
 
 `fixtures/records_v1/` holds records made by the engine at 6ca1cf6 (format version 1) and, beside
 each, the summary and the full snapshot (options left out) that engine computed. Every later
-version must replay them to exactly that.
+version must replay them to exactly that (their cards too: game version 1's card set, "v1").
+One deliberate change: the 2-player dummy is no longer in the summary's scores and standings
+(issue 11: "the dummy is no player").
 """
 
 from __future__ import annotations

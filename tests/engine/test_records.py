@@ -39,7 +39,7 @@ def record(finished: Game) -> dict[str, Any]:
         Options(seed=1),
         Options(seed=2, mode="dealer"),
         Options(players=players_for("1995", 5), edition="1995", seed=3, short_game=True),
-        Options(players=players_for("2023", 5), seed=4, alternatives=("militia", "veto")),
+        Options(players=players_for("2023", 5), seed=4, alternatives=("delegation", "veto")),
     ],
     ids=["2023-table", "2023-dealer", "1995-short", "2023-alternatives"],
 )
@@ -59,7 +59,7 @@ def test_a_record_names_every_actor_and_chance(record: dict[str, Any]) -> None:
     actors = {actor for actor, _ in record["actions"]}
     assert actors == {"chance", *record["players"]}
     assert record["format"] == "castillo-record" and record["version"] == 2
-    assert record["game"] == "elgrande" and record["game_version"] == 1
+    assert record["game"] == "elgrande" and record["game_version"] == 2
     assert record["options"]["seed"] == 11
 
 
@@ -248,9 +248,9 @@ def test_the_dealer_draws_with_the_stated_probabilities() -> None:
 
 def test_alternative_cards_replace_a_random_card() -> None:
     """Rulebook: for each alternative card, a random card of its deck goes back in the box. So
-    the deck keeps its size, Militia tops deck 1 with 1/10, and a base card with c copies with
-    c/10 · 9/10 (it may have been the one set aside)."""
-    options = Options(alternatives=("militia",))
+    the deck keeps its size, Delegation tops deck 1 with 1/10, and a base card with c copies
+    with c/10 · 9/10 (it may have been the one set aside)."""
+    options = Options(alternatives=("delegation",))
     game = Game(options)
     game.apply("first purple", CHANCE)
     removal = game.chance_outcomes()
@@ -268,6 +268,6 @@ def test_alternative_cards_replace_a_random_card() -> None:
         for reveal, q in branch.chance_outcomes():
             odds[reveal.arg2] = odds.get(reveal.arg2, 0.0) + p * q
     assert math.isclose(sum(odds.values()), 1.0)
-    assert math.isclose(odds["militia"], 1 / 10)
+    assert math.isclose(odds["delegation"], 1 / 10)
     for card, c in copies.items():
         assert math.isclose(odds[card], c / 10 * 9 / 10), card

@@ -20,8 +20,8 @@ Examples in the rulebook, in its order, and the test of each:
 - Galicia, Navarra, Sevilla, Granada -> test_galicia_..., test_navarra_..., test_sevilla_...,
   test_granada_...; the tie rule restated -> test_tie_rules
 - alternative action cards: with all 4, remove 1 card from deck 1, 2 from deck 2, 1 from deck 4
-  -> test_alternative_cards_each_replace_a_random_card_of_their_deck, and a strict xfail: the
-  data knows only 3 alternative cards (the deck-4 one is not named in the rulebooks)
+  -> test_alternative_cards_each_replace_a_random_card_of_their_deck, and which cards they are
+  -> tests/engine/test_rule_fixes.py
 - Power Shift: "9 + 1 = 10 allowed after a 9" -> test_power_shift_9_plus_1_after_a_9;
   "7 + 1 not allowed after an 8" -> test_power_shift_7_plus_1_not_after_an_8
 - Intrigue -> test_intrigue_move_example; Outposts with tiles -> test_outposts_with_scoring_tiles;
@@ -584,18 +584,6 @@ def test_coup_example() -> None:
     assert [count(game, "Toledo", c) for c in PLAYERS] == [2, 0, 0, 0]  # yours stay
     assert acting(game) == ["purple"]
     assert_conserved(game)
-
-
-# --------------------------------------------------------------------------- known gaps
-@pytest.mark.xfail(
-    strict=True,
-    reason="data gap: edition_2023.toml has 3 alternative cards (decks 1, 2, 2); the rulebook's "
-    "example needs 4 (one from deck 1, two from deck 2, one from deck 4)",
-)
-def test_alternative_cards_are_from_decks_1_2_2_and_4() -> None:
-    game = Game(Options())
-    decks = sorted(card.deck for card in game.data.cards.values() if card.alternative)
-    assert decks == [1, 2, 2, 4]
 
 
 def test_alternative_cards_each_replace_a_random_card_of_their_deck() -> None:

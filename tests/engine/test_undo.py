@@ -197,7 +197,7 @@ UNDO_CASES = [
     Options(seed=0),
     Options(seed=1),
     Options(players=("yellow", "red", "green", "blue", "black"), edition="1995", seed=2),
-    Options(seed=3, new_regency=True, power_shift=True, alternatives=("veto", "civil-war")),
+    Options(seed=3, new_regency=True, power_shift=True, alternatives=("veto", "rivalry")),
     Options(players=("purple", "green"), seed=4),
 ]
 

@@ -388,7 +388,7 @@ def test_withdrawal_skips_the_dummy() -> None:
 
 
 def test_civil_war_asks_no_disc_of_the_dummy() -> None:
-    game = setup(TWO, alternatives=("civil-war",))
+    game = setup(TWO)
     to_power(game, {2: "civil-war"}, dummy_cards=("Galicia", "Sevilla"))
     powers(game, {"purple": 13, "green": 12})
     start_turn(game, "civil-war")
@@ -425,7 +425,7 @@ def test_plague_discs_are_set_by_the_players_only() -> None:
 
 
 def test_rivalry_discs_are_set_by_the_players_only() -> None:
-    game = setup(TWO)
+    game = setup(TWO, alternatives=("rivalry",))
     to_power(game, {4: "rivalry"}, dummy_cards=("Galicia", "Sevilla"))
     powers(game, {"purple": 13, "green": 12})
     start_turn(game, "rivalry")
@@ -805,10 +805,10 @@ def test_infiltration_placed_before_the_special_action_cannot_enter() -> None:
 
 # --------------------------------------------------------------------------- alternative cards
 def test_each_alternative_card_replaces_a_card_set_aside_from_its_deck() -> None:
-    game = Game(Options(alternatives=("militia", "civil-war", "veto")))
+    game = Game(Options(alternatives=("delegation", "veto-2", "veto")))
     game.apply("first purple", CHANCE)
     assert game.phase == "setup_remove"
-    assert {a.arg for a in game.legal_actions(CHANCE)} == {"1"}  # Militia's deck first
+    assert {a.arg for a in game.legal_actions(CHANCE)} == {"1"}  # Delegation's deck first
     game.apply("remove 1 ambush", CHANCE)
     assert {a.arg for a in game.legal_actions(CHANCE)} == {"2"}
     with pytest.raises(IllegalAction):
@@ -818,17 +818,17 @@ def test_each_alternative_card_replaces_a_card_set_aside_from_its_deck() -> None
     assert game.phase == "setup_king"
     data = game.data
     assert [len(game.decks[d]) for d in range(1, 5)] == [10, 10, 10, 10]
-    assert "ambush" not in game.decks[1] and "militia" in game.decks[1]
+    assert "ambush" not in game.decks[1] and "delegation" in game.decks[1]
     deck2 = Counter(game.decks[2])
     assert deck2["fair"] == 2 and deck2["withdrawal"] == 1
-    assert deck2["civil-war"] == 1 and deck2["veto"] == 1
+    assert deck2["veto-2"] == 1 and deck2["veto"] == 1
     assert Counter(game.decks[3]) == Counter(data.deck_cards(3))
 
 
 def test_cards_are_set_aside_before_the_alternative_cards_go_in() -> None:
     # "Return 1 random card per alternative card to the box ... then add the new cards":
     # an alternative card is never the one set aside.
-    game = Game(Options(alternatives=("civil-war", "veto")))
+    game = Game(Options(alternatives=("veto-2", "veto")))
     game.apply("first purple", CHANCE)
     base = Counter(game.data.deck_cards(2))
     for _ in range(2):
@@ -838,19 +838,19 @@ def test_cards_are_set_aside_before_the_alternative_cards_go_in() -> None:
         game.apply(f"remove 2 {card}", CHANCE)
         base[card] -= 1
         base += Counter()  # drop a card with no copy left
-    assert Counter(game.decks[2]) == base + Counter(["civil-war", "veto"])
+    assert Counter(game.decks[2]) == base + Counter(["veto-2", "veto"])
 
 
 def test_alternative_cards_with_two_players_are_set_aside_before_decks_merge() -> None:
-    game = setup(TWO, alternatives=("civil-war",), removes=("remove 2 fair",))
+    game = setup(TWO, alternatives=("veto",), removes=("remove 2 fair",))
     assert len(game.decks[2]) == 20 and game.decks[3] == []
-    assert Counter(game.decks[2])["fair"] == 2 and "civil-war" in game.decks[2]
+    assert Counter(game.decks[2])["fair"] == 2 and "veto" in game.decks[2]
 
 
 def test_alternative_card_not_chosen_is_never_revealed() -> None:
     game = setup()
     with pytest.raises(IllegalAction, match="alternative"):
-        game.apply("reveal 1 militia", CHANCE)
+        game.apply("reveal 1 delegation", CHANCE)
     with pytest.raises(ValueError, match="not an alternative"):
         Game(Options(alternatives=("fiesta",)))
 
@@ -946,7 +946,7 @@ def test_choosing_the_veto_lays_it_out_at_once() -> None:
 
 
 def militia_turn() -> Game:
-    game = setup(alternatives=("militia",))
+    game = setup()
     to_power(game, {1: "militia"})
     powers(game, {"purple": 9, "green": 8, "blue": 7, "orange": 6})
     start_turn(game, "militia", take=2)
@@ -982,7 +982,7 @@ def test_militia_both_into_one_region_or_fewer() -> None:
 
 
 def test_civil_war_each_opponent_returns_all_from_one_secretly_chosen_region() -> None:
-    game = setup(alternatives=("civil-war",))
+    game = setup()
     to_power(game, {2: "civil-war"})
     board = {
         "Aragon": {"green": 2, "purple": 1},
@@ -1213,13 +1213,13 @@ VARIANT_OPTIONS: dict[str, dict[str, Any]] = {
     "short": {"short_game": True},
     "regency": {"new_regency": True},
     "shift": {"power_shift": True},
-    "alternatives": {"alternatives": ("militia", "civil-war", "veto")},
+    "alternatives": {"alternatives": ("delegation", "veto", "veto-2", "rivalry")},
     "merged": {"merge_decks_2_3": True},
     "everything": {
         "short_game": True,
         "new_regency": True,
         "power_shift": True,
-        "alternatives": ("militia", "civil-war", "veto"),
+        "alternatives": ("delegation", "veto", "veto-2", "rivalry"),
     },
 }
 SMOKE = [
@@ -1294,10 +1294,10 @@ def test_random_variant_games_conserve_caballeros_and_replay(variant: str, playe
 
 def test_table_sets_a_card_aside_unseen() -> None:
     # "Return 1 random card ... to the box": at the table nobody looks at it.
-    game = Game(Options(alternatives=("militia",)))
+    game = Game(Options(alternatives=("delegation",)))
     game.apply("first purple", CHANCE)
     assert "remove 1 ?" in [str(a) for a in game.legal_actions(CHANCE)]
     assert all(a.arg2 != "?" for a, _ in game.chance_outcomes())
     game.apply("remove 1 ?", CHANCE)
-    assert game.phase == "setup_king" and game.unseen_set_aside == 1
-    assert "militia" in game.decks[1]
+    assert game.phase == "setup_king" and game.unseen_set_aside[1] == 1
+    assert "delegation" in game.decks[1]
