@@ -28,10 +28,11 @@ COMPILED = ROOT / "build" / "mypyc"
 ROUNDS = 5
 SECONDS_PER_RUN = 1.5
 MATCH_GAMES = 200
-MC_PLAYOUTS = 200  # per move, for the win-rate figures
+MC_PLAYOUTS = 100  # per move, for the win-rate figures
 TARGET_GAMES = 500
 TARGET_VS_RANDOM = 0.95
 TARGET_VS_GREEDY = 0.65
+MATCHES = (("random", TARGET_VS_RANDOM), ("greedy", TARGET_VS_GREEDY))
 
 
 def _worker(root: str) -> None:
@@ -120,11 +121,18 @@ class Worker:
         assert self.process.stdout is not None
         self.loaded = self.process.stdout.readline().strip()
 
-    def ask(self, request: str) -> list[str]:
-        assert self.process.stdin is not None and self.process.stdout is not None
+    def send(self, request: str) -> None:
+        assert self.process.stdin is not None
         self.process.stdin.write(request + "\n")
         self.process.stdin.flush()
+
+    def answer(self) -> list[str]:
+        assert self.process.stdout is not None
         return self.process.stdout.readline().split()
+
+    def ask(self, request: str) -> list[str]:
+        self.send(request)
+        return self.answer()
 
     def close(self) -> None:
         if self.process.stdin is not None:
@@ -164,15 +172,20 @@ def main() -> None:
                 f"legal placements listing ({worker.name}): median {float(median) * 1e6:.1f} us,"
                 f" max {float(worst) * 1e6:.1f} us over {count} placement steps"
             )
-        strongest = workers[-1]
-        for opponent, target in (("random", TARGET_VS_RANDOM), ("greedy", TARGET_VS_GREEDY)):
-            started = time.perf_counter()
-            score, count, per_move = strongest.ask(f"match {opponent} {MATCH_GAMES} {MC_PLAYOUTS}")
+        # The two matches run at once, each in its own worker on the fastest engine.
+        name, root = engines[-1]
+        matches = [(opponent, target, Worker(name, root)) for opponent, target in MATCHES]
+        workers.extend(worker for _, _, worker in matches)
+        started = time.perf_counter()
+        for opponent, _, worker in matches:
+            worker.send(f"match {opponent} {MATCH_GAMES} {MC_PLAYOUTS}")
+        for opponent, target, worker in matches:
+            score, count, per_move = worker.answer()
             rate = float(score) / int(count)
             verdict = "meets" if rate >= target else "MISSES"
             print(
                 f"flat MC ({MC_PLAYOUTS} playouts a move, {float(per_move) * 1e3:.0f} ms a move,"
-                f" {strongest.name}) vs {opponent}: {rate:.1%} of {count} two-player games "
+                f" {name}) vs {opponent}: {rate:.1%} of {count} two-player games "
                 f"(seats alternate); {verdict} the {target:.0%} target "
                 f"[{time.perf_counter() - started:.0f} s]"
             )
