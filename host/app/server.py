@@ -29,7 +29,7 @@ from host.app.access import Access as Access  # re-exported: tests and the bench
 from host.app.api_bodies import body_spec
 from host.app.guard import RequestGuard, WebPolicy
 from host.app.network import Reach
-from host.app.session import ActionError, Role, Session
+from host.app.session import LANGUAGES, ActionError, Role, Session
 from host.games import adapter_for
 
 log = logging.getLogger("host.app.server")
@@ -211,7 +211,10 @@ def create_app(
         request: Request, call_next: Callable[[Request], Awaitable[Response]]
     ) -> Response:
         response = await call_next(request)
-        if request.url.path.startswith(("/static/", "/seat/")) or request.url.path == "/":
+        if (
+            request.url.path.startswith(("/static/", "/seat/", "/games/"))
+            or request.url.path == "/"
+        ):
             response.headers["Cache-Control"] = "no-cache"
         return response
 
@@ -306,6 +309,23 @@ def create_app(
     for spec in registry.specs():
         for path, handler in adapter_for(spec).routes():
             app.get(path)(guarded(handler))
+
+    # each game's plugin folder (host/games/<id>/static): its i18n bundle merged, its files
+    @app.get("/games/{game}/i18n/{lang}.json")
+    @guarded
+    async def game_i18n(game: str, lang: str) -> dict[str, str]:
+        try:
+            spec = registry.get(game)
+        except KeyError:
+            raise ActionError("no_game", f"there is no game {game!r}") from None
+        if lang not in LANGUAGES:
+            raise ActionError("bad_message", f"language must be one of {', '.join(LANGUAGES)}")
+        return await run(adapter_for(spec).i18n_bundle, lang)
+
+    for spec in registry.specs():
+        folder = adapter_for(spec).static_dir()
+        if folder is not None:
+            app.mount(f"/games/{spec.id}", StaticFiles(directory=folder), name=f"game-{spec.id}")
 
     @app.get("/api/catalogue")
     async def catalogue() -> dict[str, Any]:

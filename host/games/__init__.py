@@ -6,6 +6,10 @@ itself, the generic adapter, which plays any game of `engine.registry` from its 
 (options from the spec's schema, the verb table's secrecy, the state's views). So a game
 registered only in the engine plays through the API with no file of host/ touched.
 
+A game's UI plugin folder is `host/games/<id>/static/` (served under `/games/<id>/`): its
+`plugin.js`, if any, and its i18n bundle, `i18n/<lang>/*.json` (every file of a language's folder
+merged, in name order). A game without a plugin gets the shell's generic one.
+
 Capabilities: `tower` (the castillo tower counts thrown cubes: the throw checks run, the tower
 is told when a Grande may fall) and `lights` (the board's region lights show the game). A game
 without them runs with neither: no throw checks, no lights, no tower warnings.
@@ -15,6 +19,8 @@ from __future__ import annotations
 
 import functools
 import importlib
+import json
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +32,9 @@ from engine.core.spec import GameSpec
 from host.app.checks import Checks, GameFacts
 from host.app.lights import LightsState
 
+log = logging.getLogger("host.games")
 GAMES_DIR = Path(__file__).resolve().parent
+LANGUAGES = ("en", "cs", "pl", "uk")
 Route = tuple[str, Callable[..., Any]]  # an extra GET route of a game: (path, handler)
 
 
@@ -76,6 +84,7 @@ class GameAdapter:
 
     tower = False  # capability: the castillo tower and its throw checks
     lights = False  # capability: the board's region lights
+    plugins_dir = GAMES_DIR  # where the games' plugin folders are (tests point it elsewhere)
 
     def __init__(self, spec: GameSpec) -> None:
         self.spec = spec
@@ -193,9 +202,34 @@ class GameAdapter:
         """The game's own GET routes under /api (El Grande: its printed components)."""
         return []
 
+    def static_dir(self) -> Path | None:
+        """The game's plugin folder (served under /games/<id>/), if it has one."""
+        folder = self.plugins_dir / self.spec.id / "static"
+        return folder if folder.is_dir() else None
+
+    def i18n_bundle(self, lang: str) -> dict[str, str]:
+        """Every `i18n/<lang>/*.json` of the plugin folder merged (name order). A file that
+        is not a JSON object of strings is left out and logged: one bad file costs itself."""
+        folder = self.static_dir()
+        if folder is None or lang not in LANGUAGES:
+            return {}
+        out: dict[str, str] = {}
+        for path in sorted((folder / "i18n" / lang).glob("*.json")):
+            try:
+                raw = json.loads(path.read_text(encoding="utf-8"))
+                if not isinstance(raw, dict):
+                    raise ValueError("not a JSON object")
+            except (OSError, ValueError) as exc:
+                log.error("i18n file %s left out: %s", path, exc)
+                continue
+            out.update({str(k): str(v) for k, v in raw.items() if isinstance(v, str)})
+        return out
+
     def describe(self) -> dict[str, Any]:
-        """The game as the lobby offers it."""
+        """The game as the lobby offers it (`plugin`: its UI module, None for the generic)."""
         spec = self.spec
+        folder = self.static_dir()
+        plugin = folder is not None and (folder / "plugin.js").is_file()
         return {
             "id": spec.id,
             "title": spec.title,
@@ -203,6 +237,7 @@ class GameAdapter:
             "options": spec.options_schema(),
             "tower": self.tower,
             "lights": self.lights,
+            "plugin": f"/games/{spec.id}/plugin.js" if plugin else None,
         }
 
 

@@ -63,11 +63,14 @@ def _pump(stream: IO[str], lines: queue.Queue[str]) -> None:
 
 
 @contextlib.contextmanager
-def app_server(timeout_s: float = 60.0, extra: tuple[str, ...] = ()) -> Iterator[str]:
+def app_server(
+    timeout_s: float = 60.0, extra: tuple[str, ...] = (), module: str = "host.cli"
+) -> Iterator[str]:
     """`castillo run --sim --local` on a free port with a fresh database; yields its base URL
-    (loopback only: a test never serves or uses the machine's real network address)."""
+    (loopback only: a test never serves or uses the machine's real network address).
+    `module`: the command's module (a test's own, which registers a test game first)."""
     data_dir = tempfile.mkdtemp(prefix="castillo-ui-")
-    cmd = [sys.executable, "-m", "host.cli", "run", "--sim", "--local", "--port", "0"]
+    cmd = [sys.executable, "-m", module, "run", "--sim", "--local", "--port", "0"]
     cmd += ["--data-dir", data_dir]
     proc = subprocess.Popen(
         [*cmd, *extra],

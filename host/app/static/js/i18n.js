@@ -1,4 +1,6 @@
-// Translation tables (static/i18n/{lang}.json) and names from the game data.
+// Translation tables: the shell's (static/i18n/{lang}.json) with the active game's bundle over
+// them (GET /games/{game}/i18n/{lang}.json: its plugin folder's i18n/{lang}/*.json merged), and
+// names from the game data.
 
 export const LANGUAGES = ["en", "cs", "pl", "uk"];
 const cache = new Map();
@@ -13,22 +15,46 @@ async function table(lang) {
   return cache.get(lang);
 }
 
+const bundles = new Map();
+
+/** A game's i18n bundle ({} when it has none or it cannot be fetched). */
+async function bundle(game, lang) {
+  if (!game) return {};
+  const key = `${game}/${lang}`;
+  if (!bundles.has(key)) {
+    const url = `/games/${encodeURIComponent(game)}/i18n/${lang}.json`;
+    bundles.set(key, fetch(url).then((r) => (r.ok ? r.json() : {})).catch(() => ({})));
+  }
+  return bundles.get(key);
+}
+
 export class I18n {
   constructor() {
     this.lang = "en";
+    this.game = null; // the active game's id (engine.registry): its bundle is merged in
     this.strings = {};
     this.fallback = {};
     this.data = null; // GET /api/gamedata (card names), when the backend offers it
     this.edition = "2023";
   }
 
-  async use(lang) {
+  async use(lang, game = this.game) {
     const wanted = LANGUAGES.includes(lang) ? lang : "en";
-    const [strings, fallback] = await Promise.all([table(wanted), table("en")]);
+    const [strings, fallback, gameStrings, gameFallback] = await Promise.all([
+      table(wanted), table("en"), bundle(game, wanted), bundle(game, "en"),
+    ]);
     this.lang = wanted;
-    this.strings = strings;
-    this.fallback = fallback;
+    this.game = game;
+    this.strings = { ...strings, ...gameStrings };
+    this.fallback = { ...fallback, ...gameFallback };
     document.documentElement.lang = wanted;
+  }
+
+  /** A refusal in the reader's language: its key when translated, else the code's text. */
+  refusal(err) {
+    if (err.key && this.has(err.key)) return this.t(err.key, err.params ?? {});
+    const key = `err.${err.code}`;
+    return this.has(key) ? this.t(key, { reason: err.reason ?? "" }) : this.t("err.other", { reason: err.reason ?? err.code });
   }
 
   has(key) {
@@ -46,7 +72,7 @@ export class I18n {
   }
 
   colour(colour) {
-    return this.t(`colour.${colour}`);
+    return this.has(`colour.${colour}`) ? this.t(`colour.${colour}`) : colour;
   }
 
   area(token) {

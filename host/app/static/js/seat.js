@@ -8,15 +8,16 @@ import { renderChoices } from "./choices.js";
 import { areasOf, parse } from "./notation.js";
 import { capitalise, promptFor, promptText } from "./prompt.js";
 import { Connection } from "./net.js";
+import { pluginFor } from "./plugins.js";
 
 const token = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() ?? "");
 // Game data per edition, fetched once (the default edition's already while the page starts).
 const gameData = new Map([["2023", loadGameData("2023")]]);
-const ui = { state: null, rev: -1, conn: null, dataEdition: null, focusArea: null };
+// plugin: the active game's UI plugin (null: El Grande, built into this page)
+const ui = { state: null, rev: -1, conn: null, dataEdition: null, focusArea: null, plugin: null };
 
 function showError(err) {
-  const key = `err.${err.code}`;
-  toast(i18n.has(key) ? i18n.t(key, { reason: err.reason ?? "" }) : i18n.t("err.other", { reason: err.reason ?? err.code }), "error");
+  toast(i18n.refusal(err), "error");
 }
 
 async function send(message) {
@@ -52,6 +53,11 @@ function render() {
   }
   if (!game) {
     fill($("#prompt"), i18n.t("ui.no_game"));
+    return;
+  }
+  if (ui.plugin) {
+    for (const id of ["#mine", "#undo-row", "#hand", "#me"]) fill($(id));
+    ui.plugin.renderSeat({ state, i18n, act, send }, { prompt: $("#prompt"), choices: $("#choices"), board: $("#board") });
     return;
   }
   i18n.edition = game.edition ?? "2023";
@@ -128,7 +134,9 @@ function renderMe(game, me) {
 // The last render durations (ms), read by the UI benchmark.
 
 async function onState(state, rev) {
-  if (state.lang && state.lang !== i18n.lang) await i18n.use(state.lang);
+  const game = state.game_type ?? null;
+  if ((state.lang && state.lang !== i18n.lang) || game !== i18n.game) await i18n.use(state.lang ?? i18n.lang, game);
+  ui.plugin = await pluginFor(game);
   const edition = state.game?.edition ?? "2023";
   if (ui.dataEdition !== edition) {
     ui.dataEdition = edition;

@@ -15,6 +15,7 @@ import { seatsView } from "./seats.js";
 import { dropperView, towerEvents, towerWarning } from "./dropper.js";
 import { checksView } from "./checks.js";
 import { newGameForm, optionTags } from "./lobby.js";
+import { pluginFor } from "./plugins.js";
 
 const ui = {
   state: null,
@@ -26,6 +27,7 @@ const ui = {
   conn: null,
   lobbyOpen: false,
   network: null, // GET /api/info's `network`: how devices reach the app
+  plugin: null, // the active game's UI plugin (null: El Grande, built into this page)
 };
 
 // ------------------------------------------------------------------ actions
@@ -39,9 +41,7 @@ async function send(message) {
 }
 
 function showError(err) {
-  const key = `err.${err.code}`;
-  const text = i18n.has(key) ? i18n.t(key, { reason: err.reason ?? "" }) : i18n.t("err.other", { reason: err.reason ?? err.code });
-  toast(text, "error");
+  toast(i18n.refusal(err), "error");
 }
 
 function act(text) {
@@ -63,6 +63,12 @@ function render() {
     fill($("#round-track"));
     renderTabs(state);
     if (!ui.lobbyOpen) openLobby();
+    return;
+  }
+  if (ui.plugin) {
+    for (const id of ["#checks", "#acting", "#undo-row", "#players", "#cards", "#round-track"]) fill($(id));
+    ui.plugin.renderTable({ state, i18n, act, send }, { prompt: $("#prompt"), choices: $("#choices"), board: $("#board") });
+    renderTabs(state);
     return;
   }
   const game = state.game;
@@ -499,7 +505,9 @@ async function useData(edition) {
 
 async function onState(state, rev) {
   const lang = state.lang ?? i18n.lang;
-  if (lang !== i18n.lang) await i18n.use(lang);
+  const game = state.game_type ?? null;
+  if (lang !== i18n.lang || game !== i18n.game) await i18n.use(lang, game);
+  ui.plugin = await pluginFor(game);
   await useData(state.game?.edition ?? state.options?.edition ?? "2023");
   const newGame = ui.state?.game_id !== state.game_id;
   if (newGame) ui.seenScorings = null;

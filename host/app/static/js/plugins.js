@@ -1,0 +1,35 @@
+// A game's UI plugin: its own module (host/games/<id>/static/plugin.js, named in
+// GET /api/catalogue) or the generic one (generic.js). El Grande's UI is still built into the
+// shell (table.js, seat.js and the modules they import): it gets no plugin (null).
+
+import * as generic from "./generic.js";
+
+const BUILT_IN = "elgrande";
+const plugins = new Map();
+let catalogue = null;
+
+async function entryOf(game) {
+  catalogue ??= fetch("/api/catalogue")
+    .then((r) => (r.ok ? r.json() : { games: [] }))
+    .catch(() => ({ games: [] }));
+  return (await catalogue).games?.find((g) => g.id === game) ?? null;
+}
+
+async function load(game) {
+  const entry = await entryOf(game);
+  if (entry?.plugin) {
+    try {
+      return await import(entry.plugin);
+    } catch (err) {
+      console.warn(`the ${game} plugin did not load; the generic one shows the game`, err);
+    }
+  }
+  return generic;
+}
+
+/** The plugin of a game (by its engine.registry id); null for the shell's built-in El Grande. */
+export function pluginFor(game) {
+  if (!game || game === BUILT_IN) return Promise.resolve(null);
+  if (!plugins.has(game)) plugins.set(game, load(game));
+  return plugins.get(game);
+}
