@@ -143,3 +143,12 @@ def test_nim_plays_to_its_end_over_http_and_websocket_saved_and_resumed(
     assert replayed.is_terminal()
     last_mover = final["game"]["log"][-1][0]  # took the last stone: wins (not misère)
     assert replayed.returns() == [int(last_mover == "left"), int(last_mover == "right")]
+
+
+def test_every_registered_game_gets_an_adapter() -> None:
+    """A game with a plugin folder but no adapter module (host/games/<id>/static only: a
+    namespace package) gets the generic adapter, not an error."""
+    for spec in registry.specs():
+        adapter = adapter_for(spec)
+        assert adapter.spec is spec and adapter.describe()["id"] == spec.id
+        assert isinstance(adapter, GameAdapter)
