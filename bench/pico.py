@@ -52,6 +52,10 @@ def measure() -> dict[str, float | int]:
     }
 
 
+def _verdict(ok: bool) -> str:
+    return "met" if ok else "MISSED"
+
+
 def main(*flags: str) -> None:
     figures = measure()
     if "--json" in flags:
@@ -65,16 +69,20 @@ def main(*flags: str) -> None:
         )
         print(json.dumps({k: figures[k] for k in keys}))
         return
-    print(f"  idle main loop          {figures['idle_cpu_pct']:6.1f} % CPU   (budget <= 10 %)")
+    idle_ok = _verdict(figures["idle_cpu_pct"] <= 10)
+    print(f"  idle main loop          {figures['idle_cpu_pct']:6.1f} % CPU   (<= 10 %: {idle_ok})")
     print(
         f"  CPU per cube            {figures['cpu_ms_per_cube']:6.2f} ms median, "
-        f"{figures['cpu_ms_per_cube_max']:.2f} max   (budget <= 6 ms)"
+        f"{figures['cpu_ms_per_cube_max']:.2f} max   "
+        f"(budget <= 6 ms: {_verdict(figures['cpu_ms_per_cube'] <= 6)})"
     )
     print(
         f"  event after beam clear  {figures['event_after_exit_ms_p99']:6.2f} ms p99, "
-        f"{figures['event_after_exit_ms_mean']:.2f} mean   (budget <= 5 ms)"
+        f"{figures['event_after_exit_ms_mean']:.2f} mean   "
+        f"(budget <= 5 ms: {_verdict(figures['event_after_exit_ms_p99'] <= 5)})"
     )
-    print(f"  free heap, 500 cubes    {figures['heap_free_min']:6d} B min   (budget >= 190 KB)")
+    heap_ok = _verdict(figures["heap_free_min"] >= 190_000)
+    print(f"  free heap, 500 cubes    {figures['heap_free_min']:6d} B min   (>= 190 KB: {heap_ok})")
     print(f"  LED frame (72 pixels)   {figures['led_frame_ms']:6.3f} ms on GP16")
     print(
         f"  cubes                   {figures['cubes']} dropped, {figures['counted']} counted, "

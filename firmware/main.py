@@ -32,8 +32,12 @@ def main():
     ledmap = load("ledmap.json")
     hal = PicoHal(load("pinmap.json"), ledmap)  # the pin map is not kept: heap is scarce
     cal_text = hal.load_text(app.CAL_FILE)
-    tower = app.Tower(hal, load("config.json"), load("palette.json"), ledmap, cal_text)
-    ledmap = cal_text = None  # the tower keeps what it needs of them
+    config = load("config.json")
+    palette = load("palette.json")
+    config.pop("note", None)  # the files' notes for people would stay in the heap
+    palette.pop("note", None)
+    tower = app.Tower(hal, config, palette, ledmap, cal_text)
+    ledmap = cal_text = config = palette = None  # the tower keeps what it needs of them
     hal.trap_ctrl_c(True)
     try:
         tower.run()

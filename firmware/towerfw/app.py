@@ -114,6 +114,11 @@ class Tower:
         self._led_frame_ms = int(config["led_frame_ms"])
         self._heartbeat_ms = int(config["heartbeat_ms"])
         self._integration_us = int(config["integration_us"])
+        self._tail_us = int(config["tail_us"])
+        self._stuck_us = int(config["stuck_ms"]) * 1000
+        self.best_samples = int(config["best_samples"])
+        self._beam_pending = hal.beam.pending  # bound once: every sensing pass asks
+        self._beam2_pending = hal.beam2.pending if hal.beam2 is not None else None
         self._gc_activity = -1  # events and frames seen at the last collection
         # health
         self.stopped = False
@@ -148,14 +153,27 @@ class Tower:
 
     def emit(self, kind: str, fields: "dict[str, Any]") -> None:
         """Record a sensed event: next sequence number, full count vector, into the ring."""
+        self.tick_clock()  # the sensing passes leave the uptime alone
         self.seq += 1
         ev: dict[str, Any] = {"t": "ev", "seq": self.seq, "k": kind, "ms": self.up_ms}
-        ev["n"] = self.counts.vector()
+        ev["n"] = self.counts.n  # encoded at once: no copy needed
         for key in fields:
             ev[key] = fields[key]
-        frame = codec.encode(ev)
+        self.record(codec.encode(ev))
+
+    def record(self, frame: bytes) -> None:
         self.ring.push(self.seq, frame)
         self.outbox.push(frame)
+
+    def emit_drop(self, colour: str, pulse: int, d: float) -> None:
+        """``emit("drop", ...)``, from the count vector's byte template when it fits."""
+        self.tick_clock()
+        frame = self.counts.drop_frame(self.seq + 1, self.up_ms, colour, pulse, d)
+        if frame is None:
+            self.emit("drop", {"pulse_us": pulse, "c": colour, "d": d})
+            return
+        self.seq += 1
+        self.record(frame)
 
     def hello(self) -> "dict[str, Any]":
         return {
@@ -234,14 +252,24 @@ class Tower:
     def one_pass(self) -> None:
         hal = self.hal
         now = hal.ticks_us()
+        state = self.state
+        if state == PULSE or state == TAIL:  # noqa: SIM109 - `in (..)` builds a tuple every pass
+            # a sensing pass: edges, the stuck check, the sensor; nothing else (no uptime tick:
+            # emit() does it)
+            pending2 = self._beam2_pending
+            if self._beam_pending() or (pending2 is not None and pending2()):
+                self.take_edges()
+            if self.state == PULSE and hal.ticks_diff(now, self.t_entry) > self._stuck_us:
+                self.stuck(now)
+            self.sense(now)
+            return
         self.tick_clock()
         self.handle_edges()
         state = self.state
-        if state == PULSE or state == TAIL:  # noqa: SIM109 - `in (..)` builds a tuple every pass
+        if state != IDLE:  # a piece came in (or is stuck)
             self.sense(now)
-            return
-        if state == STUCK:
-            self.sense(now)
+            if state != STUCK:
+                return
         self.idle_work()
         hal.idle_wait()
 
@@ -252,7 +280,7 @@ class Tower:
 
     # ----------------------------------------------------------------- sensing
     def handle_edges(self) -> None:
-        if self.state != PULSE and not self.hal.beam.pending():
+        if self.state != PULSE and not self._beam_pending():
             return  # the idle pass's common case, kept cheap
         self.take_edges()
 
@@ -294,16 +322,20 @@ class Tower:
                         self.state = IDLE
                     else:
                         self.state = TAIL
-                        self.tail_end = hal.ticks_add(t, int(self.cfg["tail_us"]))
+                        self.tail_end = hal.ticks_add(t, self._tail_us)
                 elif self.state == STUCK:
                     self.t_exit = t
                     self.emit("unstuck", {})
                     self.finish_stuck()
         if self.state == PULSE:
-            held = hal.ticks_diff(hal.ticks_us(), self.t_entry)
-            if held > self.cfg["stuck_ms"] * 1000:
-                self.state = STUCK
-                self.emit("stuck", {"since_ms": held // 1000})
+            self.stuck(hal.ticks_us())
+
+    def stuck(self, now: int) -> None:
+        """A piece held in the beam longer than stuck_ms is reported (once) as stuck."""
+        held = self.hal.ticks_diff(now, self.t_entry)
+        if self.state == PULSE and held > self._stuck_us:
+            self.state = STUCK
+            self.emit("stuck", {"since_ms": held // 1000})
 
     def read_sensor(self) -> bool:
         try:
@@ -315,22 +347,28 @@ class Tower:
 
     def sense(self, now: int) -> None:
         hal = self.hal
-        integ = self._integration_us
-        if hal.ticks_diff(now, self.next_sample) >= 0:
+        ticks_diff = hal.ticks_diff
+        state = self.state
+        if ticks_diff(now, self.next_sample) >= 0:
             if self.read_sensor():
                 self.burst.add(hal.ticks_us(), self.sample)
-            period = integ if self.state != STUCK else 5 * integ
+            period = self._integration_us if state != STUCK else 5 * self._integration_us
             self.next_sample = hal.ticks_add(self.next_sample, period)
-            if hal.ticks_diff(self.next_sample, now) <= 0:
+            if ticks_diff(self.next_sample, now) <= 0:
                 self.next_sample = hal.ticks_add(now, period)
-        if self.state == TAIL and hal.ticks_diff(hal.ticks_us(), self.tail_end) >= 0:
-            self.finish()
+        if state == STUCK:
             return
-        if self.state == STUCK:
-            return
-        wait = hal.ticks_diff(self.next_sample, hal.ticks_us())
-        if self.state == TAIL:
-            wait = min(wait, hal.ticks_diff(self.tail_end, hal.ticks_us()))
+        now = hal.ticks_us()
+        if state == TAIL:
+            # done once no later reading can fall inside the cube's window (which ends one
+            # integration after the exit: finish() reads no sample after that)
+            last = hal.ticks_add(self.t_exit, self._integration_us)
+            if ticks_diff(now, self.tail_end) >= 0 or ticks_diff(self.next_sample, last) > 0:
+                self.finish()
+                return
+        wait = ticks_diff(self.next_sample, now)
+        if state == TAIL:
+            wait = min(wait, ticks_diff(self.tail_end, now))
         if wait > 0:
             hal.sleep_us(wait)
 
@@ -358,9 +396,8 @@ class Tower:
         """The cube (or cubes) left the sensor: classify and count."""
         hal = self.hal
         self.state = IDLE
-        cfg = self.cfg
         pulse = hal.ticks_diff(self.t_exit, self.t_entry)
-        integ = int(cfg["integration_us"])
+        integ = self._integration_us
         t_from = hal.ticks_add(self.t_entry, integ // 2)
         t_to = hal.ticks_add(self.t_exit, integ)
         mean = pieces.reading(self, t_from, t_to)
@@ -376,7 +413,7 @@ class Tower:
         ratio = pulse / self.single_pulse_us()
         size = pieces.length(self, pulse)
         if self.cal_colour is not None:
-            self.calibration_cube(mean, pulse, ratio, size, problem, why)
+            calsteps().calibration_cube(self, mean, pulse, ratio, size, problem, why)
             return
         d = round(d, 2)
         fields: dict[str, Any] = {"pulse_us": pulse}
@@ -386,9 +423,7 @@ class Tower:
         if kind == "single":
             if colour is not None:
                 self.counts.add(colour)
-                fields["c"] = colour
-                fields["d"] = d
-                self.emit("drop", fields)
+                self.emit_drop(colour, pulse, d)
                 return
             self.counts.add(UNCERTAIN)
             fields["best"] = best
@@ -428,31 +463,8 @@ class Tower:
         self.counts.add(UNCERTAIN)
         self.emit("uncertain", {"best": best, "d": 0, "pulse_us": pulse, "why": "stuck"})
 
-    def calibration_cube(
-        self, mean: "Any", pulse: int, ratio: float, size: float, problem: "Any", why: "Any"
-    ) -> None:
-        colour = self.cal_colour
-        cfg = self.cfg
-        one = size <= cfg["single_max_size"] if size >= 0 else ratio <= cfg["single_max_ratio"]
-        ok = problem is None and why != "dark" and one
-        fields: dict[str, Any] = {"colour": colour, "pulse_us": pulse, "ok": ok}
-        if ok:
-            raw = [round(v, 1) for v in mean]
-            fields["got"] = calibration.add_colour_sample(self.cal, colour, raw)
-            fields["raw"] = raw
-            # the medians of the accepted cubes: the pulse of a caballero, and its length as the
-            # second beam measures it (tilt makes it read a little long)
-            raw_size = size * float(self.cal.get("size") or 1.0) if size >= 0 else -1.0
-            self.cal_pulses.append((pulse, raw_size))
-            ordered = sorted(self.cal_pulses)
-            self.cal["pulse_us"] = ordered[len(ordered) // 2][0]
-            sizes = sorted([p[1] for p in self.cal_pulses if p[1] >= 0])
-            if sizes:
-                self.cal["size"] = round(sizes[len(sizes) // 2], 3)
-            self.rebuild()
-        else:
-            fields["why"] = problem or why or "size"
-        self.emit("cal", fields)
+    def cmd_cal(self, msg: "dict[str, Any]") -> "Any":
+        return calsteps().cmd_cal(self, msg)
 
     def report_sensor(self, why: str) -> None:
         if why != self.sensor_fault:
@@ -698,59 +710,13 @@ class Tower:
         self.stopped = True
         return {}
 
-    def cmd_cal(self, msg: "dict[str, Any]") -> "Any":
-        step = msg.get("step")
-        if step == "dark" or step == "white":
-            if not self.quiet():
-                return "the chute is busy"
-            mean = self.average(int(msg.get("samples", 16)))
-            if mean is None:
-                return "sensor error"
-            if step == "white" and mean[3] - self.base[3] < 8 * self.cfg["dead_count"] + 16:
-                return "no white target in view"
-            self.cal[step] = mean
-            self.rebuild()
-            return {"step": step, "raw": mean}
-        if step == "sample":
-            colour = msg.get("colour")
-            if colour not in self.colours:
-                return "unknown colour " + repr(colour)
-            self.cal_colour = colour
-            self.cal_pulses = []
-            return {"step": step, "colour": colour}
-        if step == "end":
-            self.cal_colour = None
-            return {"step": step}
-        if step == "show":
-            return {"step": step, "cal": self.cal, "hash": calibration.cal_hash(self.cal)}
-        if step == "clear":
-            self.cal = calibration.empty()
-            self.cal_colour = None
-            self.rebuild()
-            return {"step": step, "hash": calibration.cal_hash(self.cal)}
-        if step == "save":
-            quiet_ms = self.cfg["cal_save_quiet_ms"]
-            if self.cal_colour is not None:
-                return "end colour sampling first"
-            since = self.hal.ticks_diff(self.hal.ticks_us(), self.last_edge)
-            if not self.quiet() or since < quiet_ms * 1000:
-                return "the chute is busy: not writing flash during a drop"
-            self.hal.save_text(CAL_FILE, calibration.canonical(self.cal))
-            self.cal_saved_hash = calibration.cal_hash(self.cal)
-            return {"step": step, "hash": self.cal_saved_hash}
-        return "unknown calibration step " + repr(step)
 
-    def average(self, n: int) -> "Any":
-        acc = [0.0, 0.0, 0.0, 0.0]
-        integ = int(self.cfg["integration_us"])
-        for _ in range(n):
-            self.hal.sleep_us(integ)
-            if not self.read_sensor():
-                self.burst_fault = None
-                return None
-            for k in range(4):
-                acc[k] += self.sample[k]
-        return [round(v / n, 2) for v in acc]
+def calsteps() -> "Any":
+    """The calibration steps' module, loaded at the first use: its code stays out of the heap
+    while the tower only counts."""
+    from towerfw import calsteps
+
+    return calsteps
 
 
 def _collect() -> None:

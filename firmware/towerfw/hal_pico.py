@@ -113,12 +113,18 @@ class PioSleep:
         if us <= self.SPIN_US:
             self.spin(us)
             return
+        end = time.ticks_add(time.ticks_us(), us)
         fired = self.fired
         fired[0] = 0
         self.sm.put(2 * (us - self.LEAD_US))
         idle = self.idle
         while not fired[0]:
             idle()
+        # the alarm fires LEAD_US early: spin the rest here, or the caller's next pass would
+        # find it too early and spend a whole pass to wait again
+        rest = time.ticks_diff(end, time.ticks_us())
+        if rest > 0:
+            self.spin(rest)
 
 
 class NeoStrip:

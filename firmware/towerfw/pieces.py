@@ -17,13 +17,12 @@ LOOK_RATIO = 1.2  # one beam: a longer pulse may be two fast cubes, so look for 
 def reading(tower: "Any", t_from: int, t_to: int) -> "Any":
     """The piece's reading: the brightness of its best-covered samples, with the colour
     ratios of every well-lit sample (more samples, less shot noise in the ratios)."""
-    hal = tower.hal
-    cfg = tower.cfg
-    mean, _ = tower.burst.best(int(cfg["best_samples"]), t_from, t_to, hal.ticks_diff)
+    base = tower.base
+    mean, lit = tower.burst.pick(
+        tower.best_samples, t_from, t_to, tower.hal.ticks_diff, base[3], LIT_SHARE
+    )
     if mean is None:
         return None
-    base = tower.base
-    lit = tower.burst.mean_lit(t_from, t_to, hal.ticks_diff, base[3], LIT_SHARE)
     if lit is None or lit[3] - base[3] <= 0:
         return mean
     k = (mean[3] - base[3]) / (lit[3] - base[3])
@@ -46,8 +45,9 @@ def kind(tower: "Any", ratio: float, size: float, problem: "Any") -> str:
     cfg = tower.cfg
     measured = size >= 0
     x = size if measured else ratio
-    unit = "_size" if measured else "_ratio"
-    if x <= cfg["single_max" + unit]:
+    # literal keys: building one ("single_max" + unit) makes a new str, which MicroPython
+    # checks against every interned string (~0.1 ms on the Pico)
+    if x <= (cfg["single_max_size"] if measured else cfg["single_max_ratio"]):
         look = not measured and x > LOOK_RATIO and problem is None
         if look and (seams(tower) or two_colours(tower)):
             return "merged"
@@ -55,11 +55,14 @@ def kind(tower: "Any", ratio: float, size: float, problem: "Any") -> str:
             return "single"
         return "size"  # one beam: a slow caballero or a fast Grande
     found = seams(tower) if problem is None else 0
-    in_range = cfg["grande_min" + unit] <= x <= cfg["grande_max" + unit]
+    if measured:
+        in_range = cfg["grande_min_size"] <= x <= cfg["grande_max_size"]
+    else:
+        in_range = cfg["grande_min_ratio"] <= x <= cfg["grande_max_ratio"]
     # a Grande has no seam and one colour end to end
     if tower.grande_ok and in_range and problem is None and found == 0 and not two_colours(tower):
         return "grande"
-    if found > 0 or x >= cfg["merged_min" + unit]:
+    if found > 0 or x >= (cfg["merged_min_size"] if measured else cfg["merged_min_ratio"]):
         return "merged"
     return "size"
 

@@ -18,14 +18,17 @@ class Burst:
     def __init__(self, capacity: int = CAPACITY) -> None:
         self.capacity = capacity
         self.t = array("l", [0] * capacity)
-        self.rgbc = array("H", [0] * (4 * capacity))
+        self.rgbc = array("H", [0] * (4 * capacity))  # readings are 16-bit: stored unclamped
+        self._seen = bytearray(capacity)  # pick(): 1 where a sample lies in the window
         self.count = 0  # samples held (<= capacity)
         self.total = 0  # samples added since clear
+        self.peak = 0  # the largest clear count added since clear
         self._next = 0
 
     def clear(self) -> None:
         self.count = 0
         self.total = 0
+        self.peak = 0
         self._next = 0
 
     def add(self, t_us: int, sample: "Any") -> None:
@@ -34,10 +37,13 @@ class Burst:
         j = 4 * i
         rgbc = self.rgbc
         # unrolled: a loop would allocate a range and its iterator on every sample
-        rgbc[j] = min(sample[0], 65535)
-        rgbc[j + 1] = min(sample[1], 65535)
-        rgbc[j + 2] = min(sample[2], 65535)
-        rgbc[j + 3] = min(sample[3], 65535)
+        rgbc[j] = sample[0]
+        rgbc[j + 1] = sample[1]
+        rgbc[j + 2] = sample[2]
+        c = sample[3]
+        rgbc[j + 3] = c
+        if c > self.peak:
+            self.peak = c
         self._next = (i + 1) % self.capacity
         if self.count < self.capacity:
             self.count += 1
@@ -49,6 +55,8 @@ class Burst:
         return (r[j], r[j + 1], r[j + 2], r[j + 3])
 
     def max_clear(self) -> int:
+        if self.total == self.count:
+            return self.peak  # nothing overwritten: the running maximum is the held one
         best = 0
         for i in range(self.count):
             c = self.rgbc[4 * i + 3]
@@ -86,36 +94,74 @@ class Burst:
         used = len(chosen)
         return (acc[0] / used, acc[1] / used, acc[2] / used, acc[3] / used), used
 
-    def mean_lit(
-        self, t_from: int, t_to: int, ticks_diff: "Any", floor: float, share: float
+    def pick(
+        self, n: int, t_from: int, t_to: int, ticks_diff: "Any", floor: float, share: float
     ) -> "Any":
-        """Mean (r, g, b, c) of every sample read in [t_from, t_to] whose clear count above
-        ``floor`` is at least ``share`` of the brightest one's; None if there is none. More
-        samples than ``best`` takes: the colour's ratios get less shot noise."""
-        top = 0.0
+        """(mean, lit): ``mean`` is ``best(n, t_from, t_to, ...)[0]`` (None if empty); ``lit``
+        the mean (r, g, b, c) of every sample read in [t_from, t_to] whose clear count above
+        ``floor`` is at least ``share`` of the brightest one's (more samples than ``best``
+        takes: the colour's ratios get less shot noise), None if there is none.
+
+        For n of 1 or 2 (the configured 2) no list, no sort, no tuple per sample, one
+        ticks_diff a sample: this runs for every cube."""
+        if not self.count:
+            return None, None
+        span = ticks_diff(t_to, t_from)
+        times = self.t
+        r = self.rgbc
+        seen = self._seen
+        # the two largest (clear, index): ties go to the later sample, as best()'s sort does
+        c1 = c2 = i1 = i2 = -1
+        found = 0
         for i in range(self.count):
-            t = self.t[i]
-            if ticks_diff(t, t_from) >= 0 and ticks_diff(t_to, t) >= 0:
-                top = max(top, self.rgbc[4 * i + 3] - floor)
+            d = ticks_diff(times[i], t_from)
+            if d < 0 or d > span:
+                seen[i] = 0
+                continue
+            seen[i] = 1
+            found += 1
+            c = r[4 * i + 3]
+            if c >= c1:
+                c2 = c1
+                i2 = i1
+                c1 = c
+                i1 = i
+            elif c >= c2:
+                c2 = c
+                i2 = i
+        if not found or n < 1 or n > 2:  # (rare) every sample counts, or another n
+            mean, _ = self.best(n, t_from, t_to, ticks_diff)
+            return mean, None if not found else self._lit(c1 - floor, floor, share)
+        j = 4 * i1
+        if n == 1 or i2 < 0:
+            mean = (float(r[j]), float(r[j + 1]), float(r[j + 2]), float(r[j + 3]))
+        else:
+            k = 4 * i2
+            mean = (
+                (r[j] + r[k]) / 2,
+                (r[j + 1] + r[k + 1]) / 2,
+                (r[j + 2] + r[k + 2]) / 2,
+                (r[j + 3] + r[k + 3]) / 2,
+            )
+        return mean, self._lit(c1 - floor, floor, share)
+
+    def _lit(self, top: float, floor: float, share: float) -> "Any":
+        """pick()'s lit mean over the samples it marked in the window; ``top``: the brightest
+        one's clear count above ``floor``."""
         if top <= 0:
             return None
-        acc0 = acc1 = acc2 = acc3 = 0
-        used = 0
+        least = share * top
         r = self.rgbc
+        seen = self._seen
+        acc0 = acc1 = acc2 = acc3 = used = 0
         for i in range(self.count):
-            t = self.t[i]
             j = 4 * i
-            if (
-                ticks_diff(t, t_from) < 0
-                or ticks_diff(t_to, t) < 0
-                or r[j + 3] - floor < share * top
-            ):
-                continue
-            acc0 += r[j]
-            acc1 += r[j + 1]
-            acc2 += r[j + 2]
-            acc3 += r[j + 3]
-            used += 1
+            if seen[i] and r[j + 3] - floor >= least:
+                acc0 += r[j]
+                acc1 += r[j + 1]
+                acc2 += r[j + 2]
+                acc3 += r[j + 3]
+                used += 1
         return (acc0 / used, acc1 / used, acc2 / used, acc3 / used)
 
     def dips(self, t_from: int, t_to: int, ticks_diff: "Any", floor: float, depth: float) -> int:

@@ -241,7 +241,7 @@ def test_animations_keep_their_frame_rate(rig: Rig) -> None:
 
 
 def test_a_scene_read_just_after_a_cube_waits_for_the_quiet_chute(rig: Rig) -> None:
-    from towerfw.app import IDLE, TAIL
+    from towerfw.app import IDLE
 
     rig.run_us(200_000)
     dropper = Dropper(seed=4)
@@ -249,9 +249,9 @@ def test_a_scene_read_just_after_a_cube_waits_for_the_quiet_chute(rig: Rig) -> N
     rows = render(dropper.passages, SensorModel(seed=4))
     rig.hal.add_rows([r.raw() for r in rows], offset_us=1000)
     writes = record_led_writes(rig)
-    while rig.tower.state != TAIL:
+    while rig.tower.state == IDLE:  # the cube comes in
         rig.tower.step()
-    while rig.tower.state != IDLE:
+    while rig.tower.state != IDLE:  # ... and is counted
         rig.tower.step()
     send_scene(rig, [0, 0, 90])  # read in the next idle pass, within 15 ms of the beam edge
     rig.run_until_idle()
