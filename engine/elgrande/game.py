@@ -30,7 +30,8 @@ from engine.core.errors import IllegalAction, NotationError, NotYourTurn, UndoEr
 from engine.elgrande import data as gamedata
 from engine.elgrande import effects, views
 from engine.elgrande.board import CHANCE, CHANCE_PHASES, STATE_FIELDS, UNSEEN, Board, Frame
-from engine.elgrande.explain import explain
+from engine.elgrande.castillo_fix import FIX_VERB, apply_fix, read_fix
+from engine.elgrande.explain import KEY_PREFIX, explain
 from engine.elgrande.frames import (
     DONE,
     ChoiceFrame,
@@ -157,6 +158,9 @@ class Game(Board):
         """Apply one action; an illegal one raises IllegalAction and changes nothing."""
         if isinstance(action, str):
             action = self.parse(action)
+        if action.kind == FIX_VERB:
+            self._fix_castillo(action, player)
+            return
         actors = self._actors or self.current_players()
         if player is None:
             if len(actors) != 1:
@@ -168,7 +172,8 @@ class Game(Board):
         if legal is None:
             legal = self.legal_actions(player)
         if action not in legal:
-            raise IllegalAction(str(action), explain(self, player, action))
+            refused = explain(self, player, action)
+            raise IllegalAction(str(action), refused.reason, key=refused.key, params=refused.params)
         # The body of _apply_unchecked, inlined: this is the hot path of every game.
         history = self.history
         history.append((player, action))
@@ -187,16 +192,42 @@ class Game(Board):
 
     def _refuse_anonymous(self, action: Action, actors: tuple[int, ...]) -> None:
         if not actors:
-            raise IllegalAction(str(action), "the game is over")
+            raise IllegalAction(str(action), "the game is over", key=KEY_PREFIX + "game_over")
         names = ", ".join(self.colours[p] for p in actors)
-        raise IllegalAction(str(action), f"several players choose now ({names}): say who")
+        raise IllegalAction(
+            str(action),
+            f"several players choose now ({names}): say who",
+            key=KEY_PREFIX + "say_who",
+        )
 
     def _refuse_out_of_turn(self, action: Action, player: int, actors: tuple[int, ...]) -> None:
         if not actors:
-            raise IllegalAction(str(action), "the game is over")
+            raise IllegalAction(str(action), "the game is over", key=KEY_PREFIX + "game_over")
         who = "chance" if actors == (CHANCE,) else ", ".join(self.colours[p] for p in actors)
         name = "chance" if player == CHANCE else self.colours[player]
-        raise NotYourTurn(str(action), f"it is not {name}'s turn to act (now: {who})")
+        raise NotYourTurn(
+            str(action),
+            f"it is not {name}'s turn to act (now: {who})",
+            key=KEY_PREFIX + "not_your_turn",
+        )
+
+    def _fix_castillo(self, action: Action, player: int | None) -> None:
+        """A castillo correction (engine.elgrande.castillo_fix): entered by the table at any
+        moment; public and never undone."""
+        if self.is_terminal():
+            raise IllegalAction(str(action), "the game is over", key=KEY_PREFIX + "game_over")
+        if player not in (None, CHANCE):
+            raise IllegalAction(
+                str(action),
+                "the table enters a castillo correction (actor chance), not a player",
+                key=KEY_PREFIX + "fix_by_table",
+            )
+        colour, delta, canonical = read_fix(self, action)
+        apply_fix(self, colour, delta)
+        self.history.append((CHANCE, canonical))
+        self._legal = {}
+        self._actors = self._compute_actors()
+        self.checkpoint = len(self.history)
 
     def _apply_unchecked(self, player: int, action: Action) -> None:
         """Apply a known-legal action (apply() inlines the same steps)."""

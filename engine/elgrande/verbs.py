@@ -2,9 +2,11 @@
 
 Argument kinds: "colour" (a player's colour, canonicalised), "area" (a region, `castillo`,
 `court`, France or Portugal, canonicalised), "card" (an action card id), "modifier" (a Power Shift
-card id), "deck", "number", "card-or-modifier", "tile". Groups: "chance" (outcomes entered at the
-table or drawn by the dealer), "power" (the power card), "turn" (the steps of a turn), "step"
-(the steps of a card's special action and the secret choices). Tags: "not-king-region" — the
+card id), "deck", "number", "card-or-modifier", "tile", "colour-change" (a colour and a signed
+number: `green+1`), "reason". Groups: "chance" (outcomes entered at the table or drawn by the
+dealer), "power" (the power card), "turn" (the steps of a turn), "step"
+(the steps of a card's special action and the secret choices), "table" (the castillo
+correction, entered by the table at any moment). Tags: "not-king-region" — the
 verb never takes a caballero into or out of the King's region; "choice" — the verb answers a
 one-choice step (a ChoiceFrame whose kind is the verb).
 """
@@ -157,6 +159,14 @@ VERBS = VerbTable(
         ),
         Verb("veto", (), "cancel the announced special action", group="step", steps=("veto",)),
         Verb("allow", (), "let the announced special action happen", group="step", steps=("veto",)),
+        # the table: the tower's physical count wins a disagreement (engine.elgrande.castillo_fix)
+        Verb(
+            "castillo-fix",
+            ("colour-change", "reason"),
+            "the castillo corrected to the tower: e.g. green+1 wrong-colour (table only)",
+            undo_barrier=True,
+            group="table",
+        ),
         Verb(
             "pass",
             ("modifier",),

@@ -34,6 +34,7 @@ from tests.engine.conftest import (
     random_step,
     table_game,
 )
+from tests.engine.test_refusal_keys import check_refusal
 
 PURPLE, GREEN, BLUE, ORANGE = range(4)
 
@@ -56,6 +57,8 @@ def refused(
     raised = info.value
     reason = raised.reason if isinstance(raised, IllegalAction) else str(raised)
     assert type(raised) is error, f"{text}: {type(raised).__name__}: {reason}"
+    if isinstance(raised, IllegalAction):
+        check_refusal(game, raised)  # a translation key with token parameters
     for word in words:
         assert word.lower() in reason.lower(), f"{text}: {word!r} not in {reason!r}"
     assert "not possible now" not in reason, f"{text}: vague reason {reason!r}"
