@@ -28,6 +28,12 @@ async function bundle(game, lang) {
   return bundles.get(key);
 }
 
+/** A game's bundle in `lang` over its English one (the lobby labels a game's options from it). */
+export async function gameStrings(game, lang) {
+  const [english, strings] = await Promise.all([bundle(game, "en"), bundle(game, lang)]);
+  return { ...english, ...strings };
+}
+
 export class I18n {
   constructor() {
     this.lang = "en";

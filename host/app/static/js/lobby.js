@@ -1,7 +1,9 @@
-// The new-game form of the lobby: every option of POST /api/games (docs/table-api.md). What it
-// offers comes from the edition's game data: the colours, the alternative action cards and the
-// mini-expansions the edition has. The server checks everything again and its reason is shown
-// in the form.
+// The new-game form of the lobby: a picker of every game of GET /api/catalogue, then the chosen
+// game's options (POST /api/games, docs/table-api.md). A game's form is generated from its
+// options schema (name, kind, default), labelled from its i18n bundle (`options.<name>`,
+// `options.<name>.<value>`; the bare name without a bundle); refused fields are shown beside
+// each field. El Grande keeps its own form, which its edition's game data shapes (colours,
+// alternative action cards, mini-expansions).
 
 import { h, fill } from "./dom.js";
 import { COLOURS } from "./board.js";
@@ -39,11 +41,8 @@ function radios(name, choices, value) {
     h("label.check", {}, h("input", { type: "radio", name, value: v, checked: v === value }), label));
 }
 
-/**
- * The form. ctx: { i18n, gameData(edition) → Promise<data|null>, create(body) → Promise
- * (rejects with {code, reason}), onError(err) }.
- */
-export function newGameForm(ctx) {
+/** El Grande's own form. */
+function elGrandeForm(ctx) {
   const { i18n } = ctx;
   const form = h("form.new-game", { id: "new-game", novalidate: true });
   const options = h("div", { id: "game-options" });
@@ -152,6 +151,147 @@ export function newGameForm(ctx) {
     }
   });
   fresh("2023").then(draw);
+  return form;
+}
+
+const BUILT_IN = "elgrande";
+
+/**
+ * The lobby's new-game part: the game picker and the chosen game's form. ctx: { i18n,
+ * catalogue() → Promise<games>, gameStrings(game) → Promise<strings>, gameData(edition) →
+ * Promise<data|null>, create(body) → Promise (rejects with {code, reason, errors}), onError(err) }.
+ */
+export function newGameForm(ctx) {
+  const { i18n } = ctx;
+  const picker = h("select", { id: "game-pick", name: "game" });
+  const wrap = h("div.new-game-wrap", {}, h("label.field", { id: "game-field" }, h("span", {}, i18n.t("ui.game")), picker));
+  let form = elGrandeForm(ctx);
+  wrap.append(form);
+  let games = [];
+  async function show(id) {
+    const entry = games.find((g) => g.id === id);
+    const next = id === BUILT_IN || !entry ? elGrandeForm(ctx) : schemaForm(ctx, entry, await ctx.gameStrings(id));
+    if (picker.value !== id) return; // changed meanwhile
+    form.replaceWith(next);
+    form = next;
+  }
+  ctx.catalogue().then((list) => {
+    games = list;
+    fill(picker, list.map((g) => h("option", { value: g.id, selected: g.id === BUILT_IN }, g.title)));
+    if (!list.some((g) => g.id === BUILT_IN) && list.length) show(list[0].id);
+  });
+  picker.addEventListener("change", () => show(picker.value));
+  return wrap;
+}
+
+/** Label of an option or of one of its values: the game's bundle, else a colour, else the name. */
+function labelOf(i18n, strings, name, value) {
+  if (value === undefined) return strings[`options.${name}`] ?? name;
+  const key = `options.${name}.${value}`;
+  if (key in strings) return strings[key];
+  return i18n.has(`colour.${value}`) ? i18n.colour(value) : String(value);
+}
+
+/** An option's values the bundle names (`options.<name>.<value>`), in the bundle's order. */
+function namedValues(strings, name) {
+  const prefix = `options.${name}.`;
+  return Object.keys(strings).filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+}
+
+/** The input(s) of one option of the schema, by its kind. */
+function control(i18n, strings, option) {
+  const { name, kind } = option;
+  const label = labelOf(i18n, strings, name);
+  const value = option.default;
+  if (kind === "bool") {
+    return h("label.check", {}, h("input", { type: "checkbox", name, checked: value === true }), label);
+  }
+  if (kind === "int" || kind === "int?") {
+    const attrs = { type: "number", name, step: 1, value: value ?? "" };
+    if (option.min !== undefined) attrs.min = option.min;
+    if (option.max !== undefined) attrs.max = option.max;
+    return h("label.field", {}, h("span", {}, label), h("input", attrs));
+  }
+  if (kind === "names") {
+    const choices = option.choices ?? (Array.isArray(value) && value.length ? value : namedValues(strings, name));
+    if (!choices.length) {
+      return h("label.field", {}, h("span", {}, label), h("input", { type: "text", name, "data-list": "1", value: "" }));
+    }
+    const chosen = Array.isArray(value) ? value : [];
+    return h("fieldset", {}, h("legend", {}, label), h("div.row", {}, choices.map((v) =>
+      h("label.check", {}, h("input", { type: "checkbox", name, value: v, checked: chosen.includes(v) }), labelOf(i18n, strings, name, v)))));
+  }
+  const choices = option.choices ?? namedValues(strings, name);
+  if (choices.length) {
+    if (value !== null && value !== undefined && !choices.includes(value)) choices.unshift(value);
+    return h("label.field", {}, h("span", {}, label), h("select", { name },
+      choices.map((v) => h("option", { value: v, selected: v === value }, labelOf(i18n, strings, name, v)))));
+  }
+  return h("label.field", {}, h("span", {}, label), h("input", { type: "text", name, value: value ?? "" }));
+}
+
+/** The request body of a generated form: each option read by its kind (empty numbers left out). */
+function readSchema(form, entry) {
+  const fd = new FormData(form);
+  const body = { game: entry.id };
+  for (const { name, kind } of entry.options) {
+    const field = form.elements.namedItem(name);
+    if (kind === "bool") body[name] = fd.get(name) === "on";
+    else if (kind === "names") {
+      body[name] = field?.dataset?.list ? String(fd.get(name) ?? "").split(",").map((s) => s.trim()).filter(Boolean) : fd.getAll(name);
+    } else if (kind === "int" || kind === "int?") {
+      const text = String(fd.get(name) ?? "").trim();
+      if (text !== "") body[name] = Number(text);
+    } else if (fd.has(name)) body[name] = fd.get(name);
+  }
+  return body;
+}
+
+/** A game's form generated from its catalogue entry; refused fields shown beside each field. */
+function schemaForm(ctx, entry, strings) {
+  const { i18n } = ctx;
+  const form = h("form.new-game", { id: "new-game", novalidate: true, "data-game": entry.id });
+  const error = h("p.lobby-error", { id: "lobby-error", role: "alert", hidden: true });
+  const start = h("button.primary", { type: "submit", id: "start-game" }, i18n.t("ui.start"));
+  const fieldErrors = new Map();
+  const fields = entry.options.map((option) => {
+    const message = h("p.lobby-error.field-error", { id: `error-${option.name}`, role: "alert", hidden: true });
+    fieldErrors.set(option.name, message);
+    return h("div.option", { "data-option": option.name }, control(i18n, strings, option), message);
+  });
+  fill(form, h("h2", {}, i18n.t("ui.new_game")), fields, error, start);
+  const clear = () => {
+    error.hidden = true;
+    for (const message of fieldErrors.values()) message.hidden = true;
+  };
+  form.addEventListener("change", clear);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clear();
+    start.disabled = true;
+    try {
+      await ctx.create(readSchema(form, entry));
+    } catch (err) {
+      if (err?.code !== "bad_options") {
+        ctx.onError(err);
+        return;
+      }
+      const unplaced = [];
+      for (const [name, text] of Object.entries(err.errors ?? {})) {
+        const message = fieldErrors.get(name);
+        if (message) {
+          fill(message, text);
+          message.hidden = false;
+        } else unplaced.push(`${name}: ${text}`);
+      }
+      if (unplaced.length || !err.errors) {
+        fill(error, i18n.t("err.bad_options", { reason: unplaced.join("; ") || err.reason || "" }));
+        error.hidden = false;
+      }
+    } finally {
+      start.disabled = false;
+    }
+  });
   return form;
 }
 

@@ -107,7 +107,7 @@ export async function getJson(url, options = {}) {
     },
   });
   const body = await r.json().catch(() => ({}));
-  if (!r.ok) throw { code: body.error ?? r.status, reason: body.reason ?? r.statusText, key: body.key, params: body.params };
+  if (!r.ok) throw { code: body.error ?? r.status, reason: body.reason ?? r.statusText, key: body.key, params: body.params, errors: body.errors };
   return body;
 }
 

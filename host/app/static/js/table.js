@@ -2,7 +2,7 @@
 // tower status and (in simulation) the dropper.
 
 import { $, fill, h, renderTimed, toast } from "./dom.js";
-import { i18n, LANGUAGES, loadGameData } from "./i18n.js";
+import { i18n, LANGUAGES, loadGameData, gameStrings } from "./i18n.js";
 import { boardSvg, COLOURS, loadMap, onBoardTap } from "./board.js";
 import { renderChoices } from "./choices.js";
 import { areasOf, logText, parse } from "./notation.js";
@@ -433,8 +433,11 @@ function closeOverlay() {
 // ------------------------------------------------------------------ lobby (new game, saved games)
 async function openLobby() {
   ui.lobbyOpen = true;
+  const catalogue = getJson("/api/catalogue").then((c) => c.games ?? []).catch(() => []);
   const form = newGameForm({
     i18n,
+    catalogue: () => catalogue,
+    gameStrings: (game) => gameStrings(game, i18n.lang),
     gameData: (edition) => {
       if (!gameData.has(edition)) gameData.set(edition, loadGameData(edition));
       return gameData.get(edition);
@@ -456,15 +459,24 @@ async function openLobby() {
   showOverlay(h("div.dialog.lobby", { role: "dialog", "aria-modal": "true" }, close, h("div.lobby-cols", {}, form, saved)));
   try {
     const { games } = await getJson("/api/games");
+    const titles = new Map((await catalogue).map((entry) => [entry.id, entry.title]));
     fill(saved, h("h2", {}, i18n.t("ui.saved_games")), games.length ? h("ul.games", {}, games.map((g) =>
-      h("li", {}, h("span", {}, `#${g.id} · ${g.edition} · ${g.players.map((p) => i18n.colour(p)).join(", ")} · ${i18n.t("ui.round_n", { n: g.round })} · ${g.finished ? i18n.t("ui.finished") : i18n.t("ui.in_play")}`,
-        optionTags(i18n, g).map((tag) => h("span.tag", {}, tag))),
+      h("li", { "data-game": g.game ?? "elgrande" }, h("span", {}, savedLine(g, titles.get(g.game ?? "elgrande")),
+        (g.game ?? "elgrande") === "elgrande" ? optionTags(i18n, g).map((tag) => h("span.tag", {}, tag)) : null),
         h("button.secondary", { type: "button", onclick: async () => {
           try { await postJson(`/api/games/${g.id}/continue`); closeOverlay(); ui.seenScorings = null; await refreshState(); } catch (err) { showError(err); }
         } }, i18n.t("ui.continue"))))) : h("p.muted", {}, i18n.t("ui.no_games")));
   } catch {
     fill(saved, h("h2", {}, i18n.t("ui.saved_games")), h("p.muted", {}, i18n.t("ui.no_games")));
   }
+}
+
+/** One saved game in the lobby's list: its number, its game's title and what its summary says. */
+function savedLine(g, title) {
+  const parts = [`#${g.id}`, title ?? g.game, g.edition, (g.players ?? []).map((p) => i18n.colour(p)).join(", "),
+    g.round === undefined || g.round === null ? null : i18n.t("ui.round_n", { n: g.round }),
+    g.finished ? i18n.t("ui.finished") : i18n.t("ui.in_play")];
+  return parts.filter((part) => part !== undefined && part !== null && part !== "").join(" · ");
 }
 
 async function reissue(colour) {
