@@ -91,3 +91,27 @@ def test_kingdomino_from_the_generated_form_refusal_beside_its_field(app: str) -
         # the one refused request is the browser's logged 400; nothing else went wrong
         refused = [e for e in errors if "status of 400" in e]
         assert len(refused) == 1 and len(errors) == 1, errors
+
+
+@pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
+def test_a_game_without_a_bundle_gets_its_option_names_and_a_number_input() -> None:
+    """The test-only Nim (registered in the engine only): labels are the bare option names."""
+    with app_server(module="tests.app.nim_app") as base, browser_context() as context:
+        page = context.new_page()
+        page.goto(base + "/")
+        page.wait_for_selector("#game-pick option[value='nim']", state="attached", timeout=20_000)
+        page.select_option("#game-pick", "nim")
+        form = page.locator("#new-game[data-game='nim']")
+        form.wait_for(timeout=10_000)
+        heaps = form.locator("[data-option='heaps']")
+        assert heaps.locator("span").inner_text() == "heaps"
+        assert heaps.locator("input[type='number']").input_value() == "3"
+        heaps.locator("input").fill("12")
+        form.locator("#start-game").click()
+        page.wait_for_selector("#error-heaps:not([hidden])", timeout=10_000)
+        assert page.locator("#error-heaps").inner_text() == "must be 1 to 9"
+        heaps.locator("input").fill("1")
+        form.locator("#start-game").click()
+        page.wait_for_selector("#new-game", state="detached", timeout=10_000)
+        state = get_json(base + "/api/state")
+        assert state["game_type"] == "nim" and state["options"]["heaps"] == 1
