@@ -87,7 +87,11 @@ def test_kingdomino_from_the_generated_form_refusal_beside_its_field(app: str) -
         # the saved games list names each game by its title
         page.locator("#games-btn").click()
         page.wait_for_selector(".saved li[data-game='kingdomino']", timeout=10_000)
-        assert "Kingdomino" in page.locator(".saved li[data-game='kingdomino']").first.inner_text()
+        line = page.locator(".saved li[data-game='kingdomino']").first
+        assert "Kingdomino" in line.inner_text()
+        assert line.locator(".tag").all_inner_texts() == [
+            "The Mighty Duel (2 players, 7×7, all 48 dominoes)"
+        ]
         # the one refused request is the browser's logged 400; nothing else went wrong
         refused = [e for e in errors if "status of 400" in e]
         assert len(refused) == 1 and len(errors) == 1, errors

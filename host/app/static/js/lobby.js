@@ -307,3 +307,8 @@ export function optionTags(i18n, game) {
   for (const id of o.alternatives ?? []) tags.push(i18n.card(id));
   return tags;
 }
+
+/** Tags for a saved game of a generated form: its options turned on, labelled from its bundle. */
+export function schemaTags(i18n, strings, game) {
+  return Object.entries(game.options ?? {}).filter(([, value]) => value === true).map(([name]) => labelOf(i18n, strings, name));
+}

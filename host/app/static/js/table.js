@@ -14,7 +14,7 @@ import { confirmDialog } from "./confirm.js";
 import { seatsView } from "./seats.js";
 import { dropperView, towerEvents, towerWarning } from "./dropper.js";
 import { checksView } from "./checks.js";
-import { newGameForm, optionTags } from "./lobby.js";
+import { newGameForm, optionTags, schemaTags } from "./lobby.js";
 import { pluginFor } from "./plugins.js";
 
 const ui = {
@@ -460,9 +460,12 @@ async function openLobby() {
   try {
     const { games } = await getJson("/api/games");
     const titles = new Map((await catalogue).map((entry) => [entry.id, entry.title]));
+    const others = [...new Set(games.map((g) => g.game ?? "elgrande"))].filter((id) => id !== "elgrande");
+    const bundles = new Map(await Promise.all(others.map(async (id) => [id, await gameStrings(id, i18n.lang)])));
+    const tagsOf = (g) => (bundles.has(g.game) ? schemaTags(i18n, bundles.get(g.game), g) : optionTags(i18n, g));
     fill(saved, h("h2", {}, i18n.t("ui.saved_games")), games.length ? h("ul.games", {}, games.map((g) =>
       h("li", { "data-game": g.game ?? "elgrande" }, h("span", {}, savedLine(g, titles.get(g.game ?? "elgrande")),
-        (g.game ?? "elgrande") === "elgrande" ? optionTags(i18n, g).map((tag) => h("span.tag", {}, tag)) : null),
+        tagsOf(g).map((tag) => h("span.tag", {}, tag))),
         h("button.secondary", { type: "button", onclick: async () => {
           try { await postJson(`/api/games/${g.id}/continue`); closeOverlay(); ui.seenScorings = null; await refreshState(); } catch (err) { showError(err); }
         } }, i18n.t("ui.continue"))))) : h("p.muted", {}, i18n.t("ui.no_games")));
