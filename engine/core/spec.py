@@ -3,10 +3,11 @@ about one game. Each game module builds one `GameSpec`; `engine.registry` maps i
 
 from __future__ import annotations
 
+import dataclasses
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from engine.core.errors import PositionError
 from engine.core.options import describe
@@ -66,9 +67,9 @@ class GameSpec:
     def replay_end(self, state: GameState, options: Any) -> None:
         """After a replay: go on with the original options (a dealer game keeps dealing)."""
 
-    @abstractmethod
     def seat_of(self, state: GameState, name: str) -> int:
-        """The seat index of a recorded actor name (KeyError if none)."""
+        """The seat index of a recorded actor name (ValueError if none)."""
+        return state.seat_names().index(name)
 
     def test_options(self, players: int) -> list[Any]:
         """Options for the conformance suite: every variant worth playing with that many
@@ -88,3 +89,31 @@ class GameSpec:
     def upgrade_record(self, record: dict[str, Any]) -> dict[str, Any]:
         """A record of an older version of this game, rewritten to the current one."""
         return record
+
+
+class JsonOptions(Protocol):
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class Resumable(Protocol):
+    def resume_as(self, options: Any) -> None:
+        """Go on with these options after a replay in table mode."""
+
+
+class TableOrDealerSpec(GameSpec):
+    """A game played at a real table (mode "table": chance outcomes are entered) or dealt by
+    the engine (mode "dealer"). Its options are a dataclass with a `mode` field and `to_json()`;
+    its state has `resume_as(options)`. A record replays in table mode (the chance outcomes are
+    in it), then the game goes on in its own mode: a dealer game deals on as it would have."""
+
+    def options_to_json(self, options: JsonOptions) -> dict[str, Any]:
+        assert self.options_type is not None and isinstance(options, self.options_type)
+        return options.to_json()
+
+    def replay_start(self, options: Any, data: Any = None) -> GameState:
+        return self.new_state(dataclasses.replace(options, mode="table"), data)
+
+    def replay_end(self, state: GameState, options: Any) -> None:
+        assert isinstance(state, Resumable)
+        state.resume_as(options)

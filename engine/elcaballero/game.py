@@ -15,10 +15,10 @@ in dealer mode the engine deals from the catalogue (seeded for tests).
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from engine.core.actions import Action
+from engine.core.chance import dealer_draw
 from engine.core.errors import IllegalAction, NotationError, NotYourTurn, UndoError
 from engine.core.protocol import CHANCE
 from engine.elcaballero.board import DELTA, DIRS, CaballeroCard, Map, cell_from_text, cell_name
@@ -32,18 +32,6 @@ from engine.elcaballero.scoring import caballero_totals, score_map
 from engine.elcaballero.verbs import VERBS
 
 CHANCE_PHASES = ("start", "reveal")
-_MASK64 = (1 << 64) - 1
-_UNPREDICTABLE = secrets.SystemRandom()
-
-
-def seeded_draw(seed: int, position: int, count: int) -> int:
-    """A reproducible draw among `count` outcomes at history length `position` (SplitMix64 of
-    seed and position: a game resumed from its record deals as the uninterrupted one would)."""
-    x = (seed * 0x9E3779B97F4A7C15 + (position + 1) * 0xD1B54A32D192ED03) & _MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
-    x ^= x >> 31
-    return (x * count) >> 64
 
 
 def parse_cell(text: str) -> int:
@@ -299,12 +287,7 @@ class Game:
             return
         while self.phase in CHANCE_PHASES:
             pool = self._pool()
-            seed = self.options.seed
-            index = (
-                _UNPREDICTABLE.randrange(len(pool))
-                if seed is None
-                else seeded_draw(seed, len(self.history), len(pool))
-            )
+            index = dealer_draw(self.options.seed, len(self.history), len(pool))
             chosen = Action(self.phase, pool[index])
             self._do(CHANCE, chosen)
             self._version += 1

@@ -3,13 +3,12 @@ and `castillo score --game elcaballero`."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from engine.core.protocol import GameState
-from engine.core.spec import GameSpec
+from engine.core.spec import TableOrDealerSpec
 from engine.elcaballero import position
 from engine.elcaballero.catalogue import Catalogue
 from engine.elcaballero.game import Game
@@ -21,7 +20,7 @@ __all__ = ["SPEC", "ElCaballeroSpec"]
 COLOURS = ("red", "blue", "green", "yellow")
 
 
-class ElCaballeroSpec(GameSpec):
+class ElCaballeroSpec(TableOrDealerSpec):
     id = "elcaballero"
     title = "El Caballero"
     version = 1
@@ -34,22 +33,8 @@ class ElCaballeroSpec(GameSpec):
     def options_from_json(self, raw: Mapping[str, Any]) -> Options:
         return options_from_json(dict(raw))
 
-    def options_to_json(self, options: Any) -> dict[str, Any]:
-        assert isinstance(options, Options)
-        return options.to_json()
-
     def new_state(self, options: Any, data: Any = None) -> Game:
         return Game(options, _catalogue(data))
-
-    def replay_start(self, options: Any, data: Any = None) -> Game:
-        return Game(dataclasses.replace(options, mode="table"), _catalogue(data))
-
-    def replay_end(self, state: GameState, options: Any) -> None:
-        assert isinstance(state, Game)
-        state.resume_as(options)
-
-    def seat_of(self, state: GameState, name: str) -> int:
-        return state.seat_names().index(name)
 
     def score_position(
         self, raw: Mapping[str, Any], overrides: Sequence[Path | str] = ()

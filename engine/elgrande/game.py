@@ -20,12 +20,11 @@ True
 from __future__ import annotations
 
 import dataclasses
-import random
-import secrets
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine.core.actions import Action
+from engine.core.chance import dealer_draw
 from engine.core.errors import IllegalAction, NotationError, NotYourTurn, UndoError
 from engine.elgrande import data as gamedata
 from engine.elgrande import effects, views
@@ -48,28 +47,6 @@ __all__ = ["CHANCE", "Game", "Options", "Throw", "Turn", "Veto", "new_game"]
 SPECIAL = Action("special")
 SKIP = Action("skip")
 GREY = Action("grey")
-# Dealer mode without a seed: outcomes nobody can predict from the draws seen so far (the
-# record keeps each outcome, so a replay never draws again).
-_UNPREDICTABLE: random.Random = secrets.SystemRandom()
-_MASK64 = (1 << 64) - 1
-
-
-def seeded_draw(seed: int, position: int, count: int) -> int:
-    """A seeded dealer's draw among `count` outcomes at history length `position`: SplitMix64
-    of (seed, position), so a game resumed from its record deals exactly what the
-    uninterrupted game would have, without seeding a generator per draw. Predictable by
-    design: for tests and self-play only.
-
-    >>> [seeded_draw(7, position, 10) for position in range(8)]
-    [4, 5, 7, 5, 5, 3, 2, 2]
-    """
-    x = (seed * 0x9E3779B97F4A7C15 + (position + 1) * 0xD1B54A32D192ED03) & _MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
-    x ^= x >> 31
-    return (x * count) >> 64
-
-
 _TURN_PHASES = frozenset({"take", "card", "main"})
 _UNDO_BARRIERS = VERBS.undo_barriers
 _COLOUR_ARGS = VERBS.arg_positions("colour")
@@ -268,10 +245,7 @@ class Game(Board):
 
     def _draw(self, count: int) -> int:
         """The dealer's uniform draw among `count` outcomes."""
-        seed = self.options.seed
-        if seed is None:
-            return _UNPREDICTABLE.randrange(count)
-        return seeded_draw(seed, len(self.history), count)
+        return dealer_draw(self.options.seed, len(self.history), count)
 
     def can_undo(self, player: int) -> bool:
         return (

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from engine.core.errors import RecordError
 from engine.core.protocol import GameState
-from engine.core.spec import GameSpec
+from engine.core.spec import TableOrDealerSpec
 from engine.elgrande import data as gamedata
 from engine.elgrande import position
 from engine.elgrande.board import STATE_FIELDS
@@ -24,7 +23,7 @@ __all__ = ["SPEC", "ElGrandeSpec"]
 ALL_ALTERNATIVES = ("delegation", "veto", "veto-2", "rivalry")
 
 
-class ElGrandeSpec(GameSpec):
+class ElGrandeSpec(TableOrDealerSpec):
     id = "elgrande"
     title = "El Grande"
     # 2: the alternative action cards settled from the rulebooks (records of version 1 replay
@@ -38,10 +37,6 @@ class ElGrandeSpec(GameSpec):
 
     def options_from_json(self, raw: Mapping[str, Any]) -> Options:
         return Options.from_json(dict(raw))
-
-    def options_to_json(self, options: Any) -> dict[str, Any]:
-        assert isinstance(options, Options)
-        return options.to_json()
 
     def options_of_record(self, record: dict[str, Any]) -> Options:
         """The options, with the seats and the edition from the record's top level."""
@@ -69,13 +64,6 @@ class ElGrandeSpec(GameSpec):
 
     def new_state(self, options: Any, data: Any = None) -> Game:
         return Game(options, data)
-
-    def replay_start(self, options: Any, data: Any = None) -> Game:
-        return Game(dataclasses.replace(options, mode="table"), data)
-
-    def replay_end(self, state: GameState, options: Any) -> None:
-        assert isinstance(state, Game)
-        state.resume_as(options)
 
     def seat_of(self, state: GameState, name: str) -> int:
         assert isinstance(state, Game)

@@ -20,10 +20,10 @@ have a fast integer form for computer players (`moves()`, `play()`): a placement
 from __future__ import annotations
 
 import random
-import secrets
 from typing import Any
 
 from engine.core.actions import Action
+from engine.core.chance import dealer_draw
 from engine.core.errors import IllegalAction, NotationError, NotYourTurn, UndoError
 from engine.core.protocol import CHANCE
 from engine.kingdomino import kingdom as kd
@@ -37,22 +37,6 @@ from engine.kingdomino.verbs import VERBS
 DRAW, KING, PLACE, CLAIM, OVER = 0, 1, 2, 3, 4
 STEP_NAMES = ("draw", "king", "place", "claim", "over")
 DISCARD = -1
-_UNPREDICTABLE: random.Random = secrets.SystemRandom()
-_MASK64 = (1 << 64) - 1
-
-
-def seeded_draw(seed: int, position: int, count: int) -> int:
-    """A seeded dealer's draw among `count` outcomes at step `position` (SplitMix64 of both):
-    a game resumed from its record deals on exactly as before. Predictable: tests only.
-
-    >>> [seeded_draw(7, p, 10) for p in range(6)]
-    [4, 5, 7, 5, 5, 3]
-    """
-    x = (seed * 0x9E3779B97F4A7C15 + (position + 1) * 0xD1B54A32D192ED03) & _MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
-    x ^= x >> 31
-    return (x * count) >> 64
 
 
 # Every refusal's key (kingdomino.refuse.KEY); the texts are in
@@ -224,10 +208,7 @@ class Game:
     def _draw(self, count: int) -> int:
         if self.chance_rng is not None:
             return self.chance_rng.randrange(count)
-        seed = self.options.seed
-        if seed is None:
-            return _UNPREDICTABLE.randrange(count)
-        return seeded_draw(seed, self.steps, count)
+        return dealer_draw(self.options.seed, self.steps, count)
 
     def _chance(self, action: Action) -> None:
         if self.recording:

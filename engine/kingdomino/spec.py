@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from engine.core.protocol import GameState
-from engine.core.spec import GameSpec
+from engine.core.spec import TableOrDealerSpec
 from engine.kingdomino import position
 from engine.kingdomino.game import CLAIM, OVER, Game
 from engine.kingdomino.options import COLOURS, OPTION_KINDS, Options
@@ -17,7 +16,7 @@ from engine.kingdomino.verbs import VERBS
 __all__ = ["SPEC", "KingdominoSpec"]
 
 
-class KingdominoSpec(GameSpec):
+class KingdominoSpec(TableOrDealerSpec):
     id = "kingdomino"
     title = "Kingdomino"
     version = 1
@@ -29,22 +28,8 @@ class KingdominoSpec(GameSpec):
     def options_from_json(self, raw: Mapping[str, Any]) -> Options:
         return Options.from_json(dict(raw))
 
-    def options_to_json(self, options: Any) -> dict[str, Any]:
-        assert isinstance(options, Options)
-        return options.to_json()
-
     def new_state(self, options: Any, data: Any = None) -> Game:
         return Game(options, data)
-
-    def replay_start(self, options: Any, data: Any = None) -> Game:
-        return Game(dataclasses.replace(options, mode="table"), data)
-
-    def replay_end(self, state: GameState, options: Any) -> None:
-        assert isinstance(state, Game)
-        state.resume_as(options)
-
-    def seat_of(self, state: GameState, name: str) -> int:
-        return state.seat_names().index(name)
 
     def score_position(
         self, raw: Mapping[str, Any], overrides: Sequence[Path | str] = ()
