@@ -76,6 +76,15 @@ class GameSpec:
         players, in dealer mode where the game has chance (seeded: reproducible)."""
         return []
 
+    def selfplay_options(self, players: int, seed: int | None) -> Any:
+        """Options of a game the engine plays alone (`castillo selfplay --game ID`): the first
+        of `test_options(players)`, dealt from `seed` (None: unpredictable); ValueError if
+        the game has none for that many players."""
+        variants = self.test_options(players)
+        if not variants:
+            raise ValueError(f"{self.title} has no self-play options for {players} players")
+        return self.options_from_json({**self.options_to_json(variants[0]), "seed": seed})
+
     def check_invariants(self, state: GameState) -> None:
         """Raise AssertionError if the state breaks one of the game's invariants."""
 

@@ -23,10 +23,10 @@ from engine.core import record as core_record
 from engine.core.actions import Action
 from engine.core.errors import RecordError
 from engine.core.record import FORMAT, VERSION, load_record
+from engine.core.standings import standings
 from engine.elgrande.actions import parse
 from engine.elgrande.data import GameData
 from engine.elgrande.game import Game, Options
-from engine.elgrande.scoring import standings
 from engine.elgrande.spec import SPEC
 
 __all__ = [

@@ -1,17 +1,26 @@
-"""`castillo replay` and `castillo selfplay`: the rules engine from the command line."""
+"""`castillo replay` and `castillo selfplay`: the rules engine from the command line.
+
+Both work for every registered game through the game protocol (engine.core); El Grande keeps
+its own flags (edition, variants, data overrides) and its scoring breakdowns.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from engine import registry
-from engine.core.errors import GameDataError, RecordError
+from engine.core import record as core_record
+from engine.core.errors import EngineError, GameDataError, OptionsError, RecordError
+from engine.core.protocol import GameState
 from engine.core.record import load_record
+from engine.core.spec import GameSpec
+from engine.core.standings import standings
 from engine.elgrande.bots import random_game
 from engine.elgrande.data import EDITIONS, load
 from engine.elgrande.game import Game, Options
@@ -29,16 +38,17 @@ def register(subparsers: Any) -> None:
 
     selfplay = subparsers.add_parser("selfplay", help="play random legal games (dealer mode)")
     selfplay.add_argument(
-        "--game", choices=[registry.DEFAULT], default=registry.DEFAULT, help="the game to play"
+        "--game", choices=registry.ids(), default=registry.DEFAULT, help="the game to play"
     )
-    selfplay.add_argument("--players", type=int, default=4, choices=(2, 3, 4, 5))
+    selfplay.add_argument("--players", type=int, default=4, help="how many seats (default 4)")
     selfplay.add_argument("--games", type=int, default=100)
     selfplay.add_argument(
         "--seed",
         type=int,
         help="reproduce the games: game i is dealt from seed+i (default: unpredictable deals)",
     )
-    selfplay.add_argument("--edition", choices=EDITIONS, default="2023")
+    # El Grande's own flags (refused for another game)
+    selfplay.add_argument("--edition", choices=EDITIONS, help="El Grande's edition (2023)")
     selfplay.add_argument("--short", action="store_true", help="the short game (6 rounds)")
     selfplay.add_argument("--merge-decks", action="store_true", help="decks 2+3 as one (3 players)")
     selfplay.add_argument("--new-regency", action="store_true", help="the New Regency King cards")
@@ -82,14 +92,7 @@ def run_replay(args: argparse.Namespace) -> int:
             if args.override:
                 return _fail(f"--override is for El Grande's data, not {spec.title}")
             _, state = registry.replay(record)
-            names = state.seat_names()
-            result = {
-                "game": spec.id,
-                "finished": state.is_terminal(),
-                "scores": dict(zip(names, state.returns(), strict=True)),
-            }
-            print(json.dumps(result, ensure_ascii=False, indent=2 if args.json else None))
-            return 0
+            return _print_standings(spec, state, args.json)
         if args.override:
             options = options_of(record)
             data = load(options.edition, args.override, card_set=options.card_set)
@@ -120,6 +123,26 @@ def _print_el_grande(game: Game, as_json: bool) -> int:
     return 0
 
 
+def _print_standings(spec: GameSpec, state: GameState, as_json: bool) -> int:
+    """Any game's scores and places (tied scores share a place)."""
+    scores = dict(zip(state.seat_names(), state.returns(), strict=True))
+    places = standings(scores)
+    result = {
+        "game": spec.id,
+        "finished": state.is_terminal(),
+        "scores": scores,
+        "standings": places,
+    }
+    if as_json:
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+        return 0
+    when = "final" if state.is_terminal() else "unfinished game,"
+    print(f"{spec.title}, {when} scores:")
+    for name, score in sorted(scores.items(), key=lambda kv: -kv[1]):
+        print(f"  {places[name]}. {name:8s} {score:3d}")
+    return 0
+
+
 class Progress:
     """A one-line progress bar on a terminal; silent when output is redirected."""
 
@@ -139,9 +162,29 @@ class Progress:
             print(file=sys.stderr)
 
 
+# El Grande's selfplay flags: (attribute, flag) pairs, refused for another game
+_EL_GRANDE_FLAGS = (
+    ("edition", "--edition"),
+    ("short", "--short"),
+    ("merge_decks", "--merge-decks"),
+    ("new_regency", "--new-regency"),
+    ("power_shift", "--power-shift"),
+    ("alternative", "--alternative"),
+    ("override", "--override"),
+)
+# A random game that has not ended after this many steps is a bug in the engine, not a game.
+MAX_STEPS = 100_000
+
+
 def run_selfplay(args: argparse.Namespace) -> int:
     if args.games < 1:
         return _fail("--games must be at least 1")
+    spec = registry.get(args.game)
+    if spec.id != registry.DEFAULT:
+        return _selfplay_any(spec, args)
+    if args.players not in spec.player_counts:
+        return _fail(f"{spec.title} is for {_counts(spec)} players, not {args.players}")
+    args.edition = args.edition or "2023"
     try:
         data = load(args.edition, args.override)
     except GameDataError as exc:
@@ -193,3 +236,65 @@ def run_selfplay(args: argparse.Namespace) -> int:
     else:
         print(f"{args.games} games in {elapsed:.2f} s: {result['games_per_second']} games/s")
     return 0
+
+
+def _counts(spec: GameSpec) -> str:
+    counts = [str(n) for n in spec.player_counts]
+    return ", ".join(counts[:-1]) + " or " + counts[-1] if len(counts) > 1 else counts[0]
+
+
+def _selfplay_any(spec: GameSpec, args: argparse.Namespace) -> int:
+    """Random legal games of any registered game, dealt by the engine (dealer mode)."""
+    given = [flag for name, flag in _EL_GRANDE_FLAGS if getattr(args, name)]
+    if given:
+        return _fail(f"{', '.join(given)}: El Grande's options, not {spec.title}'s")
+    if args.players not in spec.player_counts:
+        return _fail(f"{spec.title} is for {_counts(spec)} players, not {args.players}")
+    if args.record:
+        args.record.mkdir(parents=True, exist_ok=True)
+    progress = Progress(args.games)
+    wins: dict[str, int] = {}
+    started = time.perf_counter()
+    for index in range(args.games):
+        seed = None if args.seed is None else args.seed + index
+        try:
+            options = spec.selfplay_options(args.players, seed)
+            state = random_play(spec.new_state(options), random.Random(seed))
+        except (OptionsError, EngineError, ValueError) as exc:
+            progress.close()
+            return _fail(str(exc))
+        returns = state.returns()
+        for name, score in zip(state.seat_names(), returns, strict=True):
+            wins[name] = wins.get(name, 0) + (score == max(returns))
+        if args.record:
+            path = args.record / f"game-{index if seed is None else seed:06d}.json"
+            record = core_record.to_record(spec, state)
+            path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+        progress.update(index + 1)
+    progress.close()
+    elapsed = time.perf_counter() - started
+    result = {
+        "game": spec.id,
+        "games": args.games,
+        "players": args.players,
+        "seconds": round(elapsed, 3),
+        "games_per_second": round(args.games / elapsed, 1),
+        "wins_or_shared": wins,
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"{args.games} games in {elapsed:.2f} s: {result['games_per_second']} games/s")
+    return 0
+
+
+def random_play(state: GameState, rng: random.Random) -> GameState:
+    """Play to the end: each step, one of the actors (chance too, when the game asks for a
+    chance outcome) takes a uniformly random legal action."""
+    for _ in range(MAX_STEPS):
+        if state.is_terminal():
+            return state
+        player = rng.choice(state.current_players())
+        legal = state.legal_actions(player)
+        state.apply(legal[rng.randrange(len(legal))], player)
+    raise EngineError(f"a random game did not end within {MAX_STEPS} steps")
