@@ -106,7 +106,6 @@ def test_an_unfinished_record_shows_the_standings_so_far(
         (["--edition", "1995"], "--edition"),
         (["--short", "--power-shift"], "--short, --power-shift"),
         (["--alternative", "veto"], "--alternative"),
-        (["--override", "x.toml"], "--override"),
     ],
 )
 def test_el_grande_flags_are_refused_for_another_game(
@@ -114,7 +113,16 @@ def test_el_grande_flags_are_refused_for_another_game(
 ) -> None:
     code, out, err = run(capsys, "selfplay", "--game", "kingdomino", "--games", "1", *extra)
     assert (code, out) == (2, "")
-    assert err == f"castillo: {named}: El Grande's options, not Kingdomino's\n"
+    assert err == f"castillo: {named}: not options of Kingdomino\n"
+
+
+def test_data_overrides_are_refused_for_a_game_without_data_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["selfplay", "--game", "elcaballero", "--games", "1", "--override", "x.toml"]
+    code, _, err = run(capsys, *argv)
+    assert code == 2
+    assert err == "castillo: --override is for a game's data files; El Caballero has none\n"
 
 
 def test_a_player_count_the_game_does_not_have_is_refused(

@@ -1,0 +1,129 @@
+"""El Grande on the command line (`castillo selfplay` / `castillo replay`, host/commands/game.py):
+its flags (edition, variants, data overrides), random games through its own fast path, and
+replay's scoring breakdowns."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+from engine.core.errors import GameDataError, RecordError
+from engine.elgrande.bots import random_game
+from engine.elgrande.data import EDITIONS, load
+from engine.elgrande.game import Game, Options
+from engine.elgrande.record import from_record, options_of, summary, to_record
+from host.commands.common import Progress, fail
+
+# (attribute, flag) of the selfplay flags only El Grande takes (--override is common)
+SELFPLAY_FLAGS = (
+    ("edition", "--edition"),
+    ("short", "--short"),
+    ("merge_decks", "--merge-decks"),
+    ("new_regency", "--new-regency"),
+    ("power_shift", "--power-shift"),
+    ("alternative", "--alternative"),
+)
+
+
+def add_selfplay_flags(selfplay: Any) -> None:
+    selfplay.add_argument("--edition", choices=EDITIONS, help="El Grande's edition (2023)")
+    selfplay.add_argument("--short", action="store_true", help="the short game (6 rounds)")
+    selfplay.add_argument("--merge-decks", action="store_true", help="decks 2+3 as one (3 players)")
+    selfplay.add_argument("--new-regency", action="store_true", help="the New Regency King cards")
+    selfplay.add_argument("--power-shift", action="store_true", help="the Power Shift modifiers")
+    selfplay.add_argument(
+        "--alternative",
+        action="append",
+        default=[],
+        metavar="CARD",
+        help="add an alternative action card (repeatable): delegation, veto, veto-2, rivalry",
+    )
+
+
+def replay(record: dict[str, Any], args: argparse.Namespace) -> int:
+    try:
+        if args.override:
+            options = options_of(record)
+            data = load(options.edition, args.override, card_set=options.card_set)
+        else:
+            data = None
+        game = from_record(record, data=data)
+    except (RecordError, GameDataError) as exc:
+        return fail(str(exc))
+    return _print_el_grande(game, args.json)
+
+
+def _print_el_grande(game: Game, as_json: bool) -> int:
+    result = summary(game)
+    if as_json:
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+        return 0
+    state = "final" if result["finished"] else f"after round {result['round']} (unfinished)"
+    print(f"El Grande ({result['edition']}), {state} scores:")
+    for colour, score in sorted(result["scores"].items(), key=lambda kv: -kv[1]):
+        print(f"  {result['standings'][colour]}. {colour:8s} {score:3d}")
+    for scoring in result["scorings"]:
+        label = "general scoring" if scoring["kind"] == "general" else f"card {scoring['kind']}"
+        print(f"round {scoring['round']}, {label}:")
+        for area in scoring["areas"]:
+            gained = {c: area["points"].get(c, 0) + area["bonus"].get(c, 0) for c in area["ranks"]}
+            shown = ", ".join(f"{c} +{n}" for c, n in gained.items() if n) or "nobody scores"
+            print(f"  {area['area']:10s} {shown}")
+    return 0
+
+
+def selfplay(args: argparse.Namespace) -> int:
+    args.edition = args.edition or "2023"
+    try:
+        data = load(args.edition, args.override)
+    except GameDataError as exc:
+        return fail(str(exc))
+    colours = data.colours[: args.players]
+    variant = {
+        "short_game": args.short,
+        "merge_decks_2_3": args.merge_decks,
+        "new_regency": args.new_regency,
+        "power_shift": args.power_shift,
+        "alternatives": tuple(args.alternative),
+    }
+    if args.record:
+        args.record.mkdir(parents=True, exist_ok=True)
+    progress = Progress(args.games)
+    wins: dict[str, int] = {}
+    started = time.perf_counter()
+    for index in range(args.games):
+        seed = None if args.seed is None else args.seed + index
+        options = Options(
+            players=colours, edition=args.edition, mode="dealer", seed=seed, **variant
+        )
+        try:
+            game = random_game(options, data)
+        except ValueError as exc:  # options the rules refuse (e.g. merged decks with 5 players)
+            progress.close()
+            return fail(str(exc))
+        best = max(game.scores[p] for p in game.seats)
+        for p in game.seats:
+            colour = game.colours[p]
+            wins[colour] = wins.get(colour, 0) + (game.scores[p] == best)
+        if args.record:
+            path = args.record / f"game-{index if seed is None else seed:06d}.json"
+            path.write_text(json.dumps(to_record(game), ensure_ascii=False), encoding="utf-8")
+        progress.update(index + 1)
+    progress.close()
+    elapsed = time.perf_counter() - started
+    result = {
+        "games": args.games,
+        "players": args.players,
+        "edition": args.edition,
+        "variant": {k: (list(v) if isinstance(v, tuple) else v) for k, v in variant.items()},
+        "seconds": round(elapsed, 3),
+        "games_per_second": round(args.games / elapsed, 1),
+        "wins_or_shared": wins,
+    }
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(f"{args.games} games in {elapsed:.2f} s: {result['games_per_second']} games/s")
+    return 0
