@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import argparse
+import json
 import sys
+import time
+from collections.abc import Callable
+from typing import Any
 
 from engine.core.spec import GameSpec
+
+# One game of `castillo selfplay`, dealt from a seed (None: unpredictable): each seat's score
+# by name, and its record. ValueError (or another EngineError) if the rules refuse the options.
+OneGame = Callable[[int | None], tuple[dict[str, int], dict[str, Any]]]
 
 
 def fail(message: str) -> int:
@@ -36,3 +45,41 @@ class Progress:
     def close(self) -> None:
         if self.enabled:
             print(file=sys.stderr)
+
+
+def play_games(args: argparse.Namespace, play_one: OneGame) -> dict[str, Any]:
+    """`args.games` games (game i dealt from `args.seed` + i), each record written to
+    `args.record`: the time taken and who won (shared wins count for each)."""
+    if args.record:
+        args.record.mkdir(parents=True, exist_ok=True)
+    progress = Progress(args.games)
+    wins: dict[str, int] = {}
+    started = time.perf_counter()
+    try:
+        for index in range(args.games):
+            seed = None if args.seed is None else args.seed + index
+            scores, record = play_one(seed)
+            best = max(scores.values())
+            for name, score in scores.items():
+                wins[name] = wins.get(name, 0) + (score == best)
+            if args.record:
+                path = args.record / f"game-{index if seed is None else seed:06d}.json"
+                path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+            progress.update(index + 1)
+    finally:
+        progress.close()
+    elapsed = time.perf_counter() - started
+    return {
+        "seconds": round(elapsed, 3),
+        "games_per_second": round(args.games / elapsed, 1),
+        "wins_or_shared": wins,
+    }
+
+
+def print_played(args: argparse.Namespace, result: dict[str, Any]) -> int:
+    if args.json:
+        print(json.dumps(result))
+    else:
+        speed = result["games_per_second"]
+        print(f"{args.games} games in {result['seconds']:.2f} s: {speed} games/s")
+    return 0

@@ -12,19 +12,18 @@ import functools
 import importlib
 import json
 import random
-import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from engine import registry
 from engine.core import record as core_record
-from engine.core.errors import EngineError, OptionsError, RecordError
+from engine.core.errors import EngineError, RecordError
 from engine.core.protocol import GameState
 from engine.core.record import load_record
 from engine.core.spec import GameSpec
 from engine.core.standings import standings
-from host.commands.common import Progress, counts_text, fail
+from host.commands.common import counts_text, fail, play_games, print_played
 
 
 @functools.cache
@@ -156,42 +155,20 @@ def _selfplay_any(spec: GameSpec, args: argparse.Namespace) -> int:
     """Random legal games of any registered game, dealt by the engine (dealer mode)."""
     if args.override:
         return fail(f"--override is for a game's data files; {spec.title} has none")
-    if args.record:
-        args.record.mkdir(parents=True, exist_ok=True)
-    progress = Progress(args.games)
-    wins: dict[str, int] = {}
-    started = time.perf_counter()
-    for index in range(args.games):
-        seed = None if args.seed is None else args.seed + index
-        try:
-            options = spec.selfplay_options(args.players, seed)
-            state = random_play(spec.new_state(options), random.Random(seed))
-        except (OptionsError, EngineError, ValueError) as exc:
-            progress.close()
-            return fail(str(exc))
-        returns = state.returns()
-        for name, score in zip(state.seat_names(), returns, strict=True):
-            wins[name] = wins.get(name, 0) + (score == max(returns))
-        if args.record:
-            path = args.record / f"game-{index if seed is None else seed:06d}.json"
-            record = core_record.to_record(spec, state)
-            path.write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
-        progress.update(index + 1)
-    progress.close()
-    elapsed = time.perf_counter() - started
-    result = {
-        "game": spec.id,
-        "games": args.games,
-        "players": args.players,
-        "seconds": round(elapsed, 3),
-        "games_per_second": round(args.games / elapsed, 1),
-        "wins_or_shared": wins,
-    }
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(f"{args.games} games in {elapsed:.2f} s: {result['games_per_second']} games/s")
-    return 0
+
+    def play_one(seed: int | None) -> tuple[dict[str, int], dict[str, Any]]:
+        state = spec.new_state(spec.selfplay_options(args.players, seed))
+        random_play(state, random.Random(seed))
+        scores = dict(zip(state.seat_names(), state.returns(), strict=True))
+        return scores, core_record.to_record(spec, state)
+
+    try:
+        played = play_games(args, play_one)
+    except (EngineError, ValueError) as exc:
+        return fail(str(exc))
+    return print_played(
+        args, {"game": spec.id, "games": args.games, "players": args.players, **played}
+    )
 
 
 def random_play(state: GameState, rng: random.Random) -> GameState:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from typing import Any
 
 from engine.core.errors import GameDataError, RecordError
@@ -14,7 +13,7 @@ from engine.elgrande.bots import random_game
 from engine.elgrande.data import EDITIONS, load
 from engine.elgrande.game import Game, Options
 from engine.elgrande.record import from_record, options_of, summary, to_record
-from host.commands.common import Progress, fail
+from host.commands.common import fail, play_games, print_played
 
 # (attribute, flag) of the selfplay flags only El Grande takes (--override is common)
 SELFPLAY_FLAGS = (
@@ -88,42 +87,23 @@ def selfplay(args: argparse.Namespace) -> int:
         "power_shift": args.power_shift,
         "alternatives": tuple(args.alternative),
     }
-    if args.record:
-        args.record.mkdir(parents=True, exist_ok=True)
-    progress = Progress(args.games)
-    wins: dict[str, int] = {}
-    started = time.perf_counter()
-    for index in range(args.games):
-        seed = None if args.seed is None else args.seed + index
+
+    def play_one(seed: int | None) -> tuple[dict[str, int], dict[str, Any]]:
         options = Options(
             players=colours, edition=args.edition, mode="dealer", seed=seed, **variant
         )
-        try:
-            game = random_game(options, data)
-        except ValueError as exc:  # options the rules refuse (e.g. merged decks with 5 players)
-            progress.close()
-            return fail(str(exc))
-        best = max(game.scores[p] for p in game.seats)
-        for p in game.seats:
-            colour = game.colours[p]
-            wins[colour] = wins.get(colour, 0) + (game.scores[p] == best)
-        if args.record:
-            path = args.record / f"game-{index if seed is None else seed:06d}.json"
-            path.write_text(json.dumps(to_record(game), ensure_ascii=False), encoding="utf-8")
-        progress.update(index + 1)
-    progress.close()
-    elapsed = time.perf_counter() - started
+        game = random_game(options, data)
+        return {game.colours[p]: game.scores[p] for p in game.seats}, to_record(game)
+
+    try:
+        played = play_games(args, play_one)
+    except ValueError as exc:  # options the rules refuse (e.g. merged decks with 5 players)
+        return fail(str(exc))
     result = {
         "games": args.games,
         "players": args.players,
         "edition": args.edition,
         "variant": {k: (list(v) if isinstance(v, tuple) else v) for k, v in variant.items()},
-        "seconds": round(elapsed, 3),
-        "games_per_second": round(args.games / elapsed, 1),
-        "wins_or_shared": wins,
+        **played,
     }
-    if args.json:
-        print(json.dumps(result))
-    else:
-        print(f"{args.games} games in {elapsed:.2f} s: {result['games_per_second']} games/s")
-    return 0
+    return print_played(args, result)
