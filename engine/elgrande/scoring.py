@@ -201,5 +201,3 @@ def totals(results: Iterable[AreaScore]) -> dict[str, int]:
         for player in set(result.points) | set(result.bonus):
             out[player] = out.get(player, 0) + result.total(player)
     return out
-
-
