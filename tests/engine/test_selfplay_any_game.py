@@ -13,6 +13,7 @@ from engine.core import record as core_record
 from host.cli import main
 
 OTHER_GAMES = [game_id for game_id in registry.ids() if game_id != registry.DEFAULT]
+SEATINGS = [(game_id, n) for game_id in OTHER_GAMES for n in registry.get(game_id).player_counts]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -25,8 +26,7 @@ def test_every_registered_game_is_covered() -> None:
     assert {"kingdomino", "elcaballero"} <= set(OTHER_GAMES)
 
 
-@pytest.mark.parametrize("game_id", ["kingdomino", "elcaballero"])
-@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize(("game_id", "players"), SEATINGS)
 def test_selfplay_records_replay_to_the_same_scores(
     game_id: str, players: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -65,7 +65,7 @@ def test_selfplay_records_replay_to_the_same_scores(
     assert {name: int(score) for _, name, score in shown} == scores
 
 
-@pytest.mark.parametrize("game_id", ["kingdomino", "elcaballero"])
+@pytest.mark.parametrize("game_id", OTHER_GAMES)
 def test_a_seed_reproduces_the_games(
     game_id: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
