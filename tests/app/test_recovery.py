@@ -181,13 +181,15 @@ def test_a_dealer_game_restores_from_its_logged_draws(tmp_path: Path, monkeypatc
     snapshot = game.snapshot()
     store.close()
 
-    import engine.elgrande.game as engine_game
+    import engine.core.chance as chance
 
-    class OtherDealer(random.Random):
-        def __init__(self, seed: Any = None) -> None:
-            super().__init__(f"another dealer {seed}")
+    real_draw = chance.seeded_draw
 
-    monkeypatch.setattr(engine_game.random, "Random", OtherDealer)
+    def another_dealer(seed: int, position: int, count: int) -> int:
+        return (real_draw(seed, position, count) + 1) % count
+
+    # a restore that drew again, instead of replaying the logged draws, would deal otherwise
+    monkeypatch.setattr(chance, "seeded_draw", another_dealer)
     again = Session(Store(tmp_path / "castillo.db"), checks_enabled=False)
     again.restore_last()
     assert again.active is not None and again.active.game.snapshot() == snapshot
