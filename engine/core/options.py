@@ -52,6 +52,15 @@ def check_value(kind: str, value: Any) -> tuple[Any, str]:
     raise ValueError(f"unknown option kind {kind!r} (known: {', '.join(KINDS)})")
 
 
+def options_json(options: Any) -> dict[str, Any]:
+    """A game's options dataclass as JSON: every field, tuples as lists."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(options):
+        value = getattr(options, f.name)
+        out[f.name] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
 def read_options(cls: type[T], schema: Mapping[str, str], raw: Mapping[str, Any]) -> T:
     """`cls(**raw)` with every field checked against `schema` (field -> kind); OptionsError
     names each bad or unknown field."""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.core.errors import OptionsError
-from engine.core.options import read_options
+from engine.core.options import options_json, read_options
 
 
 @dataclass(frozen=True)
@@ -36,11 +36,7 @@ class Options:
     card_set: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
-        return out
+        return options_json(self)
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> Options:

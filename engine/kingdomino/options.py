@@ -9,11 +9,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from engine.core.errors import OptionsError
-from engine.core.options import read_options
+from engine.core.options import options_json, read_options
 
 COLOURS = ("pink", "yellow", "green", "blue")  # the castles in the box
 MODES = ("table", "dealer")
@@ -38,11 +38,7 @@ class Options:
     three_player_four_per_line: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
-        return out
+        return options_json(self)
 
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> Options:
