@@ -61,5 +61,10 @@ def test_the_table_shows_that_the_firmware_was_restarted() -> None:
         )
         tower = get_json(base + "/api/state")["tower"]
         assert tower["firmware_restarts"] == 1 and tower["state"] == "connected"
+        # the pill may still show the brief device_reset state until the next push arrives
+        page.wait_for_function(
+            f"() => document.querySelector('#tower-pill').textContent.includes({connected!r})",
+            timeout=15_000,
+        )
         assert connected in pill_text(page)
         assert errors == []
