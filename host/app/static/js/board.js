@@ -2,6 +2,7 @@
 // the King, the Grandes and the scoring tiles. Geometry comes from static/data/map.json.
 
 import { esc } from "./dom.js";
+import { getJson } from "./net.js";
 
 export const COLOURS = {
   purple: "#7d3fa3",
@@ -17,7 +18,7 @@ export const COLOURS = {
 let MAP = null;
 
 export async function loadMap() {
-  if (!MAP) MAP = await (await fetch("/static/data/map.json")).json();
+  if (!MAP) MAP = await getJson("/static/data/map.json");
   return MAP;
 }
 

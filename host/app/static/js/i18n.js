@@ -2,6 +2,8 @@
 // them (GET /games/{game}/i18n/{lang}.json: its plugin folder's i18n/{lang}/*.json merged), and
 // names from the game data.
 
+import { getJson } from "./net.js";
+
 export const LANGUAGES = ["en", "cs", "pl", "uk"];
 const cache = new Map();
 
@@ -9,7 +11,7 @@ async function table(lang) {
   if (!cache.has(lang)) {
     cache.set(
       lang,
-      fetch(`/static/i18n/${lang}.json`).then((r) => (r.ok ? r.json() : {})),
+      getJson(`/static/i18n/${lang}.json`).catch(() => ({})),
     );
   }
   return cache.get(lang);
@@ -23,7 +25,7 @@ async function bundle(game, lang) {
   const key = `${game}/${lang}`;
   if (!bundles.has(key)) {
     const url = `/games/${encodeURIComponent(game)}/i18n/${lang}.json`;
-    bundles.set(key, fetch(url).then((r) => (r.ok ? r.json() : {})).catch(() => ({})));
+    bundles.set(key, getJson(url).catch(() => ({})));
   }
   return bundles.get(key);
 }
@@ -109,10 +111,5 @@ export const i18n = new I18n();
 
 /** Game data for names and the board's values: the backend's route, if it has one. */
 export async function loadGameData(edition) {
-  try {
-    const r = await fetch(`/api/gamedata?edition=${encodeURIComponent(edition)}`);
-    return r.ok ? await r.json() : null;
-  } catch {
-    return null;
-  }
+  return getJson(`/api/gamedata?edition=${encodeURIComponent(edition)}`).catch(() => null);
 }

@@ -96,19 +96,38 @@ export const tableToken = {
   clear: () => localStorage.removeItem(TOKEN_KEY),
 };
 
+// A request that never reached the server (Chromium aborts requests in flight with
+// ERR_NETWORK_CHANGED when a tablet's Wi-Fi or a fresh network comes up) is tried again;
+// a POST only when the caller says it is safe to repeat.
+const NETWORK_RETRIES = [200, 400, 800, 1600, 3200];
+
 export async function getJson(url, options = {}) {
   const token = tableToken.get();
-  const r = await fetch(url, {
-    ...options,
-    headers: {
-      "Content-Type": "application/json",
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-      ...(options.headers ?? {}),
-    },
-  });
+  const repeatable = options.repeatable ?? (options.method ?? "GET") === "GET";
+  const { repeatable: _, ...init } = options;
+  const request = () =>
+    fetch(url, {
+      ...init,
+      headers: {
+        "Content-Type": "application/json",
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        ...(init.headers ?? {}),
+      },
+    });
+  let r;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      r = await request();
+      break;
+    } catch (err) {
+      if (!repeatable || attempt >= NETWORK_RETRIES.length) throw { code: "network", reason: String(err?.message ?? err) };
+      await new Promise((resolve) => setTimeout(resolve, NETWORK_RETRIES[attempt]));
+    }
+  }
   const body = await r.json().catch(() => ({}));
   if (!r.ok) throw { code: body.error ?? r.status, reason: body.reason ?? r.statusText, key: body.key, params: body.params, errors: body.errors };
   return body;
 }
 
-export const postJson = (url, body) => getJson(url, { method: "POST", body: JSON.stringify(body ?? {}) });
+export const postJson = (url, body, { repeatable = false } = {}) =>
+  getJson(url, { method: "POST", body: JSON.stringify(body ?? {}), repeatable });

@@ -21,14 +21,16 @@ async function storedTokenWorks() {
   try {
     await getJson("/api/games");
     return true;
-  } catch {
+  } catch (err) {
+    if (err?.code === "network") return true; // the server is out of reach, not refusing: keep the token
     tableToken.clear();
     return false;
   }
 }
 
 async function pairWith(code) {
-  const { token } = await postJson("/api/pair", { code });
+  // pairing twice with the same code is harmless, so a request lost on the way is sent again
+  const { token } = await postJson("/api/pair", { code }, { repeatable: true });
   tableToken.set(token);
 }
 

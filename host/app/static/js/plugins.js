@@ -3,15 +3,14 @@
 // shell (table.js, seat.js and the modules they import): it gets no plugin (null).
 
 import * as generic from "./generic.js";
+import { getJson } from "./net.js";
 
 const BUILT_IN = "elgrande";
 const plugins = new Map();
 let catalogue = null;
 
 async function entryOf(game) {
-  catalogue ??= fetch("/api/catalogue")
-    .then((r) => (r.ok ? r.json() : { games: [] }))
-    .catch(() => ({ games: [] }));
+  catalogue ??= getJson("/api/catalogue").catch(() => ({ games: [] }));
   return (await catalogue).games?.find((g) => g.id === game) ?? null;
 }
 
