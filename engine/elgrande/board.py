@@ -481,6 +481,7 @@ class Board:
             area == self.king,
             grandes,
             first_only,
+            self.layout.tok[area],
         )
         dummy = self.dummy
         if dummy >= 0 and colours[dummy] in result.ranks:

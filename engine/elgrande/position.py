@@ -30,7 +30,7 @@ from typing import Any
 
 from engine.core.errors import PositionError
 from engine.elgrande import data as gamedata
-from engine.elgrande.scoring import AreaScore, regions_for_score_op, score_area
+from engine.elgrande.scoring import AreaScore, note_text, regions_for_score_op, score_area
 
 FIELDS = (
     "game",  # optional: the score command reads it to choose the game
@@ -383,18 +383,21 @@ def _score_one(
         first_place_only=first_only,
     )
     out: dict[str, Any] = result.to_json()
-    notes = list(result.notes)
+    if area < position.castillo_area:
+        out["token"] = position.data.regions[area].ascii
+    reasons = list(result.reasons)
     out["tile"] = position.tiles.get(area)
     dummy = position.dummy
     if dummy is not None:
         out["points"] = {c: n for c, n in result.points.items() if c != dummy}
         out["bonus"] = {c: n for c, n in result.bonus.items() if c != dummy}
-        notes = [n for n in notes if not n.startswith(f"{dummy} ")]
+        reasons = [(key, params) for key, params in reasons if params.get("colour") != dummy]
         if dummy in result.ranks:
-            notes.append(f"{dummy} is dummy: it takes its place but scores nothing")
+            reasons.append(("note.dummy", {"colour": dummy}))
     if area == position.king and area in position.tiles:
-        notes.append("the tile lay here before the King came: it stays and replaces the values")
-    out["notes"] = notes
+        reasons.append(("note.tile_stays", {}))
+    out["notes"] = [note_text(key, params) for key, params in reasons]
+    out["why"] = [{"key": key, "params": params} for key, params in reasons]
     return out
 
 

@@ -44,6 +44,7 @@ class AreaScore:
     tied: tuple[str, ...] = ()
     king_here: bool = False
     grandes_here: tuple[str, ...] = ()
+    token: str = ""  # the area's ASCII token ("Aragon"); `area` is its printed name
 
     def total(self, player: str) -> int:
         return self.points.get(player, 0) + self.bonus.get(player, 0)
@@ -54,25 +55,31 @@ class AreaScore:
         return firsts[0] if firsts else None
 
     @property
-    def notes(self) -> tuple[str, ...]:
-        """Why each bonus was won or lost, in words (made on demand: scoring is a hot path)."""
-        notes: list[str] = []
+    def reasons(self) -> tuple[tuple[str, dict[str, str | int]], ...]:
+        """Why each bonus was won or lost, as translation keys (`note.*`) and their parameters
+        (made on demand: scoring is a hot path)."""
+        reasons: list[tuple[str, dict[str, str | int]]] = []
         first = self.sole_first
         if self.king_here:
             if first is not None:
-                notes.append(f"{first} wins the King bonus (+{KING_BONUS}) as sole first")
+                reasons.append(("note.king_win", {"colour": first, "n": KING_BONUS}))
             elif self.counts:
-                notes.append("no King bonus: first place is tied")
+                reasons.append(("note.king_tied", {}))
         for owner in self.grandes_here:
             if owner == first:
-                notes.append(f"{owner} wins the Grande bonus (+{GRANDE_BONUS}) as sole first")
+                reasons.append(("note.grande_win", {"colour": owner, "n": GRANDE_BONUS}))
             elif not self.counts.get(owner):
-                notes.append(f"{owner} scores no Grande bonus: no caballero here")
+                reasons.append(("note.grande_none", {"colour": owner}))
             elif owner in self.tied and self.ranks.get(owner) == 2:
-                notes.append(f"{owner} loses the Grande bonus: first place is tied")
+                reasons.append(("note.grande_tied", {"colour": owner}))
             else:
-                notes.append(f"{owner} loses the Grande bonus: not first")
-        return tuple(notes)
+                reasons.append(("note.grande_notfirst", {"colour": owner}))
+        return tuple(reasons)
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """The reasons in English words (the CLI's and the record's form)."""
+        return tuple(note_text(key, params) for key, params in self.reasons)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> AreaScore:
         # Explicit, so that copy.deepcopy works on the compiled engine too.
@@ -86,6 +93,7 @@ class AreaScore:
             self.tied,
             self.king_here,
             self.grandes_here,
+            self.token,
         )
 
     def to_json(self) -> dict[str, object]:
@@ -98,7 +106,27 @@ class AreaScore:
             "bonus": dict(self.bonus),
             "tied": list(self.tied),
             "notes": list(self.notes),
+            "token": self.token or self.area,
+            "why": [{"key": key, "params": params} for key, params in self.reasons],
         }
+
+
+# The English text of each reason key (the app translates the keys: its i18n tables `note.*`).
+NOTE_TEXTS = {
+    "note.king_win": "{colour} wins the King bonus (+{n}) as sole first",
+    "note.king_tied": "no King bonus: first place is tied",
+    "note.grande_win": "{colour} wins the Grande bonus (+{n}) as sole first",
+    "note.grande_none": "{colour} scores no Grande bonus: no caballero here",
+    "note.grande_tied": "{colour} loses the Grande bonus: first place is tied",
+    "note.grande_notfirst": "{colour} loses the Grande bonus: not first",
+    "note.dummy": "{colour} is dummy: it takes its place but scores nothing",
+    "note.tile_stays": "the tile lay here before the King came: it stays and replaces the values",
+}
+
+
+def note_text(key: str, params: Mapping[str, str | int]) -> str:
+    """A reason key in English words."""
+    return NOTE_TEXTS[key].format(**params)
 
 
 _COUNT = operator.itemgetter(1)
@@ -112,6 +140,7 @@ def score_area(
     king_here: bool = False,
     grandes_here: Iterable[str] = (),
     first_place_only: bool = False,
+    token: str = "",
 ) -> AreaScore:
     """Score one area.
 
@@ -119,6 +148,7 @@ def score_area(
     3rd place (a scoring tile's values if one lies here). `places`: how many places score (2 with
     2–3 players). `king_here`: the King bonus applies. `grandes_here`: owners of the Grandes in
     the area. `first_place_only`: only a sole first place scores (a tie for first scores nothing).
+    `token`: the area's ASCII token, carried into the breakdown.
     """
     values = values if isinstance(values, tuple) else tuple(values)
     grandes = tuple(grandes_here)
@@ -128,7 +158,7 @@ def score_area(
     # A stable sort: players with equal counts keep their order.
     candidates = sorted([item for item in counts.items() if item[1] > 0], key=_COUNT, reverse=True)
     if not candidates:
-        return AreaScore(area, {}, values, {}, {}, {}, (), king_here, grandes)
+        return AreaScore(area, {}, values, {}, {}, {}, (), king_here, grandes, token)
     ranks: dict[str, int] = {}
     points: dict[str, int] = {}
     tied: list[str] = []
@@ -162,7 +192,7 @@ def score_area(
         if first in grandes:
             bonus[first] = bonus.get(first, 0) + GRANDE_BONUS
     return AreaScore(
-        area, dict(candidates), values, ranks, points, bonus, tuple(tied), king_here, grandes
+        area, dict(candidates), values, ranks, points, bonus, tuple(tied), king_here, grandes, token
     )
 
 

@@ -28,6 +28,21 @@ def _read(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
+# Presentation fields added to each scored area after the fixtures were made (its ASCII token
+# and the reasons as translation keys): the result itself is compared field by field.
+ADDED_AREA_FIELDS = ("token", "why")
+
+
+def _as_made_then(value: Any) -> Any:
+    """`value` without the area fields the fixtures predate."""
+    if isinstance(value, dict):
+        drop = ADDED_AREA_FIELDS if "area" in value and "counts" in value else ()
+        return {k: _as_made_then(v) for k, v in value.items() if k not in drop}
+    if isinstance(value, list):
+        return [_as_made_then(v) for v in value]
+    return value
+
+
 def test_there_are_fixtures() -> None:
     assert len(NAMES) >= 4
 
@@ -37,10 +52,10 @@ def test_a_version_1_record_replays_to_the_same_result(name: str) -> None:
     record = _read(FIXTURES / f"{name}.json")
     expected = _read(FIXTURES / f"{name}.expected.json")
     game = from_record(record)
-    assert json.loads(json.dumps(summary(game))) == expected["summary"]
+    assert _as_made_then(json.loads(json.dumps(summary(game)))) == expected["summary"]
     snapshot = game.snapshot()
     snapshot.pop("options", None)
-    assert json.loads(json.dumps(snapshot)) == expected["snapshot"]
+    assert _as_made_then(json.loads(json.dumps(snapshot))) == expected["snapshot"]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -49,7 +64,7 @@ def test_castillo_replay_reads_a_version_1_record(
 ) -> None:
     assert main(["replay", str(FIXTURES / f"{name}.json"), "--json"]) == 0
     expected = _read(FIXTURES / f"{name}.expected.json")
-    assert json.loads(capsys.readouterr().out) == expected["summary"]
+    assert _as_made_then(json.loads(capsys.readouterr().out)) == expected["summary"]
 
 
 def test_a_version_1_record_rewritten_as_version_2_replays_the_same() -> None:

@@ -4,29 +4,10 @@
 import { h, esc } from "./dom.js";
 import { COLOURS } from "./board.js";
 
-const fold = (s) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
-
-/** The engine names areas by their printed name ("Aragón"); tokens are ASCII ("Aragon"). */
-export function areaToken(name) {
-  return name === "castillo" ? name : fold(name);
-}
-
-const NOTES = [
-  [/^(\w+) wins the King bonus \(\+(\d+)\) as sole first$/, "note.king_win"],
-  [/^no King bonus: first place is tied$/, "note.king_tied"],
-  [/^(\w+) wins the Grande bonus \(\+(\d+)\) as sole first$/, "note.grande_win"],
-  [/^(\w+) scores no Grande bonus: no caballero here$/, "note.grande_none"],
-  [/^(\w+) loses the Grande bonus: first place is tied$/, "note.grande_tied"],
-  [/^(\w+) loses the Grande bonus: not first$/, "note.grande_notfirst"],
-];
-
-/** An engine note (AreaScore.notes, English) in the current language. */
-export function noteText(i18n, note) {
-  for (const [pattern, key] of NOTES) {
-    const m = pattern.exec(note);
-    if (m) return i18n.t(key, { colour: m[1] ? i18n.colour(m[1]) : "", n: m[2] });
-  }
-  return note;
+/** A breakdown's reason ({key: "note.*", params}) in the current language. */
+export function noteText(i18n, reason) {
+  const params = reason.params ?? {};
+  return i18n.t(reason.key, { ...params, colour: params.colour ? i18n.colour(params.colour) : "" });
 }
 
 export function scoringTitle(i18n, scoring) {
@@ -49,7 +30,7 @@ export function scoringView(i18n, scoring, players) {
   );
   const rows = [];
   for (const area of scoring.areas) {
-    const token = areaToken(area.area);
+    const token = area.token;
     const tied = new Set(area.tied ?? []);
     rows.push(
       h(
@@ -73,12 +54,12 @@ export function scoringView(i18n, scoring, players) {
         }),
       ),
     );
-    if (area.notes?.length) {
+    if (area.why?.length) {
       rows.push(
         h(
           "tr.notes",
           {},
-          h("td", { colspan: players.length + 1 }, area.notes.map((n) => h("div.note", {}, noteText(i18n, n)))),
+          h("td", { colspan: players.length + 1 }, area.why.map((reason) => h("div.note", { "data-note": reason.key }, noteText(i18n, reason)))),
         ),
       );
     }
