@@ -774,12 +774,13 @@ class Session:
                 lang = active.seats[role.colour].lang
             prompt = active.adapter.prompt(game, active.checks)
             legal, acting_as, can_undo = self._controls(active, role, viewer)
+            own = active.adapter.seat_prompt(game, viewer, legal) if viewer is not None else None
             base.update(
                 game_id=active.id,
                 game_type=active.spec.id,
                 lang=lang,
                 game=game.view(viewer),
-                prompt=prompt.to_json(),
+                prompt=(own or prompt).to_json(),
                 highlights=[h.to_json() for h in prompt.highlights],
                 legal=legal,
                 acting_as=acting_as,

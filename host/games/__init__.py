@@ -150,6 +150,11 @@ class GameAdapter:
             return Prompt("over", (), "The game is over.", {"scores": scores})
         return Prompt("generic.turn", actors, f"{', '.join(actors)}: your move")
 
+    def seat_prompt(self, state: GameState, viewer: int, legal: Sequence[str]) -> PromptView | None:
+        """A seat's own prompt when it differs from the table's (a secret choice on its page,
+        waiting for others); None: the seat sees the table's prompt."""
+        return None
+
     def scorings(self, state: GameState) -> list[dict[str, Any]]:
         """The scorings so far (each one is announced to the table when it happens)."""
         return []

@@ -13,7 +13,7 @@ from engine.elgrande.game import Game, Options
 from host.app.checks import Checks
 from host.app.lights import LightsState, ledmap_order, palette, program, sweep_of
 from host.app.session import ActionError, Role
-from host.games.elgrande.prompts import game_prompt, prompt_for, prompt_texts
+from host.games.elgrande.prompts import game_prompt, prompt_for, prompt_texts, seat_prompt
 from tests.app.conftest import PLAYERS, Table
 
 SEGMENTS = frozenset(
@@ -110,6 +110,37 @@ def test_every_reachable_state_has_a_known_prompt() -> None:
             game.apply(rng.choice(game.legal_actions(player)), player)
         seen.add(game_prompt(game).key)
     assert {"power", "take", "card", "main.place", "disc.general", "over"} <= seen
+
+
+def test_every_seat_page_gets_its_prompt_from_the_server() -> None:
+    """The seat pages' prompts come from the server's state table (the page only translates):
+    a secret choice names itself, a seat with nothing to do names whom the table waits for."""
+    texts = prompt_texts()
+    rng = random.Random(11)
+    seen: set[str] = set()
+    for seed in range(3):
+        game = Game(Options(players=tuple(PLAYERS), mode="dealer", seed=seed, short_game=True))
+        while not game.is_terminal():
+            acting = game.current_players()
+            table_key = game_prompt(game).key
+            seen.add(table_key)
+            for seat in range(len(PLAYERS)):
+                legal = [str(a) for a in game.legal_actions(seat)] if seat in acting else []
+                own = seat_prompt(game, seat, legal)
+                if own is None:
+                    assert legal, "a seat with nothing to do is told whom it waits for"
+                    continue
+                seen.add(own.key)
+                assert own.key in texts and "{" not in own.text, own.key
+                if own.key == "seat.wait":
+                    assert not legal and set(own.params["who"]) == {
+                        game.colours[p] for p in acting if p >= 0
+                    }
+                if any(text.startswith("disc ") for text in legal):
+                    assert own.key.startswith("seat.disc")
+            player = rng.choice(acting)
+            game.apply(rng.choice(game.legal_actions(player)), player)
+    assert {"seat.power", "seat.wait", "seat.disc.general", "main.place_only"} <= seen
 
 
 def test_an_open_issue_overrides_the_game_prompt() -> None:

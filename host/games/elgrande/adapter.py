@@ -3,7 +3,7 @@ pages, the castillo tower's facts and the region lights (host/games/__init__.py)
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.core.actions import Action
@@ -15,7 +15,7 @@ from host.games import GameAdapter, PromptView, Route
 from host.games.elgrande.gamedata import game_data
 from host.games.elgrande.grande import grande_possible, grandes_in_castillo
 from host.games.elgrande.options import options_from_request
-from host.games.elgrande.prompts import SECRET_KINDS, prompt_for
+from host.games.elgrande.prompts import SECRET_KINDS, prompt_for, seat_prompt
 
 # Choices the table's buttons never list: secret steps, and a power card with a modifier (the
 # choices would show the player's secret modifier hand; the player plays it from their page).
@@ -123,6 +123,9 @@ class Adapter(GameAdapter):
 
     def prompt(self, state: GameState, checks: Checks | None) -> PromptView:
         return prompt_for(_game(state), checks)
+
+    def seat_prompt(self, state: GameState, viewer: int, legal: Sequence[str]) -> PromptView | None:
+        return seat_prompt(_game(state), viewer, legal)
 
     def scorings(self, state: GameState) -> list[dict[str, Any]]:
         return _game(state).scorings

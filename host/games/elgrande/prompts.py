@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from engine.elgrande.game import CHANCE, Game
 from host.app.checks import Checks
 from host.games import Highlight
 
+SPECIAL_NOT_STARTED = 0  # engine.elgrande.options.Turn.special: not started, in progress, done
 DATA_FILE = Path(__file__).resolve().parent / "data" / "prompts.json"
 # Actions whose choice is secret: made on the player's own page, never at the shared table.
 SECRET_KINDS = frozenset({"disc", "powerback", "pass", "deal"})
@@ -104,6 +106,8 @@ def game_prompt(game: Game) -> Prompt:
     if phase == "main" and turn is not None:
         if turn.placing or (not turn.placed and turn.place_left and game.court[turn.player]):
             key = "main.placing" if turn.placing else "main.place"
+            if key == "main.place" and turn.special != SPECIAL_NOT_STARTED:
+                key = "main.place_only"  # the special action is over: placing or finishing
             return Prompt(key, actors, {"left": turn.place_left, "card": turn.card}, lights)
         return Prompt("main.special", actors, {"card": turn.card}, lights)
     return Prompt(phase, actors, {}, lights)
@@ -159,10 +163,36 @@ def _frame_prompt(
             key = f"{key}.{frame.purpose}"
         elif frame.purpose:
             params["purpose"] = frame.purpose
+        if key == "choice.option" and game.turn is not None:
+            params["card"] = game.turn.card
         return Prompt(key, actors, params, lights if frame.kind != "powerback" else ())
     described = frame.describe(game, None)
     params = {k: v for k, v in described.items() if k in ("left", "colour", "against")}
     return Prompt(str(frame.kind), actors, params, lights)
+
+
+# A seat's own prompt for the secret choices made on its page, by the verb it may play.
+SEAT_KEYS = (("power", "seat.power"), ("powerback", "seat.powerback"), ("pass", "seat.pass"))
+
+
+def seat_prompt(game: Game, viewer: int, legal: Sequence[str]) -> Prompt | None:
+    """The prompt of a seat's own page when it is not the table's: its secret choice, or whom
+    it waits for. None: the seat sees the table's prompt."""
+    verbs = {text.split(" ", 1)[0] for text in legal}
+    mine = (game.colours[viewer],)
+    if "disc" in verbs:
+        frame = game.frame
+        general = isinstance(frame, DiscFrame) and frame.purpose == "general"
+        return Prompt("seat.disc.general" if general else "seat.disc", mine)
+    for verb, key in SEAT_KEYS:
+        if verb in verbs:
+            return Prompt(key, mine)
+    if "deal" in verbs:
+        return Prompt("seat.deal", mine, {"n": len(game.grey_hands[viewer]) + 1})
+    waiting = tuple(name for name in _actor_names(game) if name != "chance")
+    if not legal and waiting and not game.is_terminal():
+        return Prompt("seat.wait", waiting, {"who": list(waiting)})
+    return None
 
 
 def prompt_for(game: Game, checks: Checks | None) -> Prompt:

@@ -62,7 +62,7 @@ function render() {
   }
   i18n.edition = game.edition ?? "2023";
   const legal = legalOf(state);
-  const prompt = promptFor({ ...state, legal }, me);
+  const prompt = promptFor(state);
   const mineTurn = legal.length > 0;
   fill($("#prompt"), mineTurn ? h("span.phase", {}, i18n.t("ui.your_turn")) : null, h("span.prompt-text", { id: "prompt-text" }, promptText(i18n, prompt)));
   $("#prompt").classList.toggle("my-turn", mineTurn);
