@@ -143,6 +143,25 @@ def test_every_seat_page_gets_its_prompt_from_the_server() -> None:
     assert {"seat.power", "seat.wait", "seat.disc.general", "main.place_only"} <= seen
 
 
+def test_a_general_scoring_disc_says_how_many_of_yours_go_and_where_the_king_sends_them() -> None:
+    rng = random.Random(5)
+    game = Game(Options(players=tuple(PLAYERS), mode="dealer", seed=2, short_game=True))
+    while game.frame is None or getattr(game.frame, "purpose", None) != "general":
+        player = rng.choice(game.current_players())
+        game.apply(rng.choice(game.legal_actions(player)), player)
+    for seat in game.current_players():
+        legal = [str(a) for a in game.legal_actions(seat)]
+        prompt = seat_prompt(game, seat, legal)
+        assert prompt is not None
+        own = game.pieces[game.CASTILLO][seat]
+        if own:
+            assert prompt.key == "seat.disc.general"
+            assert prompt.params == {"castillo": own, "king": game.tok[game.king]}
+            assert f"your {own} caballeros" in prompt.text and game.tok[game.king] in prompt.text
+        else:
+            assert prompt.key == "seat.disc.general.empty"
+
+
 def test_an_open_issue_overrides_the_game_prompt() -> None:
     game = Game(Options(players=tuple(PLAYERS), mode="dealer", seed=1))
     checks = Checks(PLAYERS)

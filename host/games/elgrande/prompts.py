@@ -181,9 +181,7 @@ def seat_prompt(game: Game, viewer: int, legal: Sequence[str]) -> Prompt | None:
     verbs = {text.split(" ", 1)[0] for text in legal}
     mine = (game.colours[viewer],)
     if "disc" in verbs:
-        frame = game.frame
-        general = isinstance(frame, DiscFrame) and frame.purpose == "general"
-        return Prompt("seat.disc.general" if general else "seat.disc", mine)
+        return _seat_disc_prompt(game, viewer, mine)
     for verb, key in SEAT_KEYS:
         if verb in verbs:
             return Prompt(key, mine)
@@ -193,6 +191,31 @@ def seat_prompt(game: Game, viewer: int, legal: Sequence[str]) -> Prompt | None:
     if not legal and waiting and not game.is_terminal():
         return Prompt("seat.wait", waiting, {"who": list(waiting)})
     return None
+
+
+def _seat_disc_prompt(game: Game, viewer: int, mine: tuple[str, ...]) -> Prompt:
+    """A secret disc, with what it decides (the player sees why on their phone)."""
+    frame = game.frame
+    if not isinstance(frame, DiscFrame):
+        return Prompt("seat.disc", mine)
+    purpose = frame.purpose
+    card = game.turn.card if game.turn is not None else ""
+    if purpose == "general":
+        own = game.pieces[game.CASTILLO][viewer]  # the player's own throws: theirs to know
+        if not own:
+            return Prompt("seat.disc.general.empty", mine)
+        king = game.tok[game.king] if game.king >= 0 else ""
+        return Prompt("seat.disc.general", mine, {"castillo": own, "king": king})
+    if purpose == "coup" and isinstance(frame.payload, int):
+        return Prompt("seat.disc.coup", mine, {"region": game.tok[frame.payload], "card": card})
+    if purpose == "return":
+        count = frame.payload
+        if count == "all":
+            return Prompt("seat.disc.return.all", mine, {"card": card})
+        return Prompt("seat.disc.return.n", mine, {"card": card, "n": count})
+    if purpose == "rivalry":
+        return Prompt("seat.disc.rivalry", mine, {"card": card})
+    return Prompt("seat.disc", mine)
 
 
 def prompt_for(game: Game, checks: Checks | None) -> Prompt:

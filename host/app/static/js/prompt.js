@@ -11,7 +11,7 @@ export function promptFor(state) {
 
 const COLOUR_PARAMS = new Set(["colour", "against"]);
 const COLOUR_LISTS = new Set(["actor", "waiting_for", "who"]);
-const AREA_PARAMS = new Set(["from", "area"]);
+const AREA_PARAMS = new Set(["from", "area", "region", "king"]);
 
 /** The prompt's words: colour, area and card tokens named in the current language. */
 export function promptText(i18n, prompt) {
