@@ -345,7 +345,9 @@ def test_power_shift_deals_on_the_seat_pages_and_leaks_nothing(
             mine = seats[colour].drain_to(session.rev)
             # every modifier card is offered, not only those left: no hint of the others' cards
             assert mine["legal"] == [f"deal {colour} {m}" for m in modifiers]
-            assert mine["prompt"]["key"] == "setup.deal" and mine["acting_as"] == colour
+            # the seat's own prompt (the server's): which of its three cards it enters now
+            assert mine["prompt"]["key"] == "seat.deal" and mine["acting_as"] == colour
+            assert mine["prompt"]["params"] == {"n": len(dealt[colour]) + 1}
             for name, conn in seats.items():
                 if name != colour:
                     assert conn.state["legal"] == []
