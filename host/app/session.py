@@ -767,6 +767,7 @@ class Session:
             if active is None:
                 base.update(game_id=None, game=None, lang=lang, prompt=None, highlights=[])
                 base.update(legal=[], acting_as=None, can_undo=False, seats=[], checks=None)
+                base.update(checklist=None)
                 return base
             game = active.game
             viewer = active.player(role.colour) if role.kind == "seat" and role.colour else None
@@ -789,6 +790,7 @@ class Session:
                 log=list(active.log),
                 seats=self._seats_view(active, role),
                 options=active.adapter.options_view(game),
+                checklist=active.adapter.setup_checklist(game) if role.kind == "table" else None,
             )
             return base
 

@@ -150,6 +150,11 @@ class GameAdapter:
             return Prompt("over", (), "The game is over.", {"scores": scores})
         return Prompt("generic.turn", actors, f"{', '.join(actors)}: your move")
 
+    def setup_checklist(self, state: GameState) -> list[dict[str, Any]] | None:
+        """What the table lays out after a dealer-mode start (items: `key`, `params`); None
+        when there is nothing to lay out."""
+        return None
+
     def seat_prompt(self, state: GameState, viewer: int, legal: Sequence[str]) -> PromptView | None:
         """A seat's own prompt when it differs from the table's (a secret choice on its page,
         waiting for others); None: the seat sees the table's prompt."""

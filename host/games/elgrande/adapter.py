@@ -12,6 +12,7 @@ from engine.elgrande.game import Game
 from host.app.checks import Checks, GameFacts
 from host.app.lights import LightsState, sweep_of
 from host.games import GameAdapter, PromptView, Route
+from host.games.elgrande.checklist import setup_checklist
 from host.games.elgrande.gamedata import game_data
 from host.games.elgrande.grande import grande_possible, grandes_in_castillo
 from host.games.elgrande.options import options_from_request
@@ -126,6 +127,9 @@ class Adapter(GameAdapter):
 
     def seat_prompt(self, state: GameState, viewer: int, legal: Sequence[str]) -> PromptView | None:
         return seat_prompt(_game(state), viewer, legal)
+
+    def setup_checklist(self, state: GameState) -> list[dict[str, Any]] | None:
+        return setup_checklist(_game(state))
 
     def scorings(self, state: GameState) -> list[dict[str, Any]]:
         return _game(state).scorings

@@ -10,6 +10,7 @@ import { capitalise, promptFor, promptText } from "./prompt.js";
 import { scoreChart, scoringView } from "./scoring.js";
 import { getJson, postJson, Connection, tableToken } from "./net.js";
 import { pairDevice } from "./pairing.js";
+import { checklistView } from "./checklist.js";
 import { confirmDialog } from "./confirm.js";
 import { seatsView } from "./seats.js";
 import { dropperView, towerEvents, towerWarning } from "./dropper.js";
@@ -75,7 +76,7 @@ function render() {
   i18n.edition = game.edition ?? "2023";
   renderRoundTrack(game);
   renderPrompt(state);
-  fill($("#checks"), checksView(i18n, state.checks, { send, players: onBoard(game) }));
+  fill($("#checks"), checklistView(i18n, state, render), checksView(i18n, state.checks, { send, players: onBoard(game) }));
   renderBoard(state);
   renderChoicesPane(state);
   renderPlayers(game);
