@@ -1,0 +1,203 @@
+// El Caballero's UI plugin (host/app/static/js/plugins.js). The tablet shows the growing map,
+// the market, the power cards played this round, every court and each scoring's breakdown; a
+// phone holds its player's power cards (only its own view carries them) and does the turn by
+// tapping: a market card, a lit cell, turn it, place it; a cell or an own caballero card for
+// caballero cards, ships and castillos; end the turn.
+
+import { fill, h } from "/static/js/dom.js";
+import { getJson } from "/static/js/net.js";
+import { mapSvg, SIDES } from "./map.js";
+import { sortLegal } from "./moves.js";
+import { courts, dot, marketView, powerPlayed, roundLine, scoringsView, svgBox, syntheticBadge } from "./panels.js";
+import { previewView, tryPlacement } from "./preview.js";
+import { entryView } from "./entry.js";
+
+if (!document.querySelector("link[data-ec-css]")) {
+  document.head.append(h("link", { rel: "stylesheet", href: "/games/elcaballero/plugin.css", "data-ec-css": "1" }));
+}
+const [rules, catalogue] = await Promise.all([
+  getJson("/api/elcaballero/rules").catch(() => null),
+  getJson("/api/elcaballero/catalogue").catch(() => null),
+]);
+const cardsById = new Map((catalogue?.cards ?? []).map((c) => [c.id, c.text]));
+
+// what this page has tapped so far (a market slot, a cell, the rotation tried; a focused cell)
+const sel = { slot: null, cell: null, rot: 0, focus: null };
+let last = null; // the last render's arguments: local taps draw again with them
+
+const rerender = () => last && last.draw(last.ctx, last.parts);
+
+/** Keep only what the current legal actions still allow. */
+function validate(moves) {
+  if (sel.slot && !moves.areas.has(sel.slot)) Object.assign(sel, { slot: null, cell: null, rot: 0 });
+  if (sel.cell && !moves.areas.get(sel.slot)?.has(sel.cell)) Object.assign(sel, { cell: null, rot: 0 });
+  if (sel.focus && !moves.at.has(sel.focus)) sel.focus = null;
+}
+
+function promptLine(i18n, state, moves) {
+  const game = state.game;
+  const acting = (game.acting ?? []).filter((c) => c !== "chance");
+  const mine = moves.all.length > 0 && state.role === "seat";
+  let text;
+  if (game.phase === "over") {
+    text = i18n.t("ec.prompt.over", { scores: (game.players ?? []).map((p) => `${i18n.colour(p.colour)} ${p.score}`).join(", ") });
+  } else if (game.phase === "start" || game.phase === "reveal") {
+    text = i18n.t(`ec.prompt.${game.phase}`);
+  } else if (game.phase === "power") {
+    text = mine ? i18n.t("ec.prompt.power_mine") : i18n.t("ec.prompt.power", { who: acting.map((c) => i18n.colour(c)).join(", ") });
+  } else {
+    const turn = game.turn ?? {};
+    const counts = { areas: turn.areas ?? 0, due: turn.areas_due ?? 1, cards: turn.caballero_cards ?? 0 };
+    text = moves.all.length
+      ? i18n.t(mine ? "ec.prompt.turn_mine" : "ec.prompt.turn_table", { ...counts, who: acting.map((c) => i18n.colour(c)).join(", ") })
+      : i18n.t("ec.prompt.turn", { who: acting.map((c) => i18n.colour(c)).join(", ") });
+  }
+  return [acting.length === 1 ? dot(acting[0]) : null, h("span.prompt-text", { id: "prompt-text" }, text)];
+}
+
+/** The phone's power cards: every value, the playable ones as taps (only this seat's view has
+ * `hand`). */
+function handView(i18n, game, me, moves, act) {
+  const hand = new Set(game.hand ?? []);
+  const playable = new Set(moves.power);
+  const played = Object.entries(game.power_played ?? {}).find(([colour]) => colour === me)?.[1];
+  const cards = Array.from({ length: 13 }, (_, i) => i + 1).map((v) => {
+    const status = playable.has(v) ? "playable" : v === played ? "played" : hand.has(v) ? "held" : "used";
+    const attrs = { type: "button", "data-power": v, "data-status": status, disabled: !playable.has(v) };
+    if (playable.has(v)) {
+      attrs["data-action"] = `power ${v}`;
+      attrs.onclick = () => act(`power ${v}`);
+    }
+    const takes = rules?.power_caballeros?.[v - 1];
+    return h(`button.ec-hand-card.${status}`, attrs, h("span.big", {}, String(v)),
+      takes !== undefined ? h("span.small", {}, i18n.t("ec.takes", { n: takes })) : null,
+      v === rules?.two_area_cards ? h("span.small", {}, i18n.t("ec.two_areas")) : null);
+  });
+  return h("section.ec-hand", { id: "ec-hand" }, h("h3", {}, i18n.t("ec.hand")), h("div.ec-hand-row", {}, cards));
+}
+
+const sideName = (i18n, side) => i18n.t(`ec.side.${side}`);
+
+function moveLabel(i18n, move) {
+  const params = { side: sideName(i18n, move.side ?? "N"), n: move.number, to: move.to };
+  return i18n.t(`ec.act.${move.kind}`, params);
+}
+
+/** What can be done at the focused cell (caballero cards, ships, castillos). */
+function cellPanel(i18n, moves, act) {
+  const list = moves.at.get(sel.focus) ?? [];
+  return h("div.ec-panel", { id: "ec-cell-panel", "data-focus": sel.focus },
+    h("h4", {}, i18n.t("ec.at_cell", { cell: sel.focus }),
+      h("button.secondary.ec-close", { type: "button", "data-cancel": "1", onclick: () => { sel.focus = null; rerender(); } }, "✕")),
+    h("div.ec-buttons", {}, list.map((move) =>
+      h(`button.ec-move.${move.kind}`, { type: "button", "data-action": move.text, onclick: () => act(move.text) }, moveLabel(i18n, move)))));
+}
+
+/** The area card tried at a cell: turn it among the legal ways, see what it changes, place it. */
+function placementPanel(i18n, state, moves, act) {
+  const options = moves.areas.get(sel.slot).get(sel.cell);
+  const choice = options[sel.rot % options.length];
+  const trial = tryPlacement(state, sel.slot, sel.cell, choice.side);
+  return [h("div.ec-panel", { id: "ec-place-panel", "data-cell": sel.cell, "data-side": choice.side },
+    h("h4", {}, i18n.t("ec.placing", { slot: sel.slot, cell: sel.cell, side: sideName(i18n, choice.side) })),
+    h("div.ec-buttons", {},
+      options.length > 1 ? h("button.secondary", { type: "button", "data-rotate": "1", onclick: () => { sel.rot += 1; rerender(); } }, `⟳ ${i18n.t("ec.rotate")}`) : null,
+      h("button.primary", { type: "button", "data-place": "1", "data-action": choice.text, onclick: () => act(choice.text) }, `✓ ${i18n.t("ec.place")}`),
+      h("button.secondary", { type: "button", "data-cancel": "1", onclick: () => { Object.assign(sel, { cell: null, rot: 0 }); rerender(); } }, `✕ ${i18n.t("ec.cancel")}`)),
+    previewView(i18n, state.game, trial)), trial];
+}
+
+/** The acting player's controls (a phone, or the tablet acting for the player). */
+function turnControls(ctx, moves) {
+  const { state, i18n, act, send } = ctx;
+  const game = state.game;
+  const bar = h("div.ec-bar", {},
+    moves.reinforce ? h("button.secondary", { type: "button", "data-action": moves.reinforce, onclick: () => act(moves.reinforce) },
+      i18n.t("ec.act.reinforce", { n: rules?.power_caballeros?.[(game.power_played?.[(game.acting ?? [])[0]] ?? 0) - 1] ?? "?" })) : null,
+    moves.done ? h("button.primary", { type: "button", id: "ec-done", "data-action": moves.done, onclick: () => act(moves.done) }, i18n.t("ec.act.done")) : null,
+    state.can_undo ? h("button.secondary", { type: "button", "data-undo": "1", onclick: () => send({ type: "undo" }) }, `↶ ${i18n.t("ui.undo")}`) : null);
+  const hint = moves.areas.size && !sel.slot ? h("p.ec-hint", {}, i18n.t("ec.hint_market")) : sel.slot && !sel.cell ? h("p.ec-hint", {}, i18n.t("ec.hint_cell")) : null;
+  let panel = null;
+  let trial = null;
+  if (sel.slot && sel.cell) [panel, trial] = placementPanel(i18n, state, moves, act);
+  else if (sel.focus) panel = cellPanel(i18n, moves, act);
+  const all = h("details.ec-all", {}, h("summary", {}, i18n.t("ec.all_actions")),
+    h("div.ec-buttons", {}, moves.all.map((text) => h("button.secondary.ec-any", { type: "button", "data-any": text, onclick: () => act(text) }, text))));
+  return { controls: h("div.ec-controls", { id: "ec-controls" }, bar, hint, panel, all), trial };
+}
+
+function tapCell(cell, moves) {
+  if (sel.slot) {
+    if (!moves.areas.get(sel.slot)?.has(cell)) return;
+    if (sel.cell === cell) sel.rot += 1;
+    else Object.assign(sel, { cell, rot: 0 });
+  } else if (moves.at.has(cell)) sel.focus = cell;
+  rerender();
+}
+
+function pickSlot(slot) {
+  Object.assign(sel, { slot: sel.slot === slot ? null : slot, cell: null, rot: 0, focus: null });
+  rerender();
+}
+
+/** The map with the taps this page may make on it. */
+function mapView(state, moves, trial) {
+  const game = state.game;
+  const targets = new Set(sel.slot ? moves.areas.get(sel.slot)?.keys() ?? [] : moves.at.keys());
+  const box = svgBox("div.ec-map", { id: "ec-map" }, mapSvg(game, {
+    targets, selected: sel.cell ?? sel.focus, ghost: trial?.ghost ?? null, lost: new Set(trial?.lost ?? []),
+  }));
+  box.addEventListener("click", (event) => {
+    const target = event.target.closest?.("[data-cell]");
+    if (target) tapCell(target.getAttribute("data-cell"), moves);
+  });
+  return box;
+}
+
+function chanceView(ctx, moves) {
+  const { i18n, act, state } = ctx;
+  if (!moves.chance.length) return null;
+  return entryView(i18n, state.game, moves.chance, cardsById, act);
+}
+
+function draw(ctx, parts, page) {
+  const { state, i18n, act } = ctx;
+  const game = state.game;
+  const moves = sortLegal(state.legal ?? []);
+  validate(moves);
+  const root = (el) => {
+    el.dataset.phase = game.phase;
+    el.dataset.round = String(game.round);
+    el.dataset.acting = (game.acting ?? []).join(",");
+    el.dataset.mine = moves.all.length ? "1" : "";
+  };
+  fill(parts.prompt, promptLine(i18n, state, moves));
+  root(parts.prompt);
+  const turn = game.phase === "turn" && moves.all.length ? turnControls(ctx, moves) : { controls: null, trial: null };
+  const market = marketView(i18n, game, { playable: new Set(moves.areas.keys()), chosen: sel.slot, pick: turn.controls ? pickSlot : null });
+  const map = mapView(state, moves, turn.trial);
+  if (page === "seat") {
+    // the hand on top while power cards are played, below the map during the turns
+    const hand = game.hand ? handView(i18n, game, state.seat, moves, act) : null;
+    const handFirst = game.phase === "power";
+    fill(parts.choices, syntheticBadge(i18n, game), handFirst ? hand : null, turn.controls, market);
+    fill(parts.board, map, handFirst ? null : hand, powerPlayed(i18n, game), courts(i18n, game), scoringsView(i18n, game));
+  } else {
+    fill(parts.choices, roundLine(i18n, game), syntheticBadge(i18n, game), chanceView(ctx, moves), turn.controls, market,
+      powerPlayed(i18n, game), courts(i18n, game));
+    fill(parts.board, map, scoringsView(i18n, game));
+  }
+  root(parts.board);
+}
+
+/** The shared table (the tablet). */
+export function renderTable(ctx, parts) {
+  last = { ctx, parts, draw: (c, p) => draw(c, p, "table") };
+  draw(ctx, parts, "table");
+}
+
+/** A seat's own page (a phone). */
+export function renderSeat(ctx, parts) {
+  last = { ctx, parts, draw: (c, p) => draw(c, p, "seat") };
+  draw(ctx, parts, "seat");
+}

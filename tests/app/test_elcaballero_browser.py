@@ -1,0 +1,174 @@
+"""In the browser: El Caballero from the lobby, and a 3-player base game in dealer mode played
+with a phone per seat (each its own browser context) to its first scoring, every step a tap on
+the plugin's UI (power cards, market card, map cell, turn, place, caballero card, end turn)."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import tempfile
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.app.ui_browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PHONE,
+    TABLET,
+    app_server,
+    chromium_missing,
+    get_json,
+    post_json,
+    watch_errors,
+)
+
+MISSING = chromium_missing()
+PLAYERS = ["red", "blue", "green"]
+WAIT = 15_000  # ms: the longest a page may take to show a pushed state
+# Pages wait by polling every 50 ms: a page of another browser context is not in front, so it
+# gets no animation frames (Playwright's default polling).
+
+
+@contextlib.contextmanager
+def devices(count: int) -> Iterator[list[Any]]:
+    """A tablet and `count` phones: one Chromium, a fresh browser context each (no shared
+    storage, as separate devices have none)."""
+    from playwright.sync_api import sync_playwright
+
+    profile = tempfile.mkdtemp(prefix="castillo-chromium-")
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+            )
+            try:
+                contexts = [browser.new_context(viewport=TABLET, has_touch=True)]
+                contexts += [
+                    browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+                    for _ in range(count)
+                ]
+                yield [context.new_page() for context in contexts]
+            finally:
+                browser.close()
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+def _shown(page: Any, rev: int) -> None:
+    """Wait until the page has drawn the state of revision `rev` (or a later one)."""
+    page.wait_for_function(
+        "rev => Number(document.body.dataset.rev ?? -1) >= rev", arg=rev, timeout=WAIT, polling=50
+    )
+
+
+def _tap_and_wait(page: Any, base: str, selector: str) -> dict[str, Any]:
+    """Tap a control that sends an action; the server's state after it, once this page shows it."""
+    rev = get_json(base + "/api/state")["rev"]
+    page.locator(selector).first.tap()
+    page.wait_for_function(
+        "rev => Number(document.body.dataset.rev ?? -1) > rev", arg=rev, timeout=WAIT, polling=50
+    )
+    state: dict[str, Any] = get_json(base + "/api/state")
+    return state
+
+
+def _play_turn(page: Any, base: str, token: str) -> None:
+    """One turn on the acting phone: reinforcements, the area card(s) through the market and the
+    map (turned once where it may be), one caballero card where the court allows, end turn."""
+    page.wait_for_selector("#prompt[data-phase='turn'][data-mine='1']", timeout=WAIT)
+    if page.locator("#ec-controls [data-action='reinforce']").count():
+        _tap_and_wait(page, base, "#ec-controls [data-action='reinforce']")
+    while page.locator("#ec-market button.can").count():
+        page.locator("#ec-market button.can").first.tap()
+        page.wait_for_selector("#ec-market button.chosen", timeout=WAIT)
+        page.locator("#ec-map [data-cell]").first.tap()
+        panel = page.locator("#ec-place-panel")
+        panel.wait_for(timeout=WAIT)
+        assert page.locator("#ec-preview").count() == 1
+        if page.locator("#ec-place-panel [data-rotate]").count():
+            side = panel.get_attribute("data-side")
+            page.locator("#ec-place-panel [data-rotate]").tap()
+            page.wait_for_function(
+                "side => document.querySelector('#ec-place-panel')?.dataset.side !== side",
+                arg=side,
+                timeout=WAIT,
+                polling=50,
+            )
+        _tap_and_wait(page, base, "#ec-place-panel [data-place]")
+    legal = get_json(f"{base}/api/seat/{token}/state")["legal"]
+    knights = [text for text in legal if text.startswith("knight ")]
+    if knights:
+        text = knights[-1]  # the highest number at the last cell offered
+        cell = text.split()[1][:-1]
+        page.locator(f"#ec-map [data-cell='{cell}']").tap()
+        page.wait_for_selector(f"#ec-cell-panel[data-focus='{cell}']", timeout=WAIT)
+        _tap_and_wait(page, base, f"#ec-cell-panel [data-action='{text}']")
+    page.wait_for_selector("#ec-done", timeout=WAIT)
+    _tap_and_wait(page, base, "#ec-done")
+
+
+@pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
+def test_three_phones_play_a_dealer_game_to_its_first_scoring() -> None:
+    with app_server() as base, devices(len(PLAYERS)) as pages:
+        created = post_json(
+            base + "/api/games",
+            {
+                "game": "elcaballero",
+                "players": PLAYERS,
+                "mode": "dealer",
+                "catalogue": "synthetic",
+                "seed": 11,
+            },
+        )
+        tokens = {seat["colour"]: seat["token"] for seat in created["seats"]}
+        table, *phone_pages = pages
+        errors: list[str] = []
+        phones = dict(zip(PLAYERS, phone_pages, strict=True))
+        table.goto(base + "/")
+        watch_errors(table, errors)
+        for colour, page in phones.items():
+            watch_errors(page, errors)
+            page.goto(f"{base}/seat/{tokens[colour]}")
+        for page in pages:
+            page.wait_for_selector("#ec-map svg", timeout=20_000)
+            assert page.locator("[data-synthetic]").count() >= 1  # "not the real cards"
+        state = get_json(base + "/api/state")
+        while not state["game"]["scorings"]:
+            game = state["game"]
+            actor = game["acting"][0]
+            page = phones[actor]
+            _shown(page, state["rev"])
+            if game["phase"] == "power":
+                page.wait_for_selector("#prompt[data-phase='power'][data-mine='1']", timeout=WAIT)
+                # the other phones offer no power card now
+                for other, other_page in phones.items():
+                    if other != actor:
+                        _shown(other_page, state["rev"])
+                        assert other_page.locator("#ec-hand [data-action]").count() == 0
+                state = _tap_and_wait(page, base, "#ec-hand button[data-action]")
+            else:
+                assert game["phase"] == "turn", game["phase"]
+                _play_turn(page, base, tokens[actor])
+                state = get_json(base + "/api/state")
+        game = state["game"]
+        scoring = game["scorings"][0]
+        assert scoring["round"] == 4 and game["round"] == 5
+        assert any(region["points"] for region in scoring["regions"])  # someone scored
+        # the tablet and every phone show the breakdown: each island, each ship, the totals
+        for page in pages:
+            _shown(page, state["rev"])
+            shown = page.locator("[data-scoring='4']")
+            shown.wait_for(timeout=WAIT)
+            lands = [r for r in scoring["regions"] if r["type"] == "land"]
+            assert shown.locator("[data-region]").count() >= len(lands)
+            assert shown.locator("[data-ship]").count() == len(scoring["ships"])
+            for colour, total in scoring["totals"].items():
+                assert shown.locator(f"[data-total='{colour}']").inner_text().endswith(f"+{total}")
+        scores = {p["colour"]: p["score"] for p in game["players"]}
+        assert scores == scoring["totals"]
+        for colour, total in scores.items():
+            row = table.locator(f"#ec-courts [data-court='{colour}'] td").nth(1)
+            assert row.inner_text() == str(total)
+        assert errors == []
