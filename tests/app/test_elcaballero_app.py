@@ -101,6 +101,10 @@ def _used_keys() -> set[str]:
     families = {
         "ec.prompt.": ("start", "reveal"),
         "ec.side.": tuple("NESW"),
+        "ec.log.": (
+            *("start", "reveal", "power", "reinforce", "area", "knight", "raise", "ship"),
+            *("reship", "shipback", "moveship", "castillo", "withdraw", "movecastillo", "done"),
+        ),
         "ec.act.": (
             *("knight", "raise", "ship", "reship", "shipback", "moveship", "castillo"),
             *("withdraw", "movecastillo", "reinforce", "done"),

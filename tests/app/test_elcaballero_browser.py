@@ -109,9 +109,51 @@ def _play_turn(page: Any, base: str, token: str) -> None:
     _tap_and_wait(page, base, "#ec-done")
 
 
+@pytest.fixture(scope="module")
+def app() -> Iterator[str]:
+    with app_server() as base:
+        yield base
+
+
 @pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
-def test_three_phones_play_a_dealer_game_to_its_first_scoring() -> None:
-    with app_server() as base, devices(len(PLAYERS)) as pages:
+def test_el_caballero_from_the_lobby_dealer_mode_needs_a_catalogue(app: str) -> None:
+    with devices(0) as (page,):
+        errors: list[str] = []
+        watch_errors(page, errors)
+        page.goto(app + "/")
+        page.wait_for_selector("#game-pick option[value='elcaballero']", state="attached")
+        page.select_option("#game-pick", "elcaballero")
+        form = page.locator("#new-game[data-game='elcaballero']")
+        form.wait_for(timeout=WAIT)
+        assert "Cards" in form.locator("[data-option='mode']").inner_text()
+        catalogue = form.locator("select[name='catalogue'] option")
+        assert catalogue.all_inner_texts() == [
+            "none: each revealed card is described",
+            "SYNTHETIC set (not the real cards)",
+        ]
+        for option in ("two_player_tie", "remove_on_same_island", "court_capacity"):
+            assert form.locator(f"[data-option='{option}']").count() == 1
+        form.locator("input[name='players'][value='yellow']").uncheck()
+        page.select_option("select[name='mode']", "dealer")
+        form.locator("#start-game").click()
+        page.wait_for_selector("#error-catalogue:not([hidden])", timeout=WAIT)
+        assert "synthetic" in page.locator("#error-catalogue").inner_text()
+        page.select_option("select[name='catalogue']", "synthetic")
+        form.locator("#start-game").click()
+        page.wait_for_selector("#ec-map svg", timeout=WAIT)
+        assert (
+            page.locator("[data-synthetic]").inner_text() == "SYNTHETIC cards: not the real cards"
+        )
+        state = get_json(app + "/api/state")
+        assert state["game_type"] == "elcaballero" and state["options"]["players"] == PLAYERS
+        refused = [e for e in errors if "status of 400" in e]
+        assert len(refused) == 1 and len(errors) == 1, errors
+
+
+@pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
+def test_three_phones_play_a_dealer_game_to_its_first_scoring(app: str) -> None:
+    base = app
+    with devices(len(PLAYERS)) as pages:
         created = post_json(
             base + "/api/games",
             {
@@ -171,4 +213,5 @@ def test_three_phones_play_a_dealer_game_to_its_first_scoring() -> None:
         for colour, total in scores.items():
             row = table.locator(f"#ec-courts [data-court='{colour}'] td").nth(1)
             assert row.inner_text() == str(total)
+        assert "end of the turn" in table.locator("#tab-body").inner_text()  # the log in words
         assert errors == []

@@ -354,11 +354,14 @@ function actorName(actor) {
   return capitalise(i18n.colour(actor));
 }
 
+// a game's plugin may word its own actions (the shell's words are El Grande's notation)
+const actionText = (text) => (ui.plugin?.logText ? ui.plugin.logText(i18n, text) : logText(i18n, text));
+
 function logLine(e) {
   const actor = actorName(e.actor);
   switch (e.kind) {
     case "undo":
-      return i18n.t("log.undo", { actor, text: logText(i18n, e.text) });
+      return i18n.t("log.undo", { actor, text: actionText(e.text) });
     case "correction": {
       const how = e.text.startsWith("confirm ")
         ? `${i18n.t("check.confirm_send")}: ${e.text.slice(8).split(" ").map((c) => i18n.colour(c)).join(", ")}`
@@ -374,7 +377,7 @@ function logLine(e) {
     case "scoring":
       return i18n.t("log.scoring", { text: e.text === "general" ? i18n.t("score.general", { round: e.round }) : i18n.card(e.text) });
     default:
-      return i18n.t("log.line", { actor, text: logText(i18n, e.text) });
+      return i18n.t("log.line", { actor, text: actionText(e.text) });
   }
 }
 

@@ -153,7 +153,7 @@ export function cardSvg(regions, x0, y0, { size = CELL, tint = () => null, label
   const fillOf = (i) => {
     const base = FILL[regions[i].kind];
     const colour = tint(i);
-    return colour ? blend(base, COLOURS[colour] ?? "#888888", 0.5) : base;
+    return colour ? blend(base, COLOURS[colour] ?? "#888888", 0.62) : base;
   };
   const other = (i) => FILL[1 - regions[i].kind];
   const c = [S / 2, S / 2];

@@ -190,6 +190,20 @@ function draw(ctx, parts, page) {
   root(parts.board);
 }
 
+/** An action of the log in words (docs/elcaballero-notation.md). */
+export function logText(i18n, text) {
+  const [verb, a = "", b = ""] = String(text).split(" ");
+  const key = `ec.log.${verb}`;
+  if (!i18n.has(key)) return text;
+  const spot = (s) => ({ cell: s.slice(0, -1), side: sideName(i18n, s.slice(-1)) });
+  const params = { card: a, n: a, slot: a, cell: a, from: a, to: b };
+  if (verb === "area") Object.assign(params, spot(b));
+  else if (verb === "knight" || verb === "raise") Object.assign(params, spot(a), { n: b });
+  else if (["ship", "reship", "shipback"].includes(verb)) Object.assign(params, spot(a));
+  else if (verb === "moveship") Object.assign(params, { from: a.slice(0, -1), to: b.slice(0, -1) });
+  return i18n.t(key, params);
+}
+
 /** The shared table (the tablet). */
 export function renderTable(ctx, parts) {
   last = { ctx, parts, draw: (c, p) => draw(c, p, "table") };
