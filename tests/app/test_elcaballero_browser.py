@@ -215,3 +215,49 @@ def test_three_phones_play_a_dealer_game_to_its_first_scoring(app: str) -> None:
             assert row.inner_text() == str(total)
         assert "end of the turn" in table.locator("#tab-body").inner_text()  # the log in words
         assert errors == []
+
+
+@pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
+def test_table_mode_cards_are_described_in_a_few_taps(app: str) -> None:
+    """No catalogue: the start card and the market are entered at the tablet by their edges,
+    their drawing among those that fit, and their gold and fish."""
+    post_json(app + "/api/games", {"game": "elcaballero", "players": ["red", "blue"]})
+    with devices(0) as (page,):
+        errors: list[str] = []
+        watch_errors(page, errors)
+        page.goto(app + "/")
+        editor = page.locator("#ec-editor")
+        editor.wait_for(timeout=WAIT)
+        assert page.locator("[data-synthetic]").count() == 0  # the players' own cards
+
+        def enter(lands: str, topology: str, counts: dict[int, int], text: str) -> None:
+            for side in lands:
+                page.locator(f"#ec-editor [data-edge='{side}']").click()
+                page.wait_for_selector(f"#ec-editor [data-edge='{side}'][data-kind='L']")
+            page.locator(f"#ec-editor [data-topology='{topology}']").click()
+            page.wait_for_selector(f"#ec-editor [data-topology='{topology}'][aria-pressed='true']")
+            for region, count in counts.items():
+                for n in range(1, count + 1):
+                    page.locator(f"#ec-editor [data-more='{region}']").click()
+                    page.wait_for_selector(f"#ec-editor [data-count='{region}']:text-is('{n}')")
+            assert editor.get_attribute("data-text") == text
+            _tap_and_wait(page, app, f"#ec-editor [data-enter='{text}']")
+
+        enter("N", "LN+SESW", {}, "LN+SESW")
+        enter("NS", "LNS+SE+SW", {0: 2}, "LNSg2+SE+SW")
+        enter("NESW", "LNESW+S", {1: 1}, "LNESW+Sf1")
+        enter("", "SNESW", {0: 3}, "SNESWf3")
+        for shape in ("SNESW", "LNE+SSW"):  # the common shapes: one tap each
+            _tap_and_wait(page, app, f"#ec-entry [data-action='reveal {shape}']")
+        game = get_json(app + "/api/state")["game"]
+        assert game["areas"][0]["card"] == "LN+SESW"
+        assert [c["card"] for c in game["market"]] == [
+            "LNSg2+SE+SW",
+            "LNESW+Sf1",
+            "SNESWf3",
+            "SNESW",
+            "LNE+SSW",
+        ]
+        assert game["phase"] == "power"
+        page.wait_for_selector("#ec-market [data-slot='5']", timeout=WAIT)
+        assert errors == []

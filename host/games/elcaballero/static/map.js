@@ -236,6 +236,7 @@ export function mapSvg(game, { targets = new Set(), ghost = null, selected = nul
   const caballeros = (game.caballeros ?? []).filter((c) => !lost.has(c.cell));
   const map = buildMap(areas, caballeros);
   const cells = [...areas.map((a) => a.cell), ...caballeros.map((c) => c.cell), ...targets];
+  if (!cells.length) cells.push("0,0"); // before the start card: where it will lie
   const xs = cells.map((c) => cellXY(c)[0]);
   const ys = cells.map((c) => cellXY(c)[1]);
   const [minX, minY] = [Math.min(...xs), Math.min(...ys)];

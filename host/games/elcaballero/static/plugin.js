@@ -157,7 +157,7 @@ function mapView(state, moves, trial) {
 function chanceView(ctx, moves) {
   const { i18n, act, state } = ctx;
   if (!moves.chance.length) return null;
-  return entryView(i18n, state.game, moves.chance, cardsById, act);
+  return entryView(i18n, state.game, moves.chance, cardsById, act, rerender);
 }
 
 function draw(ctx, parts, page) {
