@@ -261,3 +261,42 @@ def test_table_mode_cards_are_described_in_a_few_taps(app: str) -> None:
         assert game["phase"] == "power"
         page.wait_for_selector("#ec-market [data-slot='5']", timeout=WAIT)
         assert errors == []
+
+
+# A map for the placement preview: an island of one card (0,0) with red's caballero card east
+# of it (4 towards the land), a sea card at 2,1; the card tried at 2,0 shows land to the west.
+PREVIEW_VIEW = {
+    "market": [{"card": "LW+SNES", "id": ""}],
+    "areas": [
+        {"cell": "0,0", "card": "LNESW", "id": "", "rotation": 0},
+        {"cell": "2,1", "card": "SNESW", "id": "", "rotation": 0},
+    ],
+    "caballeros": [
+        {"cell": "1,0", "owner": "red", "numbers": [1, 2, 3, 4], "ships": [], "castillo": False}
+    ],
+}
+
+
+@pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
+def test_the_preview_names_the_card_knocked_off_and_the_new_rankings(app: str) -> None:
+    """The card would make red's caballero card touch land on two sides: it is knocked off and
+    red's 4 leave the island at 0,0; the new card's land is an island of its own."""
+    with devices(0) as (page,):
+        page.goto(app + "/")
+        page.wait_for_selector("#ec-map svg, #new-game", timeout=WAIT)
+        trial = page.evaluate(
+            """async (game) => {
+                const { tryPlacement } = await import("/games/elcaballero/preview.js");
+                const state = { game, options: { remove_on_same_island: true } };
+                return tryPlacement(state, "1", "2,0", "N");
+            }""",
+            PREVIEW_VIEW,
+        )
+    assert trial["lost"] == ["1,0"]
+    assert trial["ghost"] == {"cell": "2,0", "card": "LW+SNES", "rotation": 0}
+    new_island, old_island = trial["changes"]
+    assert new_island == {"now": {"cards": 1, "gold": 0, "ranking": []}, "was": []}
+    assert old_island == {
+        "now": {"cards": 1, "gold": 0, "ranking": []},
+        "was": [{"cards": 1, "gold": 0, "ranking": [[["red"], 4]]}],
+    }
