@@ -7,6 +7,7 @@ export class Connection {
     this.query = query;
     this.handlers = handlers;
     this.rev = -1;
+    this.drawn = Promise.resolve(); // the states handed to onState so far, one after another
     this.nextId = 1;
     this.pending = new Map();
     this.backoff = 250;
@@ -52,7 +53,9 @@ export class Connection {
       case "state":
         if (msg.rev > this.rev || msg.rev === undefined) {
           this.rev = msg.rev ?? this.rev;
-          this.handlers.onState?.(msg.state, msg.rev);
+          // in order, one at a time: onState waits (a game's strings, its plugin), and an older
+          // state finishing after a newer one would be drawn over it
+          this.drawn = this.drawn.then(() => this.handlers.onState?.(msg.state, msg.rev)).catch((err) => console.error(err));
         }
         break;
       case "ack":

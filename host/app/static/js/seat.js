@@ -143,7 +143,6 @@ async function onState(state, rev) {
     if (!gameData.has(edition)) gameData.set(edition, loadGameData(edition));
     i18n.data = await gameData.get(edition);
   }
-  if (rev !== undefined && rev < ui.rev) return; // a newer state was drawn while this one loaded
   ui.state = state;
   ui.rev = rev ?? ui.rev;
   renderTimed(render, ui.rev);

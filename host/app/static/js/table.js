@@ -528,7 +528,6 @@ async function onState(state, rev) {
   if (lang !== i18n.lang || game !== i18n.game) await i18n.use(lang, game);
   ui.plugin = await pluginFor(game);
   await useData(state.game?.edition ?? state.options?.edition ?? "2023");
-  if (rev !== undefined && rev < ui.rev) return; // a newer state was drawn while this one loaded
   const newGame = ui.state?.game_id !== state.game_id;
   if (newGame) ui.seenScorings = null;
   ui.state = state;
