@@ -27,8 +27,13 @@ let last = null; // the last render's arguments: local taps draw again with them
 
 const rerender = () => last && last.draw(last.ctx, last.parts);
 
-/** Keep only what the current legal actions still allow. */
-function validate(moves) {
+let seenRev = null; // the state revision the taps were made on
+
+/** Start afresh on a new state (after a placement the market's slots shift); keep only what
+ * the legal actions still allow. */
+function validate(moves, rev) {
+  if (rev !== seenRev) Object.assign(sel, { slot: null, cell: null, rot: 0, focus: null });
+  seenRev = rev;
   if (sel.slot && !moves.areas.has(sel.slot)) Object.assign(sel, { slot: null, cell: null, rot: 0 });
   if (sel.cell && !moves.areas.get(sel.slot)?.has(sel.cell)) Object.assign(sel, { cell: null, rot: 0 });
   if (sel.focus && !moves.at.has(sel.focus)) sel.focus = null;
@@ -164,7 +169,7 @@ function draw(ctx, parts, page) {
   const { state, i18n, act } = ctx;
   const game = state.game;
   const moves = sortLegal(state.legal ?? []);
-  validate(moves);
+  validate(moves, state.rev);
   const root = (el) => {
     el.dataset.phase = game.phase;
     el.dataset.round = String(game.round);
