@@ -37,9 +37,9 @@ def test_a_dealer_start_lists_the_king_homes_reserves_first_player_and_cards() -
     assert _params(items, "checklist.king") == [{"area": game.tok[game.king]}]
     homes = {p["colour"]: p["area"] for p in _params(items, "checklist.home")}
     assert homes == {game.colours[p]: game.tok[game.grandes[p]] for p in range(len(PLAYERS))}
-    reserves = _params(items, "checklist.reserve")
-    assert [r["colour"] for r in reserves] == list(PLAYERS)
-    assert all((r["court"], r["province"], r["power"]) == (7, 21, 13) for r in reserves)
+    # every player starts alike: one line for all
+    assert _params(items, "checklist.reserve_all") == [{"court": 7, "province": 21, "power": 13}]
+    assert _params(items, "checklist.reserve") == []
     assert _params(items, "checklist.first") == [{"colour": game.colours[game.first]}]
     (cards,) = _params(items, "checklist.cards")
     assert cards["cards"] == game.view(None)["face_up"] and len(cards["cards"]) == 5
@@ -66,7 +66,7 @@ def test_only_the_table_gets_the_checklist(client: TestClient) -> None:
 @pytest.mark.parametrize("lang", ["en", "cs", "pl", "uk"])
 def test_every_checklist_key_is_translated(lang: str) -> None:
     table = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
-    keys = ("title", "king", "home", "reserve", "first", "cards", "done")
+    keys = ("title", "king", "home", "reserve", "reserve_all", "first", "cards", "done")
     assert all(f"checklist.{key}" in table for key in keys)
 
 

@@ -23,21 +23,21 @@ def setup_checklist(game: Game) -> list[Item] | None:
     items: list[Item] = [{"key": "checklist.king", "params": {"area": view["king"]}}]
     for colour, home in view["grandes"].items():
         items.append({"key": "checklist.home", "params": {"colour": colour, "area": home}})
-    court = view["court"]
-    province = view["province"]
-    hands = view["hand_sizes"]
-    for colour in view["players"]:
-        items.append(
-            {
-                "key": "checklist.reserve",
-                "params": {
-                    "colour": colour,
-                    "court": court.get(colour, 0),
-                    "province": province.get(colour, 0),
-                    "power": hands.get(colour, 0),
-                },
-            }
-        )
+    court, province, hands = view["court"], view["province"], view["hand_sizes"]
+    reserves = {
+        colour: {
+            "court": court.get(colour, 0),
+            "province": province.get(colour, 0),
+            "power": hands.get(colour, 0),
+        }
+        for colour in view["players"]
+    }
+    shared = list(reserves.values())
+    if all(reserve == shared[0] for reserve in shared):
+        items.append({"key": "checklist.reserve_all", "params": shared[0]})
+    else:
+        for colour, reserve in reserves.items():
+            items.append({"key": "checklist.reserve", "params": {"colour": colour, **reserve}})
     items.append({"key": "checklist.first", "params": {"colour": view["first_player"]}})
     if view["face_up"]:
         items.append({"key": "checklist.cards", "params": {"cards": list(view["face_up"])}})

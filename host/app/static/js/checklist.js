@@ -4,6 +4,7 @@
 // remembered on this device).
 
 import { h } from "./dom.js";
+import { capitalise } from "./prompt.js";
 
 const doneKey = (gameId) => `castillo.checklist.${gameId}`;
 
@@ -27,7 +28,7 @@ export function checklistView(i18n, state, rerender) {
     "section.checklist",
     { id: "checklist", "aria-label": i18n.t("checklist.title") },
     h("h3", {}, i18n.t("checklist.title")),
-    h("ol", {}, items.map((item) => h("li", { "data-item": item.key }, i18n.t(item.key, words(i18n, item.params ?? {}))))),
+    h("ol", {}, items.map((item) => h("li", { "data-item": item.key }, capitalise(i18n.t(item.key, words(i18n, item.params ?? {})))))),
     h("button.primary", { type: "button", id: "checklist-done", onclick: done }, i18n.t("checklist.done")),
   );
 }
