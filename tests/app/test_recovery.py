@@ -94,15 +94,18 @@ def start_server(data_dir: Path) -> tuple[subprocess.Popen[str], str]:
         env=env,
     )
     assert proc.stdout is not None
-    deadline = time.monotonic() + 30
+    # generous: on a loaded machine the app (and the simulated tower's MicroPython) start slowly
+    deadline = time.monotonic() + 90
+    lines: list[str] = []
     while time.monotonic() < deadline:
         line = proc.stdout.readline()
         if line.startswith("listening on "):
             return proc, line.split()[-1].rstrip("/")
+        lines.append(line)
         if not line and proc.poll() is not None:
             break
     proc.kill()
-    raise AssertionError("the table app did not start")
+    raise AssertionError("the table app did not start: " + "".join(lines[-10:]))
 
 
 def _next_action(http: httpx.Client, seats: dict[str, str], rng: random.Random) -> Any:
