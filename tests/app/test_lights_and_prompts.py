@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -92,23 +93,29 @@ def test_unknown_segments_are_never_sent() -> None:
     assert set(frame.segs) <= SEGMENTS
 
 
-def test_every_reachable_state_has_a_known_prompt() -> None:
-    texts = prompt_texts()
-    rng = random.Random(8)
-    seen: set[str] = set()
-    for seed in range(3):
+def random_states(rng_seed: int, games: int = 3) -> Iterator[Game]:
+    """Every state of a few random short dealer games (the same game object, moved on)."""
+    rng = random.Random(rng_seed)
+    for seed in range(games):
         game = Game(Options(players=tuple(PLAYERS), mode="dealer", seed=seed, short_game=True))
         while not game.is_terminal():
-            prompt = game_prompt(game)
-            seen.add(prompt.key)
-            assert prompt.key in texts, f"no prompt text for {prompt.key}"
-            assert "{" not in prompt.text, prompt.text
-            if len(game.current_players()) == 1 and game.current_players()[0] >= 0:
-                actor = game.colours[game.current_players()[0]]
-                assert all(h.colour == actor for h in prompt.highlights)
+            yield game
             player = rng.choice(game.current_players())
             game.apply(rng.choice(game.legal_actions(player)), player)
-        seen.add(game_prompt(game).key)
+        yield game
+
+
+def test_every_reachable_state_has_a_known_prompt() -> None:
+    texts = prompt_texts()
+    seen: set[str] = set()
+    for game in random_states(8):
+        prompt = game_prompt(game)
+        seen.add(prompt.key)
+        assert prompt.key in texts, f"no prompt text for {prompt.key}"
+        assert "{" not in prompt.text, prompt.text
+        if len(game.current_players()) == 1 and game.current_players()[0] >= 0:
+            actor = game.colours[game.current_players()[0]]
+            assert all(h.colour == actor for h in prompt.highlights)
     assert {"power", "take", "card", "main.place", "disc.general", "over"} <= seen
 
 
@@ -116,30 +123,23 @@ def test_every_seat_page_gets_its_prompt_from_the_server() -> None:
     """The seat pages' prompts come from the server's state table (the page only translates):
     a secret choice names itself, a seat with nothing to do names whom the table waits for."""
     texts = prompt_texts()
-    rng = random.Random(11)
     seen: set[str] = set()
-    for seed in range(3):
-        game = Game(Options(players=tuple(PLAYERS), mode="dealer", seed=seed, short_game=True))
-        while not game.is_terminal():
-            acting = game.current_players()
-            table_key = game_prompt(game).key
-            seen.add(table_key)
-            for seat in range(len(PLAYERS)):
-                legal = [str(a) for a in game.legal_actions(seat)] if seat in acting else []
-                own = seat_prompt(game, seat, legal)
-                if own is None:
-                    assert legal, "a seat with nothing to do is told whom it waits for"
-                    continue
-                seen.add(own.key)
-                assert own.key in texts and "{" not in own.text, own.key
-                if own.key == "seat.wait":
-                    assert not legal and set(own.params["who"]) == {
-                        game.colours[p] for p in acting if p >= 0
-                    }
-                if any(text.startswith("disc ") for text in legal):
-                    assert own.key.startswith("seat.disc")
-            player = rng.choice(acting)
-            game.apply(rng.choice(game.legal_actions(player)), player)
+    for game in random_states(11):
+        acting = game.current_players()
+        seen.add(game_prompt(game).key)
+        for seat in range(len(PLAYERS)):
+            legal = [str(a) for a in game.legal_actions(seat)] if seat in acting else []
+            own = seat_prompt(game, seat, legal)
+            if own is None:
+                assert legal or game.is_terminal(), "a waiting seat is told whom it waits for"
+                continue
+            seen.add(own.key)
+            assert own.key in texts and "{" not in own.text, own.key
+            if own.key == "seat.wait":
+                who = {game.colours[p] for p in acting if p >= 0}
+                assert not legal and set(own.params["who"]) == who
+            if any(text.startswith("disc ") for text in legal):
+                assert own.key.startswith("seat.disc")
     assert {"seat.power", "seat.wait", "seat.disc.general", "main.place_only"} <= seen
 
 
