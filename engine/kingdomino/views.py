@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.core.protocol import CHANCE
 from engine.kingdomino import kingdom as kd
+from engine.kingdomino.scoring import deciding_tie_break, winners
 
 STEPS = ("draw", "king", "place", "claim", "over")
 
@@ -43,15 +44,31 @@ def _king_name(game: Any, king: int) -> str:
     return colour if game.setup.kings_each == 1 else f"{colour}-{king % 2 + 1}"
 
 
-def _line(game: Any, numbers: list[int], kings: list[int]) -> list[dict[str, Any]]:
-    return [
-        {
-            "domino": number,
-            "faces": game.data.domino_text(number),
-            "king": _king_name(game, kings[slot]) if slot < len(kings) and kings[slot] >= 0 else "",
-        }
-        for slot, number in enumerate(numbers)
-    ]
+def _line(
+    game: Any, numbers: list[int], kings: list[int], done: frozenset[int] = frozenset()
+) -> list[dict[str, Any]]:
+    """A line's dominoes with the king on each; `placed`: its king has placed it this round
+    (the domino stays in the line, its king has moved on)."""
+    out = []
+    for slot, number in enumerate(numbers):
+        king = kings[slot] if slot < len(kings) else -1
+        out.append(
+            {
+                "domino": number,
+                "faces": game.data.domino_text(number),
+                "king": _king_name(game, king) if king >= 0 else "",
+                "placed": king in done,
+            }
+        )
+    return out
+
+
+def _kings_done(game: Any) -> frozenset[int]:
+    """The kings of the current line that have placed their domino this round."""
+    if game.step not in (2, 3) or not game.line:
+        return frozenset()
+    done = game.turn + (1 if game.step == 3 else 0)
+    return frozenset(game.order[:done])
 
 
 def _seat(game: Any, seat: int) -> dict[str, Any]:
@@ -78,6 +95,25 @@ def _seat(game: Any, seat: int) -> dict[str, Any]:
     }
 
 
+def result(game: Any) -> dict[str, Any]:
+    """The winners and what decided: the score, the largest territory, the crowns, or a
+    shared win. A Dynasty is decided by its sum alone (the rulebook names no tie-break)."""
+    totals: list[int] = game.returns()
+    seats = range(game.setup.players)
+    if game.setup.games > 1:
+        largest = crowns = [0 for _ in seats]
+    else:
+        largest = [game.breakdown(seat).largest for seat in seats]
+        crowns = [game.breakdown(seat).crowns for seat in seats]
+    players = game.options.players
+    return {
+        "winners": [players[seat] for seat in winners(totals, largest, crowns)],
+        "decided_by": deciding_tie_break(totals, largest, crowns),
+        "largest": largest,
+        "crowns": crowns,
+    }
+
+
 def view(game: Any, viewer: int | None = None) -> dict[str, Any]:
     actors = game.current_players()
     king = game.acting_king()
@@ -85,10 +121,12 @@ def view(game: Any, viewer: int | None = None) -> dict[str, Any]:
         "game": game.game_number + 1,
         "games": game.setup.games,
         "step": STEPS[game.step],
+        "mode": game.options.mode,
+        "size": game.setup.size,
         "acting": ["chance" if p == CHANCE else game.options.players[p] for p in actors],
         "acting_king": _king_name(game, king) if king >= 0 else "",
         "domino": game.current_domino() if game.step in (2, 3) else 0,
-        "line": _line(game, game.line, game.line_kings),
+        "line": _line(game, game.line, game.line_kings, _kings_done(game)),
         "next_line": _line(game, game.line_next, game.next_kings),
         "left_over": list(game.left_over),
         "drawn": game.drawn,
@@ -100,6 +138,8 @@ def view(game: Any, viewer: int | None = None) -> dict[str, Any]:
             ["chance" if p == CHANCE else game.options.players[p], str(a)] for p, a in game.history
         ],
     }
+    if game.is_terminal():
+        out["result"] = result(game)
     if viewer is not None:
         out["legal"] = [str(a) for a in game.legal_actions(viewer)]
     return out

@@ -81,7 +81,8 @@ def test_a_line_is_sorted_by_number() -> None:
     game = table_game(4)
     draw(game, [40, 3, 17, 24])
     assert game.line_next == [3, 17, 24, 40]
-    assert game.view()["next_line"][0] == {"domino": 3, "faces": "F0 F0", "king": ""}
+    first = {"domino": 3, "faces": "F0 F0", "king": "", "placed": False}
+    assert game.view()["next_line"][0] == first
 
 
 def test_random_first_pick_order_each_drawn_king_claims_and_the_last_has_no_choice() -> None:

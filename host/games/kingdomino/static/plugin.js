@@ -1,0 +1,459 @@
+// Kingdomino's UI plugin (host/app/static/js/plugins.js): the table shows both lines, whose king
+// acts, every kingdom with its territories outlined and its running score; a seat's page places
+// (tap a lit square, rotate, tap again or "Place") and claims by tapping, with a hint. Squares
+// follow docs/kingdomino-notation.md: "c4" is column c, row 4 of the window around the castle.
+
+import { fill, h } from "/static/js/dom.js";
+
+const TERRAIN_COLOURS = { W: "#e2bf3f", F: "#2f6d35", L: "#3a80c6", G: "#94c457", S: "#8b7b58", M: "#5c5752" };
+const CASTLE_COLOURS = { pink: "#e46ba8", yellow: "#e6c619", green: "#2f9a4a", blue: "#2f63cc" };
+const STEP = { n: [-1, 0], e: [0, 1], s: [1, 0], w: [0, -1] };
+const OPPOSITE = { n: "s", e: "w", s: "n", w: "e" };
+const ROTATION = ["e", "s", "w", "n"]; // a quarter turn clockwise each
+
+// What this page holds between two states: the domino being placed (orientation, chosen
+// square), a hint, and the last render's arguments (a tap re-renders on its own).
+const local = { pick: null, hint: null, asking: false, last: null };
+
+let styled = false;
+function addStyle() {
+  if (styled) return;
+  styled = true;
+  document.head.append(h("link", { rel: "stylesheet", href: "/games/kingdomino/plugin.css" }));
+}
+
+// ------------------------------------------------------------------ squares
+const colOf = (square) => square.charCodeAt(0) - 97;
+const rowOf = (square) => Number(square.slice(1)) - 1;
+const nameOf = (row, col) => `${String.fromCharCode(97 + col)}${row + 1}`;
+const neighbour = (square, dir) => nameOf(rowOf(square) + STEP[dir][0], colOf(square) + STEP[dir][1]);
+
+/** A kingdom's squares by name: {terrain, crowns} or {castle: true}. */
+function squaresOf(seat) {
+  const out = new Map();
+  const top = rowOf(seat.top_left);
+  const left = colOf(seat.top_left);
+  seat.kingdom.forEach((row, i) => row.split(" ").forEach((text, j) => {
+    if (text === ".") return;
+    out.set(nameOf(top + i, left + j), text === "C" ? { castle: true } : { terrain: text[0], crowns: Number(text.slice(1)) });
+  }));
+  return out;
+}
+
+/** Each square's territory (connected squares of one terrain), for the outlines. */
+function territoriesOf(squares) {
+  const region = new Map();
+  let next = 0;
+  for (const [start, square] of squares) {
+    if (region.has(start)) continue;
+    const id = next++;
+    const stack = [start];
+    region.set(start, id);
+    while (stack.length) {
+      const here = stack.pop();
+      for (const dir of ROTATION) {
+        const there = neighbour(here, dir);
+        const other = squares.get(there);
+        if (!region.has(there) && other && !square.castle && !other.castle && other.terrain === square.terrain) {
+          region.set(there, id);
+          stack.push(there);
+        }
+      }
+    }
+  }
+  return region;
+}
+
+function halves(faces) {
+  return faces.split(" ").map((text) => ({ terrain: text[0], crowns: Number(text.slice(1)) }));
+}
+
+// ------------------------------------------------------------------ actions in notation
+function parsed(text) {
+  const [verb, domino, where] = text.split(" ");
+  return { verb, domino: Number(domino), where };
+}
+
+/** The legal placements by orientation: dir → Map(first half's square → the action's text). A
+ * domino with two like halves is offered in every orientation (named the canonical way). */
+function placementsOf(legal, twin) {
+  const out = Object.fromEntries(ROTATION.map((dir) => [dir, new Map()]));
+  for (const text of legal) {
+    const { verb, where } = parsed(text);
+    if (verb !== "place") continue;
+    const square = where.slice(0, -1);
+    const dir = where.slice(-1);
+    out[dir].set(square, text);
+    if (twin) out[OPPOSITE[dir]].set(neighbour(square, dir), text);
+  }
+  return out;
+}
+
+function kingLabel(i18n, king) {
+  if (!king) return "";
+  const [colour, n] = king.split("-");
+  return n ? i18n.t("kingdomino.ui.king_n", { colour: i18n.colour(colour), n }) : i18n.colour(colour);
+}
+
+function actionWords(i18n, text) {
+  const { verb, domino, where } = parsed(text);
+  if (verb === "draw") return i18n.t("kingdomino.ui.does.draw", { domino });
+  if (verb === "king") return i18n.t("kingdomino.ui.does.king", { colour: i18n.colour(text.split(" ")[1]) });
+  if (verb === "place") return i18n.t("kingdomino.ui.does.place", { domino, square: where.slice(0, -1), dir: i18n.t(`kingdomino.ui.dir.${where.slice(-1)}`) });
+  if (verb === "claim") return i18n.t("kingdomino.ui.does.claim", { domino });
+  if (verb === "discard") return i18n.t("kingdomino.ui.does.discard", { domino });
+  return text;
+}
+
+// ------------------------------------------------------------------ pieces
+function face(half, extra = "") {
+  return h(`span.kd-half${extra}`, { style: { background: TERRAIN_COLOURS[half.terrain] ?? "#ccc" }, "data-terrain": half.terrain },
+    half.crowns ? h("span.kd-crowns", {}, "♛".repeat(half.crowns)) : null);
+}
+
+function dominoView(i18n, entry, { claim, current, act }) {
+  const [a, b] = halves(entry.faces);
+  const colour = entry.king && !entry.placed ? entry.king.split("-")[0] : null;
+  const attrs = { "data-domino": entry.domino, title: entry.faces };
+  const body = [
+    h("span.kd-number", {}, String(entry.domino)),
+    h("span.kd-faces", {}, face(a), face(b)),
+    h("span.kd-king", colour ? { style: { background: CASTLE_COLOURS[colour] }, "data-king": entry.king } : {}, colour ? kingLabel(i18n, entry.king) : "\u00a0"),
+  ];
+  if (claim) {
+    return h("button.kd-domino.claimable", { ...attrs, type: "button", "data-action": claim, onclick: () => act(claim) }, body);
+  }
+  return h(`div.kd-domino${current ? ".current" : ""}${entry.placed ? ".placed" : ""}`, attrs, body);
+}
+
+function linesView(i18n, game, legal, act) {
+  const claims = new Set(legal.filter((t) => t.startsWith("claim ")));
+  const hinted = local.hint?.text?.startsWith("claim ") ? local.hint.text : null;
+  const line = (entries, key, claimable) => h("section.kd-line", { "data-line": key },
+    h("h3", {}, i18n.t(`kingdomino.ui.line_${key}`)),
+    entries.length
+      ? h("div.kd-dominoes", {}, entries.map((entry) => {
+        const text = `claim ${entry.domino}`;
+        const el = dominoView(i18n, entry, { claim: claimable && claims.has(text) ? text : null, current: key === "current" && entry.domino === game.domino, act });
+        if (hinted === text) el.classList.add("hinted");
+        return el;
+      }))
+      : h("p.muted", {}, i18n.t("kingdomino.ui.line_empty")));
+  const pile = h("p.kd-pile", {}, i18n.t("kingdomino.ui.drawn", { drawn: game.drawn, of: game.in_play }));
+  return h("div.kd-lines", {}, line(game.line, "current", false), line(game.next_line, "next", true), pile);
+}
+
+/** One kingdom as a grid. opts: {offers: Map(square → onTap), ghost: Map(square → half),
+ * area: [rows, cols] to show at least, small} */
+function kingdomView(i18n, seat, colour, opts = {}) {
+  const squares = squaresOf(seat);
+  const region = territoriesOf(squares);
+  const names = [...squares.keys(), ...(opts.area ?? []), ...(opts.ghost?.keys() ?? [])];
+  const rows = names.map(rowOf);
+  const cols = names.map(colOf);
+  const [top, bottom, left, right] = [Math.min(...rows), Math.max(...rows), Math.min(...cols), Math.max(...cols)];
+  const cells = [];
+  for (let row = top; row <= bottom; row++) {
+    for (let col = left; col <= right; col++) {
+      const name = nameOf(row, col);
+      const square = squares.get(name);
+      const ghost = opts.ghost?.get(name);
+      const offer = opts.offers?.get(name);
+      const classes = [];
+      const style = {};
+      let content = null;
+      if (square?.castle) {
+        classes.push("castle");
+        style.background = CASTLE_COLOURS[colour];
+        content = "♜";
+      } else if (square) {
+        style.background = TERRAIN_COLOURS[square.terrain];
+        content = square.crowns ? h("span.kd-crowns", {}, "♛".repeat(square.crowns)) : null;
+        for (const dir of ROTATION) {
+          if (region.get(neighbour(name, dir)) !== region.get(name)) classes.push(`edge-${dir}`);
+        }
+      } else if (ghost) {
+        classes.push("ghost");
+        style.background = TERRAIN_COLOURS[ghost.terrain];
+        content = ghost.crowns ? h("span.kd-crowns", {}, "♛".repeat(ghost.crowns)) : null;
+      } else {
+        classes.push("empty");
+      }
+      const attrs = { "data-square": name, style, title: name };
+      if (offer) {
+        classes.push("offer");
+        cells.push(h(`button.kd-sq.${classes.join(".")}`, { ...attrs, type: "button", onclick: offer }, content));
+      } else {
+        cells.push(h(`div.kd-sq${classes.length ? `.${classes.join(".")}` : ""}`, attrs, content));
+      }
+    }
+  }
+  return h(`div.kd-grid${opts.small ? ".small" : ""}`, { style: { gridTemplateColumns: `repeat(${right - left + 1}, var(--kd-cell))` } }, cells);
+}
+
+function kingdomCard(i18n, game, seat, index, opts = {}) {
+  const acting = (game.acting ?? []).includes(seat.colour);
+  const total = game.totals?.[index] ?? seat.score;
+  return h(`section.kd-kingdom${acting ? ".acting" : ""}`, { "data-kingdom": seat.colour },
+    h("h3", {},
+      h("span.kd-swatch", { style: { background: CASTLE_COLOURS[seat.colour] } }),
+      capitalise(i18n.colour(seat.colour)),
+      h("span.kd-score", { "data-score": seat.colour }, String(total))),
+    kingdomView(i18n, seat, seat.colour, opts),
+    h("p.kd-tally", {}, i18n.t("kingdomino.ui.tally", { dominoes: seat.dominoes, discarded: seat.discarded })));
+}
+
+// ------------------------------------------------------------------ placing
+function pickFor(game, legal) {
+  const domino = game.domino;
+  const entry = game.line.find((e) => e.domino === domino);
+  if (!entry) return null;
+  const [a, b] = halves(entry.faces);
+  const twin = a.terrain === b.terrain && a.crowns === b.crowns;
+  const offers = placementsOf(legal, twin);
+  const key = `${domino}/${legal.join(",")}`;
+  if (local.pick?.key !== key) {
+    const dir = ROTATION.find((d) => offers[d].size) ?? "e";
+    local.pick = { key, domino, dir, square: null };
+  }
+  return { ...local.pick, halves: [a, b], offers, all: ROTATION.flatMap((d) => [...offers[d].keys()].flatMap((sq) => [sq, neighbour(sq, d)])) };
+}
+
+/** The grid options of the domino being placed: lit squares, the preview. */
+function placingGrid(pick, act, redraw) {
+  const offers = new Map();
+  for (const [square, text] of pick.offers[pick.dir]) {
+    offers.set(square, () => {
+      if (local.pick.square === square) act(text);
+      else {
+        local.pick.square = square;
+        redraw();
+      }
+    });
+  }
+  const ghost = new Map();
+  if (pick.square) {
+    ghost.set(pick.square, pick.halves[0]);
+    ghost.set(neighbour(pick.square, pick.dir), pick.halves[1]);
+  }
+  return { offers, ghost, area: pick.all };
+}
+
+function rotate(redraw) {
+  const pick = local.pick;
+  pick.dir = ROTATION[(ROTATION.indexOf(pick.dir) + 1) % 4];
+  pick.square = null;
+  redraw();
+}
+
+function placingControls(i18n, pick, act, redraw) {
+  const chosen = pick.square ? pick.offers[pick.dir].get(pick.square) : null;
+  const none = pick.offers[pick.dir].size === 0;
+  return h("div.kd-placing", {},
+    h("div.kd-hand", {}, h("span.kd-number", {}, String(pick.domino)),
+      h(`span.kd-faces.dir-${pick.dir}`, {}, face(pick.halves[0]), face(pick.halves[1]))),
+    h("p.hint", { id: "kd-placing-help" }, i18n.t(none ? "kingdomino.ui.none_this_way" : "kingdomino.ui.tap_square")),
+    h("div.kd-buttons", {},
+      h("button.secondary", { type: "button", id: "kd-rotate", onclick: () => rotate(redraw) }, `⟳ ${i18n.t("kingdomino.ui.rotate")}`),
+      h("button.primary", { type: "button", id: "kd-drop", disabled: !chosen, "data-action": chosen ?? null, onclick: () => chosen && act(chosen) }, i18n.t("kingdomino.ui.drop"))));
+}
+
+function discardControls(i18n, text, act) {
+  const { domino } = parsed(text);
+  return h("div.kd-placing", {},
+    h("p.kd-why", { id: "kd-discard-why" }, i18n.t("kingdomino.ui.discard_why", { domino })),
+    h("button.primary", { type: "button", "data-action": text, onclick: () => act(text) }, i18n.t("kingdomino.ui.discard", { domino })));
+}
+
+/** A hint shown as the pick (placement) or the lit domino (claim). */
+function applyHint(text) {
+  const { verb, where } = parsed(text);
+  if (verb === "place" && local.pick) {
+    const square = where.slice(0, -1);
+    const dir = where.slice(-1);
+    local.pick.dir = dir;
+    local.pick.square = square;
+  }
+}
+
+async function askHint(send, key, redraw) {
+  local.asking = true;
+  redraw();
+  const answer = await send({ type: "hint" });
+  local.asking = false;
+  if (answer?.hint) {
+    local.hint = { key, text: answer.hint };
+    applyHint(answer.hint);
+  }
+  redraw();
+}
+
+// ------------------------------------------------------------------ prompts and the end
+function promptText(i18n, game, state, me) {
+  if (game.step === "over") return i18n.t("kingdomino.ui.prompt.over");
+  const who = game.acting.filter((c) => c !== "chance").map((c) => capitalise(i18n.colour(c))).join(", ");
+  const king = kingLabel(i18n, game.acting_king);
+  const mine = me && game.acting.includes(me);
+  switch (game.step) {
+    case "draw":
+      return i18n.t("kingdomino.ui.prompt.draw", { n: game.next_line.length });
+    case "king":
+      return i18n.t("kingdomino.ui.prompt.king");
+    case "place":
+      return i18n.t(mine ? "kingdomino.ui.prompt.my_place" : "kingdomino.ui.prompt.place", { who, king, domino: game.domino });
+    case "claim":
+      return i18n.t(mine ? "kingdomino.ui.prompt.my_claim" : "kingdomino.ui.prompt.claim", { who, king });
+    default:
+      return who;
+  }
+}
+
+function breakdownView(i18n, game) {
+  const result = game.result ?? { winners: [], decided_by: "score" };
+  const order = game.seats.map((seat, i) => ({ seat, total: game.totals[i], i })).sort((x, y) => y.total - x.total);
+  const winners = result.winners.map((c) => capitalise(i18n.colour(c))).join(", ");
+  const decided = result.decided_by === "score" ? null : h("p.kd-decided", { "data-decided-by": result.decided_by }, i18n.t(`kingdomino.ui.decided.${result.decided_by}`));
+  return h("div.kd-final", { id: "kd-final" },
+    h("h2", {}, i18n.t("kingdomino.ui.final")),
+    h("p.winner", { "data-winners": result.winners.join(" ") }, i18n.t(result.winners.length > 1 ? "kingdomino.ui.winners" : "kingdomino.ui.winner", { who: winners })),
+    decided,
+    h("div.kd-breakdowns", {}, order.map(({ seat, total, i }) => h("section.kd-breakdown", { "data-breakdown": seat.colour },
+      h("h3", {}, h("span.kd-swatch", { style: { background: CASTLE_COLOURS[seat.colour] } }), `${capitalise(i18n.colour(seat.colour))}: ${total}`),
+      h("ul", {},
+        [...seat.territories].sort((x, y) => y.points - x.points).map((t) =>
+          h("li", { "data-points": t.points }, i18n.t("kingdomino.ui.territory", { terrain: i18n.t(`kingdomino.terrain.${t.terrain[0].toUpperCase()}`), squares: t.squares, crowns: t.crowns, points: t.points }))),
+        seat.middle_kingdom ? h("li.bonus", {}, i18n.t("kingdomino.ui.bonus.middle_kingdom", { n: seat.middle_kingdom })) : null,
+        seat.harmony ? h("li.bonus", {}, i18n.t("kingdomino.ui.bonus.harmony", { n: seat.harmony })) : null,
+        game.games > 1 ? h("li.bonus", {}, i18n.t("kingdomino.ui.dynasty_games", { scores: game.past_games.map((row) => row[i]).join(" + ") })) : null,
+        result.decided_by !== "score" && game.games === 1
+          ? h("li.tie", {}, i18n.t("kingdomino.ui.tie_figures", { largest: result.largest[i], crowns: result.crowns[i] }))
+          : null)))));
+}
+
+const capitalise = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
+
+function undoButton(i18n, state, send) {
+  if (!state.can_undo) return null;
+  const message = state.acting_as && state.role === "table" ? { type: "undo", as: state.acting_as } : { type: "undo" };
+  return h("button.secondary.undo", { type: "button", "data-undo": "1", onclick: () => send(message) }, `↶ ${i18n.t("ui.undo")}`);
+}
+
+function hintButton(i18n, send, key, redraw) {
+  if (local.asking) return h("button.secondary", { type: "button", id: "kd-hint", disabled: true }, i18n.t("kingdomino.ui.thinking"));
+  return h("button.secondary", { type: "button", id: "kd-hint", onclick: () => askHint(send, key, redraw) }, `💡 ${i18n.t("kingdomino.ui.hint")}`);
+}
+
+/** The acting seat's controls (a phone, or the table acting for it): placing or claiming. */
+function turnControls(i18n, game, legal, act, extra) {
+  if (legal.length === 1 && legal[0].startsWith("discard ")) return discardControls(i18n, legal[0], act);
+  const pick = legal.some((t) => t.startsWith("place ")) ? pickFor(game, legal) : null;
+  if (pick) return placingControls(i18n, pick, act, extra.redraw);
+  if (legal.some((t) => t.startsWith("claim "))) return h("p.hint", { id: "kd-claim-help" }, i18n.t("kingdomino.ui.tap_claim"));
+  return null;
+}
+
+function chanceControls(i18n, game, legal, act) {
+  if (game.step === "draw") {
+    return h("div.kd-numbers", { id: "kd-draw" }, legal.map((text) =>
+      h("button.choice.kd-num", { type: "button", "data-action": text, onclick: () => act(text) }, text.split(" ")[1])));
+  }
+  return h("div.kd-buttons", { id: "kd-kings" }, legal.map((text) => {
+    const colour = text.split(" ")[1];
+    return h("button.choice", { type: "button", "data-action": text, onclick: () => act(text) },
+      h("span.kd-swatch", { style: { background: CASTLE_COLOURS[colour] } }), capitalise(i18n.colour(colour)));
+  }));
+}
+
+/** The computer's move at the table: thinking, or its pick shown for the players to make with
+ * the pieces and confirm (table mode). */
+function computerControls(i18n, state, act) {
+  const computer = state.computer;
+  if (!computer) return null;
+  const who = capitalise(i18n.colour(computer.colour));
+  if (!computer.proposal) return h("p.kd-computer", { id: "kd-computer", "data-thinking": "1" }, i18n.t("kingdomino.ui.computer_thinking", { who }));
+  return h("div.kd-computer", { id: "kd-computer" },
+    h("p", {}, i18n.t("kingdomino.ui.computer_proposes", { who, move: actionWords(i18n, computer.proposal) })),
+    h("button.primary", { type: "button", id: "kd-confirm", "data-action": computer.proposal, onclick: () => act(computer.proposal) }, i18n.t("kingdomino.ui.confirm")));
+}
+
+function positionKey(game) {
+  return `${game.game}/${game.log.length}`;
+}
+
+function ghostOf(game, text, colour) {
+  const { verb, domino, where } = parsed(text ?? "");
+  if (verb !== "place") return null;
+  const entry = game.line.find((e) => e.domino === domino);
+  if (!entry) return null;
+  const [a, b] = halves(entry.faces);
+  const square = where.slice(0, -1);
+  return { colour, ghost: new Map([[square, a], [neighbour(square, where.slice(-1)), b]]) };
+}
+
+// ------------------------------------------------------------------ the plugin's pages
+/** An action of the public log in words (the shell's log tab). */
+export function logText(i18n, text) {
+  return actionWords(i18n, text);
+}
+
+/** The shared table. */
+export function renderTable(ctx, parts) {
+  addStyle();
+  const { state, i18n, act, send } = ctx;
+  const game = state.game;
+  const redraw = () => renderTable(ctx, parts);
+  if (local.hint && local.hint.key !== positionKey(game)) local.hint = null;
+  const legal = state.legal ?? [];
+  fill(parts.prompt, h("span.prompt-text", { id: "prompt-text" }, promptText(i18n, game, state, null)));
+  const proposal = state.computer?.proposal ? ghostOf(game, state.computer.proposal, state.computer.colour) : null;
+  const actor = game.acting.find((c) => c !== "chance");
+  const placing = !state.computer && actor && legal.some((t) => t.startsWith("place ")) ? pickFor(game, legal) : null;
+  const kingdoms = game.seats.map((seat, i) => {
+    let opts = {};
+    if (placing && seat.colour === actor) opts = placingGrid(placing, act, redraw);
+    else if (proposal && seat.colour === proposal.colour) opts = { ghost: proposal.ghost };
+    return kingdomCard(i18n, game, seat, i, opts);
+  });
+  fill(parts.board, h("div.kd-table", {}, linesView(i18n, game, state.computer ? [] : legal, act), h("div.kd-kingdoms", {}, kingdoms)));
+  let controls;
+  if (game.step === "over") controls = breakdownView(i18n, game);
+  else if (state.computer) controls = computerControls(i18n, state, act);
+  else if (game.acting.includes("chance")) controls = chanceControls(i18n, game, legal, act);
+  else controls = turnControls(i18n, game, legal, act, { redraw });
+  fill(parts.choices, controls, h("div.kd-buttons", {}, undoButton(i18n, state, send)));
+}
+
+/** A seat's own page (a phone): its kings, its turn's controls, its kingdom, the lines. */
+export function renderSeat(ctx, parts) {
+  addStyle();
+  const { state, i18n, act, send } = ctx;
+  const game = state.game;
+  const me = state.seat;
+  const redraw = () => renderSeat(ctx, parts);
+  const key = positionKey(game);
+  if (local.hint && local.hint.key !== key) local.hint = null;
+  const legal = state.legal ?? [];
+  const mine = legal.length > 0;
+  fill(parts.prompt, mine ? h("span.phase", {}, i18n.t("ui.your_turn")) : null,
+    h("span.prompt-text", { id: "prompt-text" }, promptText(i18n, game, state, me)));
+  parts.prompt.classList.toggle("my-turn", mine);
+  const index = game.seats.findIndex((s) => s.colour === me);
+  const seat = game.seats[index];
+  const pick = mine && legal.some((t) => t.startsWith("place ")) ? pickFor(game, legal) : null;
+  const grid = pick ? placingGrid(pick, act, redraw) : {};
+  const kings = [...game.line.map((e) => [e, "current"]), ...game.next_line.map((e) => [e, "next"])]
+    .filter(([e]) => e.king && !e.placed && e.king.split("-")[0] === me)
+    .map(([e, line]) => h("li", { "data-my-king": e.king }, i18n.t("kingdomino.ui.my_king", { king: kingLabel(i18n, e.king), domino: e.domino, line: i18n.t(`kingdomino.ui.line_${line}`) })));
+  const controls = game.step === "over" ? breakdownView(i18n, game) : mine ? turnControls(i18n, game, legal, act, { redraw }) : null;
+  fill(parts.choices,
+    kings.length ? h("div.kd-my-kings", {}, h("h3", {}, i18n.t("kingdomino.ui.my_kings")), h("ul", {}, kings)) : null,
+    controls,
+    local.hint ? h("p.kd-hint-text", { id: "kd-hint-text" }, i18n.t("kingdomino.ui.hint_is", { move: actionWords(i18n, local.hint.text) })) : null,
+    h("div.kd-buttons", {}, mine && game.step !== "over" ? hintButton(i18n, send, key, redraw) : null, undoButton(i18n, state, send)),
+    !mine && game.step !== "over" ? h("p.muted", {}, i18n.t("ui.nothing_to_do")) : null);
+  const others = game.seats.map((s, i) => [s, i]).filter(([s]) => s.colour !== me);
+  fill(parts.board, h("div.kd-seat", {},
+    seat ? kingdomCard(i18n, game, seat, index, grid) : null,
+    linesView(i18n, game, legal, act),
+    h("div.kd-kingdoms.others", {}, others.map(([s, i]) => kingdomCard(i18n, game, s, i, { small: true })))));
+}
