@@ -9,10 +9,19 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from engine.core.actions import Action
 from engine.core.errors import PositionError
 from engine.core.options import describe
 from engine.core.protocol import GameState
 from engine.core.verbs import VerbTable
+
+
+class ComputerPlayer(Protocol):
+    """A game's computer player at one level."""
+
+    def choose(self, state: GameState) -> Action:
+        """The acting player's move in `state`: a private copy (`GameSpec.computer_copy`)."""
+        ...
 
 
 class GameSpec:
@@ -26,6 +35,21 @@ class GameSpec:
     verbs: ClassVar[VerbTable]
     options_type: ClassVar[type | None] = None  # the options dataclass
     option_kinds: ClassVar[Mapping[str, str]] = {}  # its fields' kinds (engine.core.options)
+
+    # The game's computer player: its levels (weakest first; none: the game has none), the
+    # level a new computer seat gets, and the level of the seat pages' hints.
+    computer_levels: ClassVar[tuple[int, ...]] = ()
+    computer_default: ClassVar[int] = 0
+    hint_level: ClassVar[int] = 0
+
+    def computer(self, level: int) -> ComputerPlayer:
+        """The computer player of a level of `computer_levels`."""
+        raise ValueError(f"{self.title} has no computer player")
+
+    def computer_copy(self, state: GameState) -> GameState:
+        """A private copy of `state` a computer player thinks on (in another thread, while the
+        game itself may move on)."""
+        raise ValueError(f"{self.title} has no computer player")
 
     def options_schema(self) -> list[dict[str, Any]]:
         """The options a new game takes: each field's name, kind and default (a client builds

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.core.actions import Action
 from engine.core.protocol import GameState
-from engine.core.spec import TableOrDealerSpec
+from engine.core.spec import ComputerPlayer, TableOrDealerSpec
 from engine.kingdomino import position
+from engine.kingdomino.bots import LEVELS, Bot, bot_for_level
 from engine.kingdomino.game import CLAIM, OVER, Game
 from engine.kingdomino.options import COLOURS, OPTION_KINDS, Options
 from engine.kingdomino.verbs import VERBS
@@ -24,6 +27,16 @@ class KingdominoSpec(TableOrDealerSpec):
     verbs = VERBS
     options_type = Options
     option_kinds = OPTION_KINDS
+    computer_levels = LEVELS  # 1 random, 2 greedy, 3-5 flat Monte Carlo (0.25, 1, 2 s a move)
+    computer_default = 4
+    hint_level = 4
+
+    def computer(self, level: int) -> ComputerPlayer:
+        return _Computer(bot_for_level(level))
+
+    def computer_copy(self, state: GameState) -> GameState:
+        assert isinstance(state, Game)
+        return state.clone(random.Random())
 
     def options_from_json(self, raw: Mapping[str, Any]) -> Options:
         return Options.from_json(dict(raw))
@@ -62,6 +75,17 @@ class KingdominoSpec(TableOrDealerSpec):
     def check_invariants(self, state: GameState) -> None:
         assert isinstance(state, Game)
         check_invariants(state)
+
+
+class _Computer:
+    """A bot of engine.kingdomino.bots as the platform's computer player."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    def choose(self, state: GameState) -> Action:
+        assert isinstance(state, Game)
+        return self.bot.choose(state)
 
 
 def check_invariants(game: Game) -> None:

@@ -30,6 +30,8 @@ def _new_game() -> dict[str, Any]:
     for spec in registry.specs():
         for option in spec.options_schema():
             out.setdefault(option["name"], OPTION_SCHEMA[option["kind"]])
+    # computer seats: seat name → level (games with a computer player)
+    out["computers"] = {"type": "object", "additionalProperties": {"type": "integer"}}
     return out
 
 
@@ -54,12 +56,14 @@ BODIES: dict[str, dict[str, Any]] = {
     "/api/seats/{colour}/reissue": {},
     "/api/action": ACTION,
     "/api/undo": {"as": TEXT},
+    "/api/hint": {},
     "/api/confirm": {"check": WHOLE, "issue": WHOLE, "colours": NAMES},
     "/api/resolve": {"issue": WHOLE, "how": TEXT, "note": TEXT},
     "/api/sim/drop": {"cubes": NAMES, "how": TEXT},
     "/api/sim/gate": {"open": {"type": "boolean"}},
     "/api/seat/{token}/action": ACTION,
     "/api/seat/{token}/undo": {"as": TEXT},
+    "/api/seat/{token}/hint": {},
 }
 
 

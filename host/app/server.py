@@ -53,6 +53,7 @@ STATUS = {
     "bad_record": 400,
     "notation": 400,
     "not_simulated": 409,
+    "no_hint": 409,
 }
 
 
@@ -450,6 +451,8 @@ def create_app(
         if kind == "undo":
             undone, rev = await run(session.undo, role, as_colour)
             return {"rev": rev, "undone": undone}
+        if kind == "hint":
+            return {"hint": await run(session.hint, role)}
         if kind == "language":
             await run(session.set_language, role, str(raw.get("lang", "")))
             return {"rev": session.rev}
@@ -493,9 +496,10 @@ def create_app(
 
         return handler
 
-    commands = [(f"/api/{kind}", kind, False) for kind in ("action", "undo", "confirm", "resolve")]
+    table_kinds = ("action", "undo", "hint", "confirm", "resolve")
+    commands = [(f"/api/{kind}", kind, False) for kind in table_kinds]
     commands += [("/api/sim/drop", "drop", False), ("/api/sim/gate", "gate", False)]
-    commands += [(f"/api/seat/{{token}}/{kind}", kind, True) for kind in ("action", "undo")]
+    commands += [(f"/api/seat/{{token}}/{kind}", kind, True) for kind in ("action", "undo", "hint")]
     for path, kind, seat_route in commands:
         app.add_api_route(
             path,

@@ -26,6 +26,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +36,7 @@ from engine.core.actions import Action
 from engine.core.errors import EngineError, IllegalAction, NotationError, NotYourTurn, OptionsError
 from engine.core.errors import UndoError as EngineUndoError
 from engine.core.protocol import CHANCE, GameState
-from engine.core.spec import GameSpec
+from engine.core.spec import ComputerPlayer, GameSpec
 from host.app.checks import CheckError, Checks
 from host.app.errors import ActionError as ActionError  # re-exported: tests and the server
 from host.app.json_input import BadInput, check_loggable
@@ -87,8 +88,18 @@ class ActiveGame:
     sweep: tuple[tuple[str, tuple[str, ...]], ...] = ()
     flash: int = 0
     log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
-    logged: int = 0  # log lines so far (their `n`)
+    logged: int = 0  # log lines so far (their `n`): a new one for every move
     history: int = 0  # engine history entries already in the log
+    computers: dict[str, int] = field(default_factory=dict)  # computer seats: name → level
+    proposal: tuple[int, str] | None = None  # (`logged` then, move) a computer waits to confirm
+
+    def computer_acting(self) -> str | None:
+        """The name of the computer seat that acts now, if one does."""
+        actors = self.game.current_players()
+        if len(actors) != 1 or actors[0] == CHANCE:
+            return None
+        name = self.names[actors[0]]
+        return name if name in self.computers else None
 
     def note(self, kind: str, actor: str, text: str, **extra: Any) -> None:
         """One line of the public log (docs/table-api.md, `state.log`)."""
@@ -156,6 +167,9 @@ class Session:
             self._tower_totals = last.totals
         self.sink = _SessionSink(self)
         self.table_lang = store.setting("table_lang", "en")
+        # computer seats think here, one move at a time, never on a request's thread
+        self._computer_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
+        self._computing: tuple[int, int] | None = None  # (game id, `logged`) being thought on
 
     # ------------------------------------------------------------------ wiring
     def attach_tower(self, tower: TowerRuntime) -> None:
@@ -178,6 +192,7 @@ class Session:
         self._listeners = [known for known in self._listeners if known is not listener]
 
     def close(self) -> None:
+        self._computer_pool.shutdown(wait=False, cancel_futures=True)
         if self.lights is not None:
             self.lights.close()
         if self.tower is not None:
@@ -194,6 +209,69 @@ class Session:
                 listener(messages or [])
             except Exception:
                 log.exception("session listener failed")
+        self._schedule_computer()
+
+    # ------------------------------------------------------------------ computer seats
+    def _schedule_computer(self) -> None:
+        """When a computer seat acts now, think on a copy of the game in the computer thread."""
+        with self.lock:
+            active = self.active
+            name = active.computer_acting() if active is not None else None
+            if active is None or name is None:
+                return
+            marker = (active.id, active.logged)
+            waiting = active.proposal is not None and active.proposal[0] == active.logged
+            if self._computing == marker or waiting:
+                return
+            self._computing = marker
+            player = active.spec.computer(active.computers[name])
+            copy = active.spec.computer_copy(active.game)
+        try:
+            self._computer_pool.submit(self._computer_move, marker, name, player, copy)
+        except RuntimeError:  # the session is closing
+            self._computing = None
+
+    def _computer_move(
+        self, marker: tuple[int, int], name: str, player: ComputerPlayer, copy: GameState
+    ) -> None:
+        """The computer's move, made through the same path as a player's (`act`: checked,
+        durable, then announced), or, at a real table, shown for the players to confirm."""
+        try:
+            action = str(player.choose(copy))
+        except Exception:
+            log.exception("the computer player of %s failed", name)
+            action = ""
+        with self.lock:
+            if self._computing == marker:
+                self._computing = None
+            active = self.active
+            if not action or active is None or (active.id, active.logged) != marker:
+                return  # the game moved on meanwhile: that change scheduled a new move
+            if not active.adapter.computer_confirms(active.game):
+                try:
+                    self.act(Role("seat", name), action)
+                except ActionError as exc:
+                    log.error("the computer's move %r was refused: %s", action, exc.reason)
+                return
+            active.proposal = (active.logged, action)
+        self._changed()
+
+    def hint(self, role: Role) -> str:
+        """The move the game's computer player suggests to the acting seat (a seat asks for its
+        own turn only). Thought on a copy, outside the lock: the game goes on meanwhile."""
+        with self.lock:
+            active = self._require_game()
+            spec, game = active.spec, active.game
+            if not spec.hint_level:
+                raise ActionError("no_hint", f"{spec.title} has no computer player to ask")
+            actors = game.current_players()
+            if len(actors) != 1 or actors[0] == CHANCE:
+                raise ActionError("no_hint", "no player moves now")
+            if role.kind == "seat" and role.colour != active.names[actors[0]]:
+                raise ActionError("not_your_turn", "a hint is for your own turn")
+            player = spec.computer(spec.hint_level)
+            copy = spec.computer_copy(game)
+        return str(player.choose(copy))
 
     # ------------------------------------------------------------------ games
     def restore_last(self) -> int | None:
@@ -213,6 +291,7 @@ class Session:
         none) and the game's options (its adapter reads them); it becomes active."""
         options = dict(body)
         game_name = options.pop("game", registry.DEFAULT)
+        computers_raw = options.pop("computers", None)
         try:
             spec = registry.get(game_name) if isinstance(game_name, str) else None
         except KeyError:
@@ -227,8 +306,13 @@ class Session:
             raise ActionError("bad_options", str(exc), errors=exc.errors) from None
         except (KeyError, TypeError, ValueError, EngineError) as exc:
             raise ActionError("bad_options", str(exc)) from None
+        seats = adapter_for(spec).seats(game)
+        computers = _computers(spec, seats, game.seat_names(), computers_raw)
         # stored as a record: the dealer's set-up draws are in it, so a replay never redraws
-        return self._create(spec, {"record": core_record.to_record(spec, game)}, game)
+        start: dict[str, Any] = {"record": core_record.to_record(spec, game)}
+        if computers:
+            start["computers"] = computers
+        return self._create(spec, start, game)
 
     def import_record(self, record: Mapping[str, Any]) -> int:
         try:
@@ -243,7 +327,9 @@ class Session:
     ) -> int:
         adapter = adapter_for(spec)
         names = game.seat_names()
-        tokens = {names[p]: secrets.token_urlsafe(TOKEN_BYTES) for p in adapter.seats(game)}
+        computers = start.get("computers", {})
+        people = [names[p] for p in adapter.seats(game) if names[p] not in computers]
+        tokens = {name: secrets.token_urlsafe(TOKEN_BYTES) for name in people}
         game_id = self.store.create_game(spec.id, start, tokens)
         self.store.set_summary(game_id, adapter.summary(game))
         if activate:
@@ -288,6 +374,9 @@ class Session:
         }
         checks = Checks(names, enabled=self.checks_enabled and adapter.tower)
         active = ActiveGame(game_id, spec, adapter, game, checks, seats)
+        computers = start.get("computers")
+        if isinstance(computers, dict):
+            active.computers = {str(k): v for k, v in computers.items() if isinstance(v, int)}
         active.scorings = len(adapter.scorings(game))
         active.history = len(game.history)  # an imported record's actions are not logged
         if adapter.tower:
@@ -791,8 +880,19 @@ class Session:
                 seats=self._seats_view(active, role),
                 options=active.adapter.options_view(game),
                 checklist=active.adapter.setup_checklist(game) if role.kind == "table" else None,
+                computer=self._computer_view(active),
             )
             return base
+
+    @staticmethod
+    def _computer_view(active: ActiveGame) -> dict[str, Any] | None:
+        """The computer seat acting now: its level and, at a real table, its move to confirm."""
+        name = active.computer_acting()
+        if name is None:
+            return None
+        proposal = active.proposal
+        move = proposal[1] if proposal is not None and proposal[0] == active.logged else None
+        return {"colour": name, "level": active.computers[name], "proposal": move}
 
     def _controls(
         self, active: ActiveGame, role: Role, viewer: int | None
@@ -827,7 +927,33 @@ class Session:
                 entry["token"] = seat.token
                 entry["url"] = f"/seat/{seat.token}"
             out.append(entry)
+        for name, level in active.computers.items():
+            out.append({"colour": name, "computer": level, "claimed": True, "connected": True})
         return out
+
+
+def _computers(spec: GameSpec, seats: list[int], names: list[str], raw: Any) -> dict[str, int]:
+    """A new game's computer seats (`computers`: seat name → level), checked."""
+    if raw is None or raw == {}:
+        return {}
+    field_error = "computers"
+    if not isinstance(raw, dict):
+        reason = "'computers' must map seats to levels"
+    elif not spec.computer_levels:
+        reason = f"{spec.title} has no computer player"
+    else:
+        levels = spec.computer_levels
+        playing = {names[p] for p in seats}
+        bad = [n for n in raw if n not in playing]
+        wrong = [n for n, v in raw.items() if isinstance(v, bool) or v not in levels]
+        if not bad and not wrong:
+            return {str(n): int(v) for n, v in raw.items()}
+        reason = (
+            f"{bad[0]!r} is not a seat of this game"
+            if bad
+            else f"levels are {', '.join(map(str, levels))}"
+        )
+    raise ActionError("bad_options", reason, errors={field_error: reason})
 
 
 def _utf8_safe(value: Any) -> tuple[Any, bool]:

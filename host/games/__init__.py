@@ -138,6 +138,11 @@ class GameAdapter:
         verbs = self.spec.verbs
         return action.kind in verbs.secret or action.kind in verbs.seat_only
 
+    def computer_confirms(self, state: GameState) -> bool:
+        """A computer seat's move waits for the players to make it with the pieces and confirm
+        it: a game played at a real table (its option `mode` is "table"); else it is made."""
+        return self.options_view(state).get("mode") == "table"
+
     def not_at_table(self, action: Action) -> bool:
         """Never offered as a button at the table."""
         return self.secret(action)
@@ -248,6 +253,12 @@ class GameAdapter:
             "tower": self.tower,
             "lights": self.lights,
             "plugin": f"/games/{spec.id}/plugin.js" if plugin else None,
+            "computer": (
+                {"levels": list(spec.computer_levels), "default": spec.computer_default}
+                if spec.computer_levels
+                else None
+            ),
+            "hint": bool(spec.hint_level),
         }
 
 

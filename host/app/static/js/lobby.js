@@ -244,7 +244,28 @@ function readSchema(form, entry) {
       if (text !== "") body[name] = Number(text);
     } else if (fd.has(name)) body[name] = fd.get(name);
   }
+  if (entry.computer) {
+    const seats = new Set(body.players ?? []);
+    const computers = {};
+    for (const select of form.querySelectorAll("select[data-computer]")) {
+      if (select.value && seats.has(select.dataset.computer)) computers[select.dataset.computer] = Number(select.value);
+    }
+    body.computers = computers;
+  }
   return body;
+}
+
+/** A game with a computer player: each seat a person or the computer at a level. */
+function computerSeats(i18n, strings, entry) {
+  const players = entry.options.find((o) => o.name === "players");
+  const names = players?.choices ?? (Array.isArray(players?.default) && players.default.length ? players.default : namedValues(strings, "players"));
+  if (!entry.computer || !names.length) return null;
+  const message = h("p.lobby-error.field-error", { id: "error-computers", role: "alert", hidden: true });
+  return [h("div.option", { "data-option": "computers" }, h("fieldset", {}, h("legend", {}, i18n.t("ui.computers")),
+    names.map((name) => h("label.field", {}, h("span", {}, labelOf(i18n, strings, "players", name)),
+      h("select", { "data-computer": name, name: `computer-${name}` },
+        h("option", { value: "" }, i18n.t("ui.computer_none")),
+        entry.computer.levels.map((n) => h("option", { value: n }, i18n.t("ui.computer_level", { n }))))))), message), message];
 }
 
 /** A game's form generated from its catalogue entry; refused fields shown beside each field. */
@@ -259,7 +280,9 @@ function schemaForm(ctx, entry, strings) {
     fieldErrors.set(option.name, message);
     return h("div.option", { "data-option": option.name }, control(i18n, strings, option), message);
   });
-  fill(form, h("h2", {}, i18n.t("ui.new_game")), fields, error, start);
+  const computers = computerSeats(i18n, strings, entry);
+  if (computers) fieldErrors.set("computers", computers[1]);
+  fill(form, h("h2", {}, i18n.t("ui.new_game")), fields, computers?.[0], error, start);
   const clear = () => {
     error.hidden = true;
     for (const message of fieldErrors.values()) message.hidden = true;

@@ -17,6 +17,11 @@ export function seatsView(i18n, state, { reissue, network }) {
   if (!seats.length) return h("p.muted", {}, i18n.t("ui.no_game"));
   const noNetwork = network?.mode === "none";
   const cards = seats.map((seat) => {
+    if (seat.computer) {
+      return h("div.seat-card", { "data-seat": seat.colour, "data-computer": seat.computer },
+        h("h3", {}, h("span.swatch", { style: { background: COLOURS[seat.colour] } }), capitalise(i18n.colour(seat.colour))),
+        h("p.seat-status.on", {}, i18n.t("ui.computer_seat", { n: seat.computer })));
+    }
     const url = seatUrl(seat, network?.public_url);
     const status = seat.connected ? "ui.claimed" : seat.claimed ? "ui.claimed_offline" : "ui.unclaimed";
     const qr = url && !noNetwork ? h("div.qr", { "data-qr": seat.colour }) : null;
