@@ -3,7 +3,7 @@
 Cycle counts on the emulator are deterministic, so these figures are exact for the code and a
 lower bound for a real Pico (which adds flash-cache misses). Budgets (issue 14): idle main loop
 <= 10 % CPU; CPU per cube (beam entry -> event on USB) <= 6 ms; event on USB <= 5 ms p99 after
-the cube clears the beam; free heap >= 190 KB after 500 cubes.
+the cube clears the beam; free heap >= 190 KB after 500 cubes (190 KiB = 194,560 B also shown).
 
 `python -m bench pico --json` prints one JSON object: event_after_exit_ms_p99, cpu_ms_per_cube,
 idle_cpu_pct, heap_free_min, cubes, correct.
@@ -81,8 +81,12 @@ def main(*flags: str) -> None:
         f"{figures['event_after_exit_ms_mean']:.2f} mean   "
         f"(budget <= 5 ms: {_verdict(figures['event_after_exit_ms_p99'] <= 5)})"
     )
-    heap_ok = _verdict(figures["heap_free_min"] >= 190_000)
-    print(f"  free heap, 500 cubes    {figures['heap_free_min']:6d} B min   (>= 190 KB: {heap_ok})")
+    heap_kb = _verdict(figures["heap_free_min"] >= 190_000)
+    heap_kib = _verdict(figures["heap_free_min"] >= 190 * 1024)
+    print(
+        f"  free heap, 500 cubes    {figures['heap_free_min']:6d} B min   "
+        f"(>= 190 KB: {heap_kb}; >= 190 KiB = 194,560 B: {heap_kib})"
+    )
     print(f"  LED frame (72 pixels)   {figures['led_frame_ms']:6.3f} ms on GP16")
     print(
         f"  cubes                   {figures['cubes']} dropped, {figures['counted']} counted, "

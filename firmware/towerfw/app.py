@@ -11,7 +11,7 @@ The watchdog is fed at the end of each healthy loop pass only.
 """
 
 from towerfw import VERSION, calibration, codec, pieces
-from towerfw.classifier import Classifier, features
+from towerfw.classifier import Classifier
 from towerfw.counter import UNCERTAIN, Counts, EventRing, FrameQueue
 from towerfw.leds import USB_BUDGET_MA, CurrentLimiter, Scene
 from towerfw.sampler import Burst
@@ -143,6 +143,7 @@ class Tower:
             self.base = [float(v) for v in dark]
         white = self.cal["white"] or self.palette.get("white") or [0, 0, 0, 1024]
         self.white_c = max(white[3] - dark[3], 1)
+        self._min_signal = cfg["min_signal_ratio"] * self.white_c
 
     def single_pulse_us(self) -> int:
         return int(self.cal.get("pulse_us") or self.cfg["single_pulse_us"])
@@ -170,7 +171,7 @@ class Tower:
         self.tick_clock()
         frame = self.counts.drop_frame(self.seq + 1, self.up_ms, colour, pulse, d)
         if frame is None:
-            self.emit("drop", {"pulse_us": pulse, "c": colour, "d": d})
+            self.emit("drop", {"pulse_us": pulse, "c": colour, "d": round(d, 2)})
             return
         self.seq += 1
         self.record(frame)
@@ -365,6 +366,8 @@ class Tower:
             last = hal.ticks_add(self.t_exit, self._integration_us)
             if ticks_diff(now, self.tail_end) >= 0 or ticks_diff(self.next_sample, last) > 0:
                 self.finish()
+                if not self._beam_pending():
+                    self.flush()  # the event leaves now, not one loop pass later
                 return
         wait = ticks_diff(self.next_sample, now)
         if state == TAIL:
@@ -372,10 +375,10 @@ class Tower:
         if wait > 0:
             hal.sleep_us(wait)
 
-    def colour_of(self, mean: "Any") -> "tuple[Any, Any, float, Any]":
-        """(colour or None, nearest, distance, why-not) for a mean raw reading."""
-        f = features(mean, self.base, self.white_c)
-        if f is None or (mean[3] - self.base[3]) < self.cfg["min_signal_ratio"] * self.white_c:
+    def colour_from(self, f: "Any", mean: "Any") -> "tuple[Any, Any, float, Any]":
+        """(colour or None, nearest, distance, why-not) for a reading's features ``f``
+        (``pieces.features``; its brightness from the raw ``mean``)."""
+        if f is None or (mean[3] - self.base[3]) < self._min_signal:
             return None, None, 0.0, "dark"
         colour, best, d = self.classifier.classify(f)
         return colour, best, d, (None if colour is not None else "colour")
@@ -400,22 +403,24 @@ class Tower:
         integ = self._integration_us
         t_from = hal.ticks_add(self.t_entry, integ // 2)
         t_to = hal.ticks_add(self.t_exit, integ)
-        mean = pieces.reading(self, t_from, t_to)
+        mean, lit = pieces.pick(self, t_from, t_to)
         problem = self.burst_problem()
         if problem is not None:
             self.report_sensor(problem)
             colour, best, d, why = None, None, 0.0, problem
         else:
             self.sensor_fault = None
-            colour, best, d, why = self.colour_of(mean)
+            colour, best, d, why = self.colour_from(pieces.features(self, mean, lit), mean)
         if self.diag:
             self.send_burst()
         ratio = pulse / self.single_pulse_us()
         size = pieces.length(self, pulse)
         if self.cal_colour is not None:
-            calsteps().calibration_cube(self, mean, pulse, ratio, size, problem, why)
+            steps = calsteps()
+            steps.calibration_cube(
+                self, steps.reading(self, mean, lit), pulse, ratio, size, problem, why
+            )
             return
-        d = round(d, 2)
         fields: dict[str, Any] = {"pulse_us": pulse}
         kind = pieces.kind(self, ratio, size, problem)
         if size >= 0 and kind != "single":
@@ -427,14 +432,14 @@ class Tower:
                 return
             self.counts.add(UNCERTAIN)
             fields["best"] = best
-            fields["d"] = d
+            fields["d"] = round(d, 2)
             fields["why"] = why
             self.emit("uncertain", fields)
         elif kind == "grande":
             self.counts.add("grande:" + colour if colour is not None else UNCERTAIN)
             fields["c"] = colour if colour is not None else UNCERTAIN
             fields["best"] = best
-            fields["d"] = d
+            fields["d"] = round(d, 2)
             self.emit("grande", fields)
         elif kind == "merged":
             seams = pieces.seams(self) if problem is None else 0
@@ -446,7 +451,7 @@ class Tower:
         else:
             self.counts.add(UNCERTAIN)
             fields["best"] = best
-            fields["d"] = d
+            fields["d"] = round(d, 2)
             fields["why"] = "size"
             self.emit("uncertain", fields)
 
@@ -457,7 +462,7 @@ class Tower:
         mean, _ = self.burst.best(int(self.cfg["best_samples"]), 0, 0, self.hal.ticks_diff)
         best = None
         if mean is not None and self.burst_problem() is None:
-            _, best, _, _ = self.colour_of(mean)
+            _, best, _, _ = self.colour_from(pieces.features(self, mean, None), mean)
         if self.cal_colour is not None:
             return
         self.counts.add(UNCERTAIN)
@@ -680,6 +685,7 @@ class Tower:
 
     def cmd_diag(self, msg: "dict[str, Any]") -> "Any":
         self.diag = bool(msg.get("on", True))
+        free = _mem_free()  # before the answer's own objects exist
         return {
             "on": self.diag,
             "bad_frames": self.decoder.bad_frames,
@@ -691,7 +697,7 @@ class Tower:
             "base": [round(v, 1) for v in self.base],
             "sensor": self.sensor_fault or "ok",
             "sensor_id": self.sensor_id(),
-            "mem_free": _mem_free(),
+            "mem_free": free,
         }
 
     def sensor_id(self) -> "Any":

@@ -91,3 +91,21 @@ def calibration_cube(
     else:
         fields["why"] = problem or why or "size"
     tower.emit("cal", fields)
+
+
+def reading(tower: "Any", mean: "Any", lit: "Any") -> "Any":
+    """The piece's reading from ``pieces.pick`` (what calibration records): the brightness of
+    its best-covered samples, with the colour ratios of every well-lit sample (more samples,
+    less shot noise in the ratios)."""
+    base = tower.base
+    if mean is None:
+        return None
+    if lit is None or lit[3] - base[3] <= 0:
+        return mean
+    k = (mean[3] - base[3]) / (lit[3] - base[3])
+    return (
+        base[0] + k * (lit[0] - base[0]),
+        base[1] + k * (lit[1] - base[1]),
+        base[2] + k * (lit[2] - base[2]),
+        mean[3],
+    )

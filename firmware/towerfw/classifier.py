@@ -45,17 +45,14 @@ class Classifier:
         self.bright_scale = bright_scale
         self.reject_distance = reject_distance
         self.ambiguity_ratio = ambiguity_ratio
+        self._kc = UNIT / chroma_scale  # integer steps per unit of chromaticity
+        self._kb = UNIT / bright_scale  # and of log brightness
         # per colour: (name, centroid, its features in integer steps)
         self._table = [(name, centroids[name], self._steps(centroids[name])) for name in centroids]
 
     def _steps(self, f: "Any") -> "tuple[int, int, int, int]":
-        kc = UNIT / self.chroma_scale
-        return (
-            int(f[0] * kc),
-            int(f[1] * kc),
-            int(f[2] * kc),
-            int(f[3] * UNIT / self.bright_scale),
-        )
+        kc = self._kc
+        return (int(f[0] * kc), int(f[1] * kc), int(f[2] * kc), int(f[3] * self._kb))
 
     def distance(self, f: "Any", centroid: "Any") -> float:
         cs = self.chroma_scale
@@ -70,7 +67,11 @@ class Classifier:
         table = self._table
         if not table:
             return None, None, 1e9
-        r, g, b, lum = self._steps(f)
+        kc = self._kc
+        r = int(f[0] * kc)
+        g = int(f[1] * kc)
+        b = int(f[2] * kc)
+        lum = int(f[3] * self._kb)
         # rank by squared integer distance (small ints: no allocation)
         i1 = -1
         s1 = s2 = 1 << 29
@@ -91,6 +92,12 @@ class Classifier:
         d1 = self.distance(f, centroid)
         if d1 > self.reject_distance or len(table) < 2:
             return (None if d1 > self.reject_distance else name), name, d1
+        # truncation moves each component of an integer difference < 2 steps, so every other
+        # colour is more than (sqrt(s2) - 4) steps away: if that clears d1 / ambiguity_ratio
+        # the verdict needs no second exact distance (the common, clear case)
+        clear = 4 + UNIT * d1 / self.ambiguity_ratio
+        if s2 >= clear * clear:
+            return name, name, d1
         # the exact second distance, from every colour the integer ranking cannot tell from it
         # (truncation moves each component < 2 steps: twice that error in s, with room)
         near = s2 + (s2 >> 5) + 16 * UNIT

@@ -41,7 +41,7 @@ def crc32(data: bytes) -> int:
     """CRC-32 of ``data`` as an unsigned 32-bit integer."""
     if _crc32_builtin is None:
         return _crc32_soft(data)
-    return int(_crc32_builtin(data)) & 0xFFFFFFFF
+    return int(_crc32_builtin(data))  # unsigned in CPython 3 and MicroPython: no mask (big int)
 
 
 def _hex8(value: int) -> bytes:

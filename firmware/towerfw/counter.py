@@ -30,17 +30,29 @@ class Counts:
                 break
             body += b'"' + k.encode() + b'":%d,'
         self.drop_body = body and body[:-1] + b'},"pulse_us":%d,"c":"%s","d":%d.%02d}'
+        # the template's arguments, filled in place (no list or tuple built per drop)
+        self._args: list[Any] = [0] * (len(self.keys) + 6)
 
     def drop_frame(self, seq: int, ms: int, colour: str, pulse: int, d: float) -> "Any":
         """The frame of a drop event (the same JSON as codec.encode gives, up to key order;
         ``d`` to two decimals), or None when the template does not fit (a Grande's count)."""
-        if self.drop_body is None or len(self.n) != len(self.keys):
-            return None
+        keys = self.keys
         n = self.n
+        if self.drop_body is None or len(n) != len(keys):
+            return None
+        args = self._args
+        args[0] = seq
+        args[1] = ms
+        i = 2
+        for k in keys:
+            args[i] = n[k]
+            i += 1
         hundredths = int(d * 100 + 0.5)
-        args = (seq, ms) + tuple([n[k] for k in self.keys])  # noqa: RUF005 - no [*x] in mpy
-        args += (pulse, colour.encode(), hundredths // 100, hundredths % 100)
-        return codec.frame(self.drop_body % args)
+        args[i] = pulse
+        args[i + 1] = colour.encode()
+        args[i + 2] = hundredths // 100
+        args[i + 3] = hundredths % 100
+        return codec.frame(self.drop_body % tuple(args))
 
     def reset(self) -> None:
         n: dict[str, int] = {}

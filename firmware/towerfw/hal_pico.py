@@ -127,23 +127,6 @@ class PioSleep:
             self.spin(rest)
 
 
-class NeoStrip:
-    """Fallback: the built-in neopixel module (bit-banged, interrupts off while writing)."""
-
-    def __init__(self, pin: int, count: int) -> None:
-        import neopixel
-
-        self.np = neopixel.NeoPixel(machine.Pin(pin), count)
-        self.count = count
-
-    def write(self, frame: "Any") -> None:
-        np = self.np
-        for i in range(self.count):
-            j = 3 * i
-            np[i] = (frame[j], frame[j + 1], frame[j + 2])
-        np.write()
-
-
 class BeamInput:
     """A slotted break-beam on a pin: every edge timestamped by a hard IRQ into ``edges``."""
 
@@ -185,6 +168,8 @@ class PicoHal:
         try:
             self.strip: Any = PioStrip(npx, count)
         except Exception:  # no PIO (or no rp2 module): fall back to the bit-banged driver
+            from towerfw.neostrip import NeoStrip  # off the Pico's heap: only without PIO
+
             self.strip = NeoStrip(npx, count)
         self._wdt: Any = None
         self._poll = select.poll()
@@ -201,6 +186,9 @@ class PicoHal:
         self.ticks_add = time.ticks_add
         self.sleep_us = time.sleep_us
         self.sleep_ms = time.sleep_ms
+        # sensor_read(out): the latest completed integration as out[0:4] = r, g, b, c (OSError
+        # on a bus error); an attribute like the ticks functions: no call in between
+        self.sensor_read: Any = self.sensor.read_into
         if sys.platform == "rp2" and isinstance(self.strip, PioStrip):
             self._pio_sleep = PioSleep(1)  # state machine 0 drives the NeoPixels
             self.sleep_us = self._pio_sleep.sleep_us
@@ -210,9 +198,6 @@ class PicoHal:
 
     def sensor_start(self, gain: int) -> None:
         self.sensor.start(gain, sleep_ms=time.sleep_ms)
-
-    def sensor_read(self, out: "Any") -> None:
-        self.sensor.read_into(out)
 
     def sensor_id(self) -> int:
         return self.sensor.read_id()
@@ -228,6 +213,7 @@ class PicoHal:
 
     def wdt_start(self, ms: int) -> None:
         self._wdt = machine.WDT(timeout=min(ms, 8388))
+        self.wdt_feed = self._wdt.feed  # every loop pass feeds: no call in between
 
     def wdt_feed(self) -> None:
         if self._wdt is not None:

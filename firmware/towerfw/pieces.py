@@ -4,6 +4,8 @@ Functions of the ``Tower`` (app.py) kept in their own module: they run once per 
 has left the beam (never in the sampling loop).
 """
 
+import math
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
     from typing import Any
@@ -14,23 +16,38 @@ LIT_SHARE = 0.5  # samples at least this bright (of the brightest) give the colo
 LOOK_RATIO = 1.2  # one beam: a longer pulse may be two fast cubes, so look for a seam
 
 
-def reading(tower: "Any", t_from: int, t_to: int) -> "Any":
-    """The piece's reading: the brightness of its best-covered samples, with the colour
-    ratios of every well-lit sample (more samples, less shot noise in the ratios)."""
-    base = tower.base
-    mean, lit = tower.burst.pick(
-        tower.best_samples, t_from, t_to, tower.hal.ticks_diff, base[3], LIT_SHARE
+def pick(tower: "Any", t_from: int, t_to: int) -> "Any":
+    """(mean, lit) of the burst's samples read in [t_from, t_to] (``Burst.pick``): the mean of
+    the best-covered samples and of every well-lit one."""
+    return tower.burst.pick(
+        tower.best_samples, t_from, t_to, tower.hal.ticks_diff, tower.base[3], LIT_SHARE
     )
-    if mean is None:
+
+
+def features(tower: "Any", mean: "Any", lit: "Any") -> "Any":
+    """``classifier.features`` of ``calsteps.reading(tower, mean, lit)``, straight from the
+    two: the reading's colour ratios are the lit samples' ratios and its brightness the best
+    samples' (a third of the float operations: each one allocates on the Pico). With ``lit``
+    None, the features of ``mean`` itself."""
+    base = tower.base
+    c = mean[3] - base[3]
+    if c <= 0:
         return None
-    if lit is None or lit[3] - base[3] <= 0:
-        return mean
-    k = (mean[3] - base[3]) / (lit[3] - base[3])
+    src = mean
+    lc = c
+    if lit is not None:
+        lit_c = lit[3] - base[3]
+        if lit_c > 0:
+            src = lit
+            lc = lit_c
+    r = src[0] - base[0]
+    g = src[1] - base[1]
+    b = src[2] - base[2]
     return (
-        base[0] + k * (lit[0] - base[0]),
-        base[1] + k * (lit[1] - base[1]),
-        base[2] + k * (lit[2] - base[2]),
-        mean[3],
+        r / lc if r > 0 else 0.0,
+        g / lc if g > 0 else 0.0,
+        b / lc if b > 0 else 0.0,
+        math.log(c / tower.white_c),
     )
 
 
@@ -107,6 +124,6 @@ def two_colours(tower: "Any") -> bool:
     second, used2 = tower.burst.best(n, hal.ticks_add(mid, 1), end, hal.ticks_diff, False)
     if not used1 or not used2:
         return False
-    c1 = tower.colour_of(first)[0]
-    c2 = tower.colour_of(second)[0]
+    c1 = tower.colour_from(features(tower, first, None), first)[0]
+    c2 = tower.colour_from(features(tower, second, None), second)[0]
     return c1 is not None and c2 is not None and c1 != c2

@@ -9,6 +9,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
     from typing import Any
 
+TICKS_MASK = (1 << 30) - 1  # MicroPython's ticks_us wraps at 2**30
 CAPACITY = 48  # 115 ms at 2.4 ms: far longer than a Grande or two merged cubes
 
 
@@ -114,8 +115,9 @@ class Burst:
         c1 = c2 = i1 = i2 = -1
         found = 0
         for i in range(self.count):
-            d = ticks_diff(times[i], t_from)
-            if d < 0 or d > span:
+            # ticks wrap at 2**30: a sample before t_from lands far above span (no call a sample)
+            d = (times[i] - t_from) & TICKS_MASK
+            if d > span:
                 seen[i] = 0
                 continue
             seen[i] = 1
@@ -150,13 +152,17 @@ class Burst:
         one's clear count above ``floor``."""
         if top <= 0:
             return None
-        least = share * top
+        # the smallest clear count that qualifies, as an int: no float per sample
+        least = floor + share * top
+        need = int(least)
+        if need < least:
+            need += 1
         r = self.rgbc
         seen = self._seen
         acc0 = acc1 = acc2 = acc3 = used = 0
         for i in range(self.count):
             j = 4 * i
-            if seen[i] and r[j + 3] - floor >= least:
+            if seen[i] and r[j + 3] >= need:
                 acc0 += r[j]
                 acc1 += r[j + 1]
                 acc2 += r[j + 2]

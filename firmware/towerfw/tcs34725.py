@@ -91,7 +91,3 @@ class TCS34725:
         out[0] = b[2] | (b[3] << 8)
         out[1] = b[4] | (b[5] << 8)
         out[2] = b[6] | (b[7] << 8)
-
-    def valid(self) -> bool:
-        """True once an integration cycle has completed since power-on (STATUS.AVALID)."""
-        return bool(self._read8(STATUS) & 1)

@@ -12,13 +12,15 @@ from tests.pico.emulator import EmulatedPico
 from tests.pico.measure import heap_after_cubes, idle_cpu_pct, p99, timed_cubes
 
 IDLE_CPU_PCT_MAX = 10.0  # the budget
-HEAP_FREE_MIN = 190_000  # bytes after 500 cubes: the budget (no leak)
+# bytes after 500 cubes: the budget "190 KB" read as 190,000 B (no leak); read as
+# 190 KiB (194,560 B) it is not met yet (docs/pico-emulation.md)
+HEAP_FREE_MIN = 190_000
 # The budgets are 6 ms of CPU per cube and the event on USB <= 5 ms (p99) after the
 # beam clears; the firmware does not meet them yet (docs/pico-emulation.md has the figures and
-# where the time goes). These ceilings hold the ground won (20.4 -> 12.7 -> 9.14 ms median,
-# 12.2 -> 8.52 -> 6.79 ms p99) with a small margin, until the budgets are met.
-CPU_MS_PER_CUBE_MAX = 9.5
-EVENT_AFTER_EXIT_MS_P99_MAX = 7.0
+# where the time goes). These ceilings hold the ground won (20.4 -> 12.7 -> 9.14 -> 7.99 ms
+# median, 12.2 -> 8.52 -> 6.79 -> 5.77 ms p99) with a small margin, until the budgets are met.
+CPU_MS_PER_CUBE_MAX = 8.3
+EVENT_AFTER_EXIT_MS_P99_MAX = 6.0
 
 
 def test_the_idle_main_loop_uses_at_most_10_percent_of_the_cpu(pico: EmulatedPico) -> None:
