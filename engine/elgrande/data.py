@@ -104,9 +104,16 @@ class Card:
     regency: bool = False  # a New Regency King card (deck 5 of that mini-expansion)
     source: str = ""
     unverified: tuple[str, ...] = ()
+    # the effect in each language ("en" is `text`); a missing language falls back to English
+    texts: Mapping[str, str] = field(default_factory=dict)
+    # what each option of an "either" effect does, per language (the choice buttons' labels)
+    option_labels: tuple[Mapping[str, str], ...] = ()
 
     def name(self, language: str = "en") -> str:
         return self.names.get(language) or self.names.get("en") or self.id
+
+    def text_in(self, language: str = "en") -> str:
+        return self.texts.get(language) or self.text
 
 
 @dataclass(frozen=True)
@@ -120,9 +127,13 @@ class GreyCard:
     text: str
     effect: tuple[Mapping[str, Any], ...]
     unverified: tuple[str, ...] = ()
+    texts: Mapping[str, str] = field(default_factory=dict)
 
     def name(self, language: str = "en") -> str:
         return self.names.get(language) or self.names.get("en") or self.id
+
+    def text_in(self, language: str = "en") -> str:
+        return self.texts.get(language) or self.text
 
 
 @dataclass(frozen=True)
@@ -204,6 +215,8 @@ def _merge_records(
     for record in extra:
         for existing in merged:
             if fold(str(existing.get(key, ""))) == fold(str(record.get(key, ""))):
+                if "text" in record and "texts" not in record:
+                    existing.pop("texts", None)  # translations of the old effect no longer apply
                 existing.update(record)
                 break
         else:
@@ -398,6 +411,8 @@ def _card(record: Mapping[str, Any]) -> Card:
         copies=int(record.get("copies", 1)),
         names=dict(record.get("names", {"en": record["id"]})),
         text=str(record.get("text", "")),
+        texts=_texts(record, where),
+        option_labels=_option_labels(record, where),
         effect=_check_effect(record.get("effect", []), where),
         alternative=bool(record.get("alternative", False)),
         king_card=bool(record.get("king_card", False)),
@@ -415,6 +430,36 @@ def _grey(record: Mapping[str, Any]) -> GreyCard:
         copies=int(record.get("copies", 1)),
         names=dict(record.get("names", {"en": record["id"]})),
         text=str(record.get("text", "")),
+        texts=_texts(record, where),
         effect=_check_effect(record.get("effect", []), where),
         unverified=tuple(record.get("unverified", ())),
     )
+
+
+def _language_map(value: Any, where: str) -> dict[str, str]:
+    if not isinstance(value, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        raise GameDataError(f"{where}: expected a table of language = text")
+    return dict(value)
+
+
+def _texts(record: Mapping[str, Any], where: str) -> dict[str, str]:
+    """`text` (English) and `texts` (other languages) as one map; English lives in `text`."""
+    texts = _language_map(record.get("texts", {}), f"{where}: texts")
+    english = str(record.get("text", ""))
+    if texts.get("en", english) != english:
+        raise GameDataError(f"{where}: texts.en differs from text (give English in `text`)")
+    return {**texts, "en": english}
+
+
+def _option_labels(record: Mapping[str, Any], where: str) -> tuple[dict[str, str], ...]:
+    labels = record.get("option_labels", [])
+    if not isinstance(labels, list):
+        raise GameDataError(f"{where}: option_labels must be a list")
+    options = [
+        len(step["options"]) for step in record.get("effect", []) if step.get("op") == "either"
+    ]
+    if labels and options != [len(labels)]:
+        raise GameDataError(f"{where}: option_labels must name each option of its `either` effect")
+    return tuple(_language_map(label, f"{where}: option_labels") for label in labels)

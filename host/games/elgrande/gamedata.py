@@ -33,6 +33,8 @@ def gamedata_json(edition: str) -> dict[str, Any]:
             c.id: {
                 "names": dict(c.names),
                 "text": c.text,
+                "texts": dict(c.texts),
+                "options": [dict(label) for label in c.option_labels],
                 "deck": c.deck,
                 "place": c.place,
                 "king_card": c.king_card,
@@ -46,7 +48,13 @@ def gamedata_json(edition: str) -> dict[str, Any]:
         "new_regency": any(c.regency for c in data.cards.values()),
         "power_shift": bool(data.grey_cards),
         "modifiers": {
-            g.id: {"names": dict(g.names), "text": g.text, "value": g.value, "copies": g.copies}
+            g.id: {
+                "names": dict(g.names),
+                "text": g.text,
+                "texts": dict(g.texts),
+                "value": g.value,
+                "copies": g.copies,
+            }
             for g in data.grey_cards.values()
         },
         "power": {

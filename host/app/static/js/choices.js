@@ -5,6 +5,18 @@ import { h, fill } from "./dom.js";
 import { COLOURS } from "./board.js";
 import { areasOf, groupOf, label, parse } from "./notation.js";
 
+/** The action card the acting player took this turn, with its effect: shown for the whole turn. */
+export function takenCard(i18n, game) {
+  const id = game?.turn?.card;
+  if (!id) return null;
+  return h(
+    "div.taken-card",
+    { "data-taken-card": id },
+    h("span.card-name", {}, `${i18n.t("ui.taken_card", { colour: i18n.colour(game.turn.player) })}: ${i18n.card(id)}`),
+    h("span.card-text", {}, i18n.cardText(id)),
+  );
+}
+
 /**
  * Render `legal` into `root`. ctx: { i18n, game, data, onPick(text), focusArea, onClearFocus,
  * disabled (a throw check stops play) }.
@@ -67,7 +79,7 @@ function button(action, { i18n, game, data, onPick, disabled }) {
       "button.choice.action-card",
       attrs,
       h("span.card-name", {}, i18n.card(args[0])),
-      card && i18n.lang === "en" ? h("span.card-text", {}, card.text) : null,
+      card ? h("span.card-text", {}, i18n.cardText(args[0])) : null,
       card ? h("span.card-place", {}, `▲ ${card.place}`) : null,
     );
   }

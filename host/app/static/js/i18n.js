@@ -102,8 +102,16 @@ export class I18n {
     return words.charAt(0).toUpperCase() + words.slice(1);
   }
 
+  /** A card's effect text in the current language (English where the data lacks it). */
   cardText(id) {
-    return (this.data?.cards?.[id] ?? this.data?.modifiers?.[id])?.text ?? "";
+    const card = this.data?.cards?.[id] ?? this.data?.modifiers?.[id];
+    return card?.texts?.[this.lang] || card?.text || "";
+  }
+
+  /** What option `n` (1-based) of a card with a choice does, or "" if the data does not say. */
+  cardOption(id, n) {
+    const option = this.data?.cards?.[id]?.options?.[Number(n) - 1];
+    return option?.[this.lang] || option?.en || "";
   }
 }
 

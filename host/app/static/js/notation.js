@@ -75,7 +75,7 @@ export function label(i18n, action, ctx = {}) {
     case "powerback":
       return i18n.t("act.powerback", { n: args[0] });
     case "option":
-      return i18n.t("act.option", { n: args[0] });
+      return (ctx.card && i18n.cardOption(ctx.card, args[0])) || i18n.t("act.option", { n: args[0] });
     case "veto":
       return i18n.t("act.veto");
     case "allow":

@@ -4,7 +4,7 @@
 import { $, fill, h, renderTimed, toast } from "./dom.js";
 import { i18n, LANGUAGES, loadGameData } from "./i18n.js";
 import { boardSvg, COLOURS, loadMap, onBoardTap } from "./board.js";
-import { renderChoices } from "./choices.js";
+import { renderChoices, takenCard } from "./choices.js";
 import { areasOf, parse } from "./notation.js";
 import { capitalise, promptFor, promptText } from "./prompt.js";
 import { Connection } from "./net.js";
@@ -69,6 +69,7 @@ function render() {
   const step = game.step;
   fill(
     $("#mine"),
+    game.turn?.player === me ? takenCard(i18n, game) : null,
     step?.my_disc ? h("p.my-disc", { "data-my-disc": step.my_disc }, i18n.t("ui.my_disc", { area: i18n.area(step.my_disc) })) : null,
     step?.step === "disc" && step.set?.includes(me) && !legal.length ? h("p.muted", {}, i18n.t("ui.disc_set")) : null,
   );

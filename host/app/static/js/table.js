@@ -4,7 +4,7 @@
 import { $, fill, h, renderTimed, toast } from "./dom.js";
 import { i18n, LANGUAGES, loadGameData, gameStrings } from "./i18n.js";
 import { boardSvg, COLOURS, loadMap, onBoardTap } from "./board.js";
-import { renderChoices } from "./choices.js";
+import { renderChoices, takenCard } from "./choices.js";
 import { areasOf, logText, parse } from "./notation.js";
 import { capitalise, promptFor, promptText } from "./prompt.js";
 import { scoreChart, scoringView } from "./scoring.js";
@@ -284,6 +284,7 @@ function renderCards(game) {
     : h("span.muted", {}, ` (${i18n.t("ui.castillo_secret")})`);
   fill(
     $("#cards"),
+    takenCard(i18n, game),
     cards.length ? h("div.card-strip", {}, h("h3", {}, i18n.t("ui.action_cards")), h("div.face-cards", {}, cards)) : null,
     h(
       "div.facts",
