@@ -54,6 +54,7 @@ STATUS = {
     "notation": 400,
     "not_simulated": 409,
     "no_hint": 409,
+    "bad_position": 400,
 }
 
 

@@ -170,6 +170,7 @@ class Session:
         # computer seats think here, one move at a time, never on a request's thread
         self._computer_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="computer")
         self._computing: tuple[int, int] | None = None  # (game id, `logged`) being thought on
+        self._closed = False
 
     # ------------------------------------------------------------------ wiring
     def attach_tower(self, tower: TowerRuntime) -> None:
@@ -192,6 +193,7 @@ class Session:
         self._listeners = [known for known in self._listeners if known is not listener]
 
     def close(self) -> None:
+        self._closed = True  # a computer still thinking makes no move any more
         self._computer_pool.shutdown(wait=False, cancel_futures=True)
         if self.lights is not None:
             self.lights.close()
@@ -245,7 +247,9 @@ class Session:
             if self._computing == marker:
                 self._computing = None
             active = self.active
-            if not action or active is None or (active.id, active.logged) != marker:
+            if self._closed or not action or active is None:
+                return
+            if (active.id, active.logged) != marker:
                 return  # the game moved on meanwhile: that change scheduled a new move
             if not active.adapter.computer_confirms(active.game):
                 try:

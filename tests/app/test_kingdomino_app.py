@@ -26,7 +26,10 @@ WAIT_S = 60.0  # a computer move in a loaded CI machine; a pass takes well under
 
 
 def _bundle(lang: str) -> dict[str, str]:
-    texts: dict[str, str] = json.loads((STATIC / "i18n" / lang / "ui.json").read_text("utf-8"))
+    """The plugin's and the scoring assistant's strings (the engine's: test_refusal_texts)."""
+    texts: dict[str, str] = {}
+    for name in ("ui.json", "score.json"):
+        texts.update(json.loads((STATIC / "i18n" / lang / name).read_text("utf-8")))
     return texts
 
 
@@ -40,9 +43,9 @@ def test_every_plugin_string_is_in_each_language_with_the_same_placeholders(lang
 
 
 def test_every_key_the_plugin_names_has_a_text() -> None:
-    source = (STATIC / "plugin.js").read_text("utf-8")
+    source = (STATIC / "plugin.js").read_text("utf-8") + (STATIC / "score.js").read_text("utf-8")
     english = _bundle("en")
-    named = set(re.findall(r'"(kingdomino\.ui\.[a-z_.]+[a-z_])"', source))
+    named = set(re.findall(r'"(kingdomino\.(?:ui|score)\.[a-z_.]+[a-z_])"', source))
     assert named and named <= set(english), named - set(english)
     # the keys the plugin builds from a value
     for prefix, values in (

@@ -4,9 +4,8 @@
 // follow docs/kingdomino-notation.md: "c4" is column c, row 4 of the window around the castle.
 
 import { fill, h } from "/static/js/dom.js";
+import { CASTLE_COLOURS, TERRAIN_COLOURS } from "/games/kingdomino/pieces.js";
 
-const TERRAIN_COLOURS = { W: "#e2bf3f", F: "#2f6d35", L: "#3a80c6", G: "#94c457", S: "#8b7b58", M: "#5c5752" };
-const CASTLE_COLOURS = { pink: "#e46ba8", yellow: "#e6c619", green: "#2f9a4a", blue: "#2f63cc" };
 const STEP = { n: [-1, 0], e: [0, 1], s: [1, 0], w: [0, -1] };
 const OPPOSITE = { n: "s", e: "w", s: "n", w: "e" };
 const ROTATION = ["e", "s", "w", "n"]; // a quarter turn clockwise each
@@ -315,6 +314,7 @@ function breakdownView(i18n, game) {
   const decided = result.decided_by === "score" ? null : h("p.kd-decided", { "data-decided-by": result.decided_by }, i18n.t(`kingdomino.ui.decided.${result.decided_by}`));
   return h("div.kd-final", { id: "kd-final" },
     h("h2", {}, i18n.t("kingdomino.ui.final")),
+    h("p", {}, h("a", { href: "/games/kingdomino/score.html", target: "_blank", rel: "noopener" }, i18n.t("kingdomino.ui.scoring_assistant"))),
     h("p.winner", { "data-winners": result.winners.join(" ") }, i18n.t(result.winners.length > 1 ? "kingdomino.ui.winners" : "kingdomino.ui.winner", { who: winners })),
     decided,
     h("div.kd-breakdowns", {}, order.map(({ seat, total, i }) => h("section.kd-breakdown", { "data-breakdown": seat.colour },

@@ -1,0 +1,139 @@
+// The scoring assistant (score.html): a finished kingdom entered by tapping squares with a
+// terrain and its crowns, scored by GET /api/kingdomino/score (castillo score's format,
+// docs/kingdomino-score.md) with the breakdown and, when asked, the check against the real
+// dominoes. For families who play the cardboard game without the app.
+
+import { $, fill, h } from "/static/js/dom.js";
+import { i18n, LANGUAGES } from "/static/js/i18n.js";
+import { getJson } from "/static/js/net.js";
+import { CASTLE_COLOURS, TERRAIN_COLOURS } from "/games/kingdomino/pieces.js";
+
+const TERRAINS = ["W", "F", "L", "G", "S", "M"];
+const MOST_CROWNS = { W: 1, F: 1, L: 1, G: 2, S: 2, M: 3 }; // the most a real square carries
+const COLOURS = ["pink", "yellow", "green", "blue"];
+
+const page = { size: 5, rows: [], brush: "F0", colour: "pink" };
+
+function clear(size) {
+  page.size = size;
+  const middle = (size - 1) / 2;
+  page.rows = Array.from({ length: size }, (_, r) => Array.from({ length: size }, (_, c) => (r === middle && c === middle ? "C" : ".")));
+}
+
+function brushButton(value, label, style) {
+  const chosen = page.brush === value;
+  return h(`button.kd-brush${chosen ? ".chosen" : ""}`, { type: "button", "data-brush": value, "aria-pressed": chosen ? "true" : "false", style, onclick: () => { page.brush = value; render(); } }, label);
+}
+
+function palette() {
+  const terrains = TERRAINS.flatMap((t) => Array.from({ length: MOST_CROWNS[t] + 1 }, (_, crowns) =>
+    brushButton(`${t}${crowns}`, crowns ? "♛".repeat(crowns) : "\u00a0", { background: TERRAIN_COLOURS[t] })));
+  return [
+    h("div.kd-buttons", {}, terrains),
+    h("div.kd-buttons", {},
+      brushButton("C", `♜ ${i18n.t("kingdomino.score.castle")}`, { background: CASTLE_COLOURS[page.colour], color: "#fff" }),
+      brushButton(".", i18n.t("kingdomino.score.empty"), {})),
+    h("p.hint", {}, page.brush === "." ? i18n.t("kingdomino.score.empty") : page.brush === "C" ? i18n.t("kingdomino.score.castle")
+      : `${i18n.t(`kingdomino.terrain.${page.brush[0]}`)} ${"♛".repeat(Number(page.brush[1]))}`),
+  ];
+}
+
+function board() {
+  const cells = page.rows.flatMap((row, r) => row.map((value, c) => {
+    const style = {};
+    let content = null;
+    if (value === "C") {
+      style.background = CASTLE_COLOURS[page.colour];
+      content = "♜";
+    } else if (value !== ".") {
+      style.background = TERRAIN_COLOURS[value[0]];
+      content = Number(value[1]) ? h("span.kd-crowns", {}, "♛".repeat(Number(value[1]))) : null;
+    }
+    const name = `${String.fromCharCode(97 + c)}${r + 1}`;
+    return h(`button.kd-sq${value === "." ? ".empty" : value === "C" ? ".castle" : ""}`, {
+      type: "button", "data-square": name, "data-value": value, title: name, style,
+      onclick: () => { page.rows[r][c] = page.brush; render(); },
+    }, content);
+  }));
+  return h("div.kd-grid", { style: { gridTemplateColumns: `repeat(${page.size}, var(--kd-cell))` } }, cells);
+}
+
+function options() {
+  const form = $("#kd-options");
+  const was = Object.fromEntries(new FormData(form));
+  const check = (name, label) => h("label.check", {}, h("input", { type: "checkbox", name, checked: was[name] === "on" }), label);
+  return [
+    h("label.field", {}, h("span", {}, i18n.t("kingdomino.score.colour")),
+      h("select", { name: "colour", onchange: (e) => { page.colour = e.target.value; render(); } },
+        COLOURS.map((c) => h("option", { value: c, selected: c === page.colour }, i18n.colour(c))))),
+    h("label.check", {}, h("input", { type: "checkbox", name: "duel", checked: page.size === 7, onchange: (e) => { clear(e.target.checked ? 7 : 5); render(); } }), i18n.t("kingdomino.score.duel")),
+    check("middle_kingdom", i18n.t("options.middle_kingdom")),
+    check("harmony", i18n.t("options.harmony")),
+    h("label.field", {}, h("span", {}, i18n.t("kingdomino.score.discarded")), h("input", { type: "number", name: "discarded", min: 0, step: 1, value: was.discarded ?? "" })),
+    check("check_tiles", i18n.t("kingdomino.score.check_tiles")),
+  ];
+}
+
+/** The position as `castillo score --game kingdomino` reads it. */
+function position() {
+  const fd = new FormData($("#kd-options"));
+  const out = {
+    game: "kingdomino",
+    size: page.size,
+    kingdoms: { [page.colour]: page.rows.map((row) => row.join(" ")) },
+    middle_kingdom: fd.get("middle_kingdom") === "on",
+    harmony: fd.get("harmony") === "on",
+    check_tiles: fd.get("check_tiles") === "on",
+  };
+  const discarded = String(fd.get("discarded") ?? "").trim();
+  if (discarded !== "") out.discarded = { [page.colour]: Number(discarded) };
+  return out;
+}
+
+function breakdown(result) {
+  const colour = page.colour;
+  const bonus = result.bonus[colour];
+  return h("div.kd-breakdown", { id: "kd-breakdown" },
+    h("h2", {}, i18n.t("kingdomino.score.total", { n: result.totals[colour] })),
+    h("ul", {},
+      [...result.territories[colour]].sort((a, b) => b.points - a.points).map((t) =>
+        h("li", { "data-points": t.points }, i18n.t("kingdomino.ui.territory", { terrain: i18n.t(`kingdomino.terrain.${t.terrain[0].toUpperCase()}`), squares: t.squares, crowns: t.crowns, points: t.points }))),
+      bonus.middle_kingdom ? h("li.bonus", {}, i18n.t("kingdomino.ui.bonus.middle_kingdom", { n: bonus.middle_kingdom })) : null,
+      bonus.harmony ? h("li.bonus", {}, i18n.t("kingdomino.ui.bonus.harmony", { n: bonus.harmony })) : null));
+}
+
+async function score() {
+  const url = `/api/kingdomino/score?position=${encodeURIComponent(JSON.stringify(position()))}`;
+  try {
+    fill($("#kd-result"), breakdown(await getJson(url)));
+  } catch (err) {
+    fill($("#kd-result"), h("p.lobby-error", { id: "kd-error", role: "alert" }, i18n.t("kingdomino.score.refused", { reason: err.reason ?? err.code })));
+  }
+}
+
+function render() {
+  for (const el of document.querySelectorAll("[data-t]")) el.textContent = i18n.t(el.dataset.t);
+  document.title = i18n.t("kingdomino.score.title");
+  fill($("#kd-palette"), palette());
+  fill($("#kd-board"), board());
+  fill($("#kd-options"), options());
+  document.body.dataset.ready = "1";
+}
+
+async function main() {
+  await i18n.use(localStorage.getItem("castillo.lang") ?? navigator.language?.slice(0, 2) ?? "en", "kingdomino");
+  const select = $("#lang");
+  for (const lang of LANGUAGES) select.append(h("option", { value: lang }, lang.toUpperCase()));
+  select.value = i18n.lang;
+  select.addEventListener("change", async () => {
+    localStorage.setItem("castillo.lang", select.value);
+    await i18n.use(select.value, "kingdomino");
+    render();
+  });
+  $("#kd-score").addEventListener("click", score);
+  $("#kd-clear").addEventListener("click", () => { clear(page.size); fill($("#kd-result")); render(); });
+  clear(5);
+  render();
+}
+
+main();

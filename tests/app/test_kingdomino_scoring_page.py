@@ -1,0 +1,119 @@
+"""The Kingdomino scoring assistant: GET /api/kingdomino/score (castillo score's input and
+output, docs/kingdomino-score.md) and its page, a kingdom entered by tapping squares in Chromium."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.app.ui_browser import (
+    app_server,
+    browser_context,
+    chromium_missing,
+    watch_errors,
+)
+from tests.engine.kingdomino.test_score_cli import EXAMPLE  # the issue's example kingdom
+
+MISSING = chromium_missing()
+
+
+def _score(client: TestClient, position: Any) -> Any:
+    text = position if isinstance(position, str) else json.dumps(position)
+    return client.get("/api/kingdomino/score", params={"position": text})
+
+
+def test_the_route_scores_as_the_command_line_does(client: TestClient) -> None:
+    from engine.kingdomino.spec import SPEC
+
+    answer = _score(client, EXAMPLE)
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == SPEC.score_position(EXAMPLE)
+    assert answer.json()["bonus"]["pink"]["harmony"] == 0  # two dominoes were discarded
+
+
+@pytest.mark.parametrize(
+    ("position", "field"),
+    [
+        (
+            {**EXAMPLE, "kingdoms": {"pink": ["F0 F0 G0 W0", *EXAMPLE["kingdoms"]["pink"][1:]]}},
+            "kingdoms.pink[0]",
+        ),
+        (
+            {
+                **EXAMPLE,
+                "kingdoms": {"pink": [r.replace("C", "F0") for r in EXAMPLE["kingdoms"]["pink"]]},
+            },
+            "kingdoms.pink",
+        ),
+        (
+            {
+                **EXAMPLE,
+                "check_tiles": True,
+                "kingdoms": {
+                    "pink": ["M3 M3 . . .", ". . . . .", ". . C . .", ". . . . .", ". . . . ."]
+                },
+            },
+            "kingdoms.pink",
+        ),
+    ],
+)
+def test_a_bad_kingdom_is_a_400_naming_where(
+    client: TestClient, position: dict[str, Any], field: str
+) -> None:
+    answer = _score(client, position)
+    assert answer.status_code == 400, answer.text
+    body = answer.json()
+    assert body["error"] == "bad_position"
+    assert any(name.startswith(field) for name in body["errors"]), body
+
+
+@pytest.mark.parametrize("text", ["{", "[1, 2]", "x" * 20_000])
+def test_what_is_not_a_position_is_a_400(client: TestClient, text: str) -> None:
+    answer = _score(client, text)
+    assert answer.status_code == 400 and answer.json()["error"] == "bad_position"
+
+
+@pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
+def test_a_kingdom_tapped_in_is_scored_with_its_breakdown() -> None:
+    with app_server() as base, browser_context() as context:
+        page = context.new_page()
+        errors: list[str] = []
+        watch_errors(page, errors)
+        page.goto(base + "/games/kingdomino/score.html")
+        page.wait_for_selector("body[data-ready='1'] button[data-square='c3'][data-value='C']")
+        # forest with a crown on b3 and c2, plain forest on b2; a lake on d3
+        page.click("button[data-brush='F1']")
+        page.click("button[data-square='b3']")
+        page.click("button[data-square='c2']")
+        page.click("button[data-brush='F0']")
+        page.click("button[data-square='b2']")
+        page.click("button[data-brush='L0']")
+        page.click("button[data-square='d3']")
+        page.click("#kd-score")
+        page.wait_for_selector("#kd-breakdown")
+        assert page.locator("#kd-breakdown h2").inner_text() == "Total: 6"  # 3 squares × 2
+        assert page.locator("#kd-breakdown li[data-points='6']").inner_text() == "forest: 3 × 2 = 6"
+        # the tile check: two mines with 3 crowns cannot be built from the real dominoes
+        page.click("button[data-brush='M3']")
+        for square in ("a1", "b1"):
+            page.click(f"button[data-square='{square}']")
+        page.check("input[name='check_tiles']")
+        page.click("#kd-score")
+        page.wait_for_selector("#kd-error")
+        assert "M3" in page.locator("#kd-error").inner_text()
+        # in Czech, with the rulebook's terrain names
+        page.select_option("#lang", "cs")
+        page.wait_for_function(
+            "() => document.querySelector('#kd-score').textContent === 'Spočítat'"
+        )
+        page.click("button[data-brush='.']")
+        for square in ("a1", "b1"):
+            page.click(f"button[data-square='{square}']")
+        page.click("#kd-score")
+        page.wait_for_selector("#kd-breakdown li[data-points='6']")
+        assert page.locator("#kd-breakdown li[data-points='6']").inner_text() == "les: 3 × 2 = 6"
+        refused = [e for e in errors if "status of 400" in e]
+        assert len(refused) == 1 and len(errors) == 1, errors
