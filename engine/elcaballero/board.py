@@ -109,6 +109,19 @@ class CaballeroCard:
         return out
 
 
+class Governor:
+    """An alcalde on a closed region (extended game), by one node of that region; `ship`: its
+    owner's ship on that lake (EC-8)."""
+
+    def __init__(self, owner: int, node: int, ship: bool) -> None:
+        self.owner = owner
+        self.node = node
+        self.ship = ship
+
+    def copy(self) -> Governor:
+        return Governor(self.owner, self.node, self.ship)
+
+
 class Map:
     """Cells, cards and regions (see the module docstring)."""
 
@@ -123,6 +136,7 @@ class Map:
         self.root_cells: list[set[int]] = []
         self.root_treasure: list[int] = []
         self.root_open: list[int] = []
+        self.governors: list[Governor] = []  # in the order placed
 
     # --- copying (undo keeps copies of the map) ---
 
@@ -138,6 +152,7 @@ class Map:
         out.root_cells = [set(s) if s else s for s in self.root_cells]
         out.root_treasure = list(self.root_treasure)
         out.root_open = list(self.root_open)
+        out.governors = [g.copy() for g in self.governors]
         return out
 
     # --- union-find ---
@@ -188,6 +203,20 @@ class Map:
         """No edge of the region faces an empty cell or a caballero card (EC-29: geometry)."""
         return self.root_open[self.find(root)] == 0
 
+    def governor_of(self, root: int) -> Governor | None:
+        """The Governor on the region of `root`, if any."""
+        root = self.find(root)
+        for placed in self.governors:
+            if self.find(placed.node) == root:
+                return placed
+        return None
+
+    def region_index(self, key: int, root: int) -> int:
+        """The index, on the area card at `key`, of its region belonging to `root` (-1: none)."""
+        area = self.areas[key]
+        root = self.find(root)
+        return next((i for i, n in enumerate(area.nodes) if self.find(n) == root), -1)
+
     def region_at(self, x: int, y: int, region_index: int) -> int:
         """The root of one region of the area card at (x, y), by its index on the card."""
         return self.find(self.areas[key_of(x, y)].nodes[region_index])
@@ -195,6 +224,10 @@ class Map:
     def roots(self) -> list[int]:
         """Every region's root, in the order regions first appeared."""
         return [n for n in range(len(self.parent)) if self.parent[n] == n]
+
+    def closed_roots(self) -> list[int]:
+        """Every closed region's root (EC-29), in the order regions first appeared."""
+        return [n for n in range(len(self.parent)) if self.parent[n] == n and not self.root_open[n]]
 
     def facing(self, key: int, side: int) -> tuple[int, int]:
         """What the cell `key` faces on `side`: (kind, root) of the area card's edge there, or

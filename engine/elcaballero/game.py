@@ -21,40 +21,38 @@ from engine.core.actions import Action
 from engine.core.chance import dealer_draw
 from engine.core.errors import IllegalAction, NotationError, NotYourTurn, UndoError
 from engine.core.protocol import CHANCE
-from engine.elcaballero.board import DELTA, DIRS, CaballeroCard, Map, cell_from_text, cell_name
+from engine.elcaballero import extended
+from engine.elcaballero.board import DELTA, DIRS, CaballeroCard, Governor, Map, cell_name
 from engine.elcaballero.cards import LAND, SEA, CardDesc, CardError, card_from_text
 from engine.elcaballero.catalogue import Catalogue, load_synthetic
+from engine.elcaballero.extended import GRANDE_COURT, GRANDE_NONE
+from engine.elcaballero.notation import parse_cell, parse_spot, spot_name
 from engine.elcaballero.options import Options
 from engine.elcaballero.placement import NOWHERE, area_placements
 from engine.elcaballero.refusals import Refusal
 from engine.elcaballero.rules import Rules, load_rules
 from engine.elcaballero.scoring import caballero_totals, score_map
+from engine.elcaballero.turn import (
+    AREAS,
+    AREAS_DUE,
+    CASTILLOS,
+    COUNTERS,
+    GRANDE_MOVED,
+    KNIGHTS,
+    REINFORCED,
+    SHIPS,
+    WITHDRAWN,
+    new_turn,
+)
 from engine.elcaballero.verbs import VERBS
 
 CHANCE_PHASES = ("start", "reveal")
-
-
-def parse_cell(text: str) -> int:
-    """'x,y' to a cell key (NotationError otherwise)."""
-    key = cell_from_text(text)
-    if key is None:
-        raise NotationError(f'a cell is "x,y" (whole numbers), got {text!r}')
-    return key
-
-
-def parse_spot(text: str) -> tuple[int, int]:
-    """'x,yD' to (cell key, side)."""
-    if len(text) < 4 or text[-1].upper() not in DIRS:
-        raise NotationError(f'a spot is a cell and a side, "x,yD" (D: N, E, S, W): {text!r}')
-    return parse_cell(text[:-1]), DIRS.index(text[-1].upper())
+EXTENDED_VERBS = ("governor", "lakeship", "grande", "movegrande", "knightgrande")
+__all__ = ["Game", "parse_cell", "parse_spot", "spot_name"]
 
 
 def _illegal(action: Action, refused: Refusal) -> IllegalAction:
     return IllegalAction(str(action), refused.reason, refused.key, refused.params)
-
-
-def spot_name(key: int, side: int) -> str:
-    return cell_name(key) + DIRS[side]
 
 
 class Saved:
@@ -70,12 +68,10 @@ class Saved:
         self.market = list(game.market)
         self.turn = list(game.turn)
         self.placed_now = set(game.placed_now)
+        self.governors_left = list(game.governors_left)
+        self.grande_at = list(game.grande_at)
         self.log_length = len(game.log)
         self.history_length = len(game.history)
-
-
-# the counters of a turn (Game.turn)
-REINFORCED, AREAS, AREAS_DUE, KNIGHTS, SHIPS, CASTILLOS, WITHDRAWN = range(7)
 
 
 class Game:
@@ -93,7 +89,7 @@ class Game:
                 "cards) or supply your own"
             )
         self.catalogue = catalogue
-        self.size = self.rules.base
+        self.size = self.rules.extended if options.extended else self.rules.base
         n = len(options.players)
         self.n = n
         self.history: list[tuple[int, Action]] = []
@@ -103,6 +99,8 @@ class Game:
         self.court_ships = [0] * n
         self.ship_supply = self.size.ships
         self.castillo_supply = self.size.castillos
+        self.governors_left = [self.size.governors] * n
+        self.grande_at = [GRANDE_COURT if self.size.grandes else GRANDE_NONE] * n
         self.hands: list[list[int]] = [list(range(1, 14)) for _ in range(n)]
         self.scores = [0] * n
         self.scorings: list[dict[str, Any]] = []
@@ -117,7 +115,7 @@ class Game:
         self.played = [0] * n  # power card value played this round (0: not yet)
         self.order: list[int] = []  # turn order this round
         self.turn_index = 0
-        self.turn = [0] * 7
+        self.turn = [0] * COUNTERS
         self.placed_now: set[int] = set()  # cells of caballero cards placed this turn
         self.saved: list[Saved] = []
         self._version = 0  # bumped by every change: what the caches are valid for
@@ -170,9 +168,18 @@ class Game:
         if kind == "moveship":
             a, b = parse_spot(action.arg), parse_spot(action.arg2)
             return Action(kind, spot_name(*a), spot_name(*b))
-        if kind in ("castillo", "withdraw"):
+        if kind in ("castillo", "withdraw", "grande"):
             return Action(kind, cell_name(parse_cell(action.arg)))
-        if kind == "movecastillo":
+        if kind in ("governor", "lakeship"):
+            if not action.arg2.isdigit():
+                raise NotationError(f"a region is its index on the card, 0, 1, ...: {text!r}")
+            return Action(kind, cell_name(parse_cell(action.arg)), str(int(action.arg2)))
+        if kind == "knightgrande":
+            key, side = parse_spot(action.arg)
+            if not action.arg2.isdigit():
+                raise NotationError(f"a caballero number is 1 to 8: {text!r}")
+            return Action(kind, spot_name(key, side), str(int(action.arg2)))
+        if kind in ("movecastillo", "movegrande"):
             a_key, b_key = parse_cell(action.arg), parse_cell(action.arg2)
             return Action(kind, cell_name(a_key), cell_name(b_key))
         return action
@@ -259,6 +266,8 @@ class Game:
         self.market = saved.market
         self.turn = saved.turn
         self.placed_now = saved.placed_now
+        self.governors_left = saved.governors_left
+        self.grande_at = saved.grande_at
         del self.log[saved.log_length :]
         del self.history[saved.history_length :]
 
@@ -360,7 +369,7 @@ class Game:
     def _begin_turn(self) -> None:
         player = self.order[self.turn_index]
         due = 2 if self.played[player] == self.rules.two_area_cards else 1
-        self.turn = [0, 0, due, 0, 0, 0, 0]
+        self.turn = new_turn(due)
         self.placed_now = set()
         if self.options.automatic_reinforcements:
             self._auto_reinforce()
@@ -390,7 +399,11 @@ class Game:
 
     def _score(self) -> None:
         result = score_map(
-            self.board, self.rules.layout, self.seat_names(), None, self.options.two_player_tie
+            self.board,
+            self.rules.layout,
+            self.seat_names(),
+            self.board.governors,
+            self.options.two_player_tie,
         )
         for p, name in enumerate(self.options.players):
             self.scores[p] += int(result["totals"][name])
@@ -429,7 +442,9 @@ class Game:
             return
         if kind in ("power", "start", "reveal"):
             raise Refusal("wrong_phase")
-        if kind == "reinforce":
+        if kind in EXTENDED_VERBS:
+            self._do_extended(player, action)
+        elif kind == "reinforce":
             self._reinforce(player)
         elif kind == "area":
             self._do_area(player, action)
@@ -454,15 +469,30 @@ class Game:
         else:
             self._do_done(player)
 
+    def _do_extended(self, player: int, action: Action) -> None:
+        if not self.options.extended:
+            raise Refusal("extended_only")
+        kind = action.kind
+        if kind == "governor":
+            extended.do_governor(self, player, action)
+        elif kind == "lakeship":
+            extended.do_lakeship(self, player, action)
+        elif kind == "grande":
+            extended.do_grande(self, player, action)
+        elif kind == "movegrande":
+            extended.do_movegrande(self, player, action)
+        else:
+            extended.do_knightgrande(self, player, action)
+
     # ---------------------------------------------------------------- turn actions
     def _reinforce(self, player: int) -> None:
         if self.turn[REINFORCED]:
             raise Refusal("reinforced")
         self.turn[REINFORCED] = 1
         self.court[player] += self.rules.power_caballeros[self.played[player] - 1]
-        self._cap_court(player)
+        self.cap_court(player)
 
-    def _cap_court(self, player: int) -> None:
+    def cap_court(self, player: int) -> None:
         if self.options.court_capacity:
             cap = self.rules.court_per_card * self.stack[player]
             if self.court[player] > cap:
@@ -472,7 +502,7 @@ class Game:
                 )
                 self.court[player] = cap
 
-    def _pay(self, player: int, cost: int) -> None:
+    def pay(self, player: int, cost: int) -> None:
         if self.court[player] < cost:
             raise Refusal("court_short", {"court": self.court[player], "cost": cost})
         self.court[player] -= cost
@@ -505,10 +535,18 @@ class Game:
         del self.market[slot - 1]
         self.turn[AREAS] += 1
         for crowded in self.board.crowded_around(key):
-            if self.options.remove_on_same_island or self._lands_differ(crowded):
-                self._remove(crowded, key)
+            if self.options.remove_on_same_island or self.lands_differ(crowded):
+                before = self._number_before(self.board.caballeros[crowded], key)
+                self.remove(crowded, before)
 
-    def _lands_differ(self, key: int) -> bool:
+    def must_go(self, key: int) -> bool:
+        """The card at `key` touches land on more than one side (EC-9: the option
+        remove_on_same_island) and no Grande protects it."""
+        if self.board.caballeros[key].grande or self.board.land_sides(key) < 2:
+            return False
+        return self.options.remove_on_same_island or self.lands_differ(key)
+
+    def lands_differ(self, key: int) -> bool:
         roots = {
             self.board.facing(key, s)[1] for s in range(4) if self.board.facing(key, s)[0] == LAND
         }
@@ -526,35 +564,40 @@ class Game:
             return Refusal("fallback_own")
         return Refusal("fallback_other")
 
-    def _remove(self, key: int, new_area: int) -> None:
-        """A caballero card touching land on more than one side leaves the map."""
+    def remove(self, key: int, returned: int, grande_left: bool = False) -> None:
+        """A caballero card touching land on more than one side leaves the map; a castillo on
+        it returns `returned` caballeros and its ships to the court. The ships of a card the
+        Grande left go as for any removal, or to the court (EC-24: grande_ships_as_removal)."""
         card = self.board.remove_caballero(key)
         owner = card.owner
         ships = bin(card.ships).count("1")
         name = self.options.players[owner]
-        if card.castillo:
-            before = self._number_before(card, new_area)
-            self.court[owner] += before
+        ships_home = card.castillo or (grande_left and not self.options.grande_ships_as_removal)
+        if ships_home:
             self.court_ships[owner] += ships
+        else:
+            self.ship_supply += ships
+        if card.castillo:
+            self.court[owner] += returned
             self.castillo_supply += 1
             self.log.append(
                 f"{name}'s card at {cell_name(key)} is removed; its castillo "
-                f"returns {before} caballeros and {ships} ship(s) to the court"
+                f"returns {returned} caballeros and {ships} ship(s) to the court"
             )
         else:
-            self.ship_supply += ships
             self.log.append(f"{name}'s card at {cell_name(key)} is removed with its caballeros")
         self.stack[owner] += 1
+        self.cap_court(owner)
 
     def _number_before(self, card: CaballeroCard, new_area: int) -> int:
         """The number that faced land before the new area card (0 if none: EC-22)."""
         for side in range(4):
             neighbour = card.key + DELTA[side]
             if neighbour != new_area and self.board.facing(card.key, side)[0] == LAND:
-                return self._number(card, side)
+                return self.number(card, side)
         return 0
 
-    def _number(self, card: CaballeroCard, side: int) -> int:
+    def number(self, card: CaballeroCard, side: int) -> int:
         return self.rules.layout[card.side][(side - card.rotation) % 4]
 
     def _land_side(self, key: int) -> int:
@@ -574,8 +617,13 @@ class Game:
                     "tie", {"colour": name, "total": mine, "cell": cell_name(key + DELTA[side])}
                 )
 
-    def _knight_check(self, player: int, key: int, side: int, number: int) -> tuple[int, int, int]:
-        """(card side, rotation, cost) of a new caballero card, or a Refusal."""
+    def may_place_card(self, player: int) -> bool:
+        """The player may still place a caballero card this turn (two at most; a card withdrawn
+        this turn comes back next turn at the earliest: EC-19)."""
+        return self.turn[KNIGHTS] < 2 and self.stack[player] > self.turn[WITHDRAWN]
+
+    def check_new_card(self, player: int, key: int) -> None:
+        """A new caballero card of the player may lie at `key` (before its numbers count)."""
         if self.turn[KNIGHTS] >= 2:
             raise Refusal("knights_done")
         if self.stack[player] - self.turn[WITHDRAWN] <= 0:
@@ -584,6 +632,10 @@ class Game:
             raise Refusal("cell_taken", {"cell": cell_name(key)})
         if not self.board.touches_area(key):
             raise Refusal("not_next_to_area")
+
+    def _knight_check(self, player: int, key: int, side: int, number: int) -> tuple[int, int, int]:
+        """(card side, rotation, cost) of a new caballero card, or a Refusal."""
+        self.check_new_card(player, key)
         lands = self.board.land_sides(key)
         if lands > 1:
             raise Refusal("two_lands", {"count": lands})
@@ -605,14 +657,14 @@ class Game:
     def _do_knight(self, player: int, action: Action) -> None:
         key, side = parse_spot(action.arg)
         card_side, rotation, cost = self._knight_check(player, key, side, int(action.arg2))
-        self._pay(player, cost)
+        self.pay(player, cost)
         self.board.place_caballero(CaballeroCard(player, card_side, rotation, key))
         self.stack[player] -= 1
         self.turn[KNIGHTS] += 1
         self.placed_now.add(key)
-        self._cap_court(player)
+        self.cap_court(player)
 
-    def _own(self, player: int, key: int) -> CaballeroCard:
+    def own(self, player: int, key: int) -> CaballeroCard:
         card = self.board.caballeros.get(key)
         if card is None:
             raise Refusal("no_card", {"cell": cell_name(key)})
@@ -625,7 +677,7 @@ class Game:
     ) -> tuple[CaballeroCard, int, int, int]:
         if self.turn[KNIGHTS] >= 2:
             raise Refusal("knights_done")
-        card = self._own(player, key)
+        card = self.own(player, key)
         if card.grande:
             raise Refusal("grande_fixed")
         land = self._land_side(key)
@@ -634,7 +686,7 @@ class Game:
         if side != land:
             raise Refusal("face_land", {"side": DIRS[land]})
         layout = self.rules.layout
-        now = self._number(card, land)
+        now = self.number(card, land)
         if number <= now or number > max(layout[1]):
             raise Refusal("raise_lower", {"number": now})
         card_side = 0 if number in layout[0] else 1
@@ -644,26 +696,33 @@ class Game:
     def _do_raise(self, player: int, action: Action) -> None:
         key, side = parse_spot(action.arg)
         card, card_side, rotation, cost = self._raise_check(player, key, side, int(action.arg2))
-        self._pay(player, cost)
+        self.pay(player, cost)
         card.side, card.rotation = card_side, rotation
         self.turn[KNIGHTS] += 1
 
     def _ship_spot(self, player: int, key: int, side: int) -> CaballeroCard:
-        card = self._own(player, key)
+        card = self.own(player, key)
         if self.board.facing(key, side)[0] != SEA:
             raise Refusal("ship_not_sea", {"side": DIRS[side]})
         if card.ships >> side & 1:
             raise Refusal("ship_there", {"side": DIRS[side]})
         return card
 
-    def _do_ship(self, player: int, action: Action) -> None:
+    def check_ship_purchase(self) -> None:
+        """One more ship may be bought this turn (1-2 a turn, from the supply)."""
         if self.turn[SHIPS] >= 2:
             raise Refusal("ships_bought")
         if self.ship_supply <= 0:
             raise Refusal("ship_supply")
+
+    def can_buy_ship(self, court: int) -> bool:
+        return self.turn[SHIPS] < 2 and self.ship_supply > 0 and court >= 2
+
+    def _do_ship(self, player: int, action: Action) -> None:
+        self.check_ship_purchase()
         key, side = parse_spot(action.arg)
         card = self._ship_spot(player, key, side)
-        self._pay(player, 2)
+        self.pay(player, 2)
         card.ships |= 1 << side
         self.ship_supply -= 1
         self.turn[SHIPS] += 1
@@ -673,13 +732,13 @@ class Game:
             raise Refusal("no_court_ship")
         key, side = parse_spot(action.arg)
         card = self._ship_spot(player, key, side)
-        self._pay(player, 1)
+        self.pay(player, 1)
         card.ships |= 1 << side
         self.court_ships[player] -= 1
 
     def _do_shipback(self, player: int, action: Action) -> None:
         key, side = parse_spot(action.arg)
-        card = self._own(player, key)
+        card = self.own(player, key)
         if not card.ships >> side & 1:
             raise Refusal("no_ship", {"side": DIRS[side]})
         card.ships &= ~(1 << side)
@@ -687,19 +746,19 @@ class Game:
 
     def _do_moveship(self, player: int, action: Action) -> None:
         key, side = parse_spot(action.arg)
-        card = self._own(player, key)
+        card = self.own(player, key)
         if not card.ships >> side & 1:
             raise Refusal("no_ship", {"side": DIRS[side]})
         to_key, to_side = parse_spot(action.arg2)
         if to_key == key:
             raise Refusal("same_card")
         target = self._ship_spot(player, to_key, to_side)
-        self._pay(player, 1)
+        self.pay(player, 1)
         card.ships &= ~(1 << side)
         target.ships |= 1 << to_side
 
     def _castillo_target(self, player: int, key: int) -> CaballeroCard:
-        card = self._own(player, key)
+        card = self.own(player, key)
         if card.castillo:
             raise Refusal("castillo_there")
         return card
@@ -710,38 +769,41 @@ class Game:
         if self.castillo_supply <= 0:
             raise Refusal("castillo_supply")
         card = self._castillo_target(player, parse_cell(action.arg))
-        self._pay(player, 1)
+        self.pay(player, 1)
         card.castillo = True
         self.castillo_supply -= 1
         self.turn[CASTILLOS] += 1
 
     def _do_movecastillo(self, player: int, action: Action) -> None:
         key = parse_cell(action.arg)
-        card = self._own(player, key)
+        card = self.own(player, key)
         if not card.castillo:
             raise Refusal("no_castillo")
         to_key = parse_cell(action.arg2)
         if to_key == key:
             raise Refusal("same_card")
         target = self._castillo_target(player, to_key)
-        self._pay(player, 1)
+        self.pay(player, 1)
         card.castillo = False
         target.castillo = True
 
     def _do_withdraw(self, player: int, action: Action) -> None:
         key = parse_cell(action.arg)
-        card = self._own(player, key)
+        card = self.own(player, key)
         if key in self.placed_now:
             raise Refusal("placed_now")
+        if card.grande and not self.options.withdraw_grande_card:
+            raise Refusal("grande_withdraw")
         self.board.remove_caballero(key)
         self.court_ships[player] += bin(card.ships).count("1")
         if card.castillo:
-            land = self._land_side(key)
-            self.court[player] += self._number(card, land) if land >= 0 else 0
+            self.court[player] += extended.highest_land_number(self, card)
             self.castillo_supply += 1
+        if card.grande:  # EC-27: the Grande goes back to the court
+            self.grande_at[player] = GRANDE_COURT
         self.stack[player] += 1
         self.turn[WITHDRAWN] += 1
-        self._cap_court(player)
+        self.cap_court(player)
 
     def _do_done(self, player: int) -> None:
         if self._area_open():
@@ -765,7 +827,7 @@ class Game:
                 out.append(Action("area", str(index + 1), spot_name(key, north)))
         court = self.court[player]
         totals: dict[int, list[int]] | None = None  # computed when a land region is met
-        if self.turn[KNIGHTS] < 2 and court > 0 and self.stack[player] > self.turn[WITHDRAWN]:
+        if court > 0 and self.may_place_card(player):
             for key in sorted(board.frontier):
                 lands = board.land_sides(key)
                 if lands == 0:
@@ -787,7 +849,7 @@ class Game:
                 side = self._land_side(key)
                 if side < 0 or card.grande:
                     continue
-                now = self._number(card, side)
+                now = self.number(card, side)
                 if totals is None:
                     totals = caballero_totals(board, self.rules.layout, self.n)
                 mine, others = self._standing(totals, player, key, side)
@@ -800,14 +862,19 @@ class Game:
             for side in range(4)
             if not board.caballeros[key].ships >> side & 1 and board.side_kind(key, side) == SEA
         ]
-        if self.turn[SHIPS] < 2 and self.ship_supply > 0 and court >= 2:
+        if self.can_buy_ship(court):
             out.extend(Action("ship", spot_name(k, s)) for k, s in free_sea)
         if self.court_ships[player] > 0 and court >= 1:
             out.extend(Action("reship", spot_name(k, s)) for k, s in free_sea)
         no_castillo = [k for k in own if not board.caballeros[k].castillo]
         if self.turn[CASTILLOS] < 2 and self.castillo_supply > 0 and court >= 1:
             out.extend(Action("castillo", cell_name(k)) for k in no_castillo)
-        out.extend(Action("withdraw", cell_name(k)) for k in own if k not in self.placed_now)
+        out.extend(
+            Action("withdraw", cell_name(k))
+            for k in own
+            if k not in self.placed_now
+            and (self.options.withdraw_grande_card or not board.caballeros[k].grande)
+        )
         for key in own:
             card = board.caballeros[key]
             for side in range(4):
@@ -825,6 +892,8 @@ class Game:
                     for k in no_castillo
                     if k != key
                 )
+        if self.options.extended:
+            out.extend(extended.extended_actions(self, player))
         optional = self.options.second_area_optional and self.turn[AREAS] >= 1
         if not self._area_open() or area_kind == NOWHERE or optional:
             out.append(Action("done"))
@@ -863,9 +932,10 @@ class Game:
                     "owner": names[c.owner],
                     "side": "front" if c.side == 0 else "back",
                     "rotation": c.rotation,
-                    "numbers": [self._number(c, s) for s in range(4)],
+                    "numbers": [self.number(c, s) for s in range(4)],
                     "ships": [DIRS[s] for s in range(4) if c.ships >> s & 1],
                     "castillo": c.castillo,
+                    "grande": c.grande,
                 }
                 for k, c in sorted(board.caballeros.items())
             ],
@@ -880,6 +950,7 @@ class Game:
                 }
                 for r in board.roots()
             ],
+            "governors": [self._governor_view(g) for g in board.governors],
             "market": [{"card": c.text, "id": c.id} for c in self.market],
             "pile": self.pile_left,
             "power_played": {names[p]: self.played[p] for p in range(self.n) if self.played[p]},
@@ -892,6 +963,8 @@ class Game:
                     "court_ships": self.court_ships[p],
                     "hand_size": len(self.hands[p]),
                     "score": self.scores[p],
+                    "governors_left": self.governors_left[p],
+                    "grande": self._grande_view(p),
                 }
                 for p in range(self.n)
             ],
@@ -903,6 +976,7 @@ class Game:
                 "caballero_cards": self.turn[KNIGHTS],
                 "ships": self.turn[SHIPS],
                 "castillos": self.turn[CASTILLOS],
+                "grande_moved": bool(self.turn[GRANDE_MOVED]),
             },
             "scorings": self.scorings,
             "log": [[("chance" if p == CHANCE else names[p]), str(a)] for p, a in self.history],
@@ -913,6 +987,25 @@ class Game:
             out["legal"] = [str(a) for a in self.legal_actions(viewer)]
             out["can_undo"] = self.can_undo(viewer)
         return out
+
+    def _governor_view(self, governor: Governor) -> dict[str, Any]:
+        board = self.board
+        root = board.find(governor.node)
+        key = min(board.root_cells[root])
+        return {
+            "owner": self.options.players[governor.owner],
+            "cell": cell_name(key),
+            "region": board.region_index(key, root),
+            "type": "land" if board.kind[root] == LAND else "sea",
+            "ship": governor.ship,
+        }
+
+    def _grande_view(self, player: int) -> str | None:
+        """Where the player's Grande is: a cell, "court", or None (the base game)."""
+        where = self.grande_at[player]
+        if where == GRANDE_NONE:
+            return None
+        return "court" if where == GRANDE_COURT else cell_name(where)
 
     def snapshot(self) -> dict[str, Any]:
         out = self.view(None)

@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.errors import OptionsError
-from engine.core.options import read_options
+from engine.core.options import options_json, read_options
 
 MODES = ("table", "dealer")
 CATALOGUES = ("", "synthetic")
 TWO_PLAYER_TIES = ("second", "nothing")
+LAKE_SHIPS = ("buy", "none")
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,7 @@ class Options:
     mode: str = "table"  # table: revealed cards are entered; dealer: the engine shuffles
     seed: int | None = None  # dealer mode: a reproducible shuffle (tests, self-play)
     catalogue: str = ""  # "synthetic": the shipped SYNTHETIC set (not the real cards)
+    extended: bool = False  # the extended game: 10 rounds, all pieces, Governors, the Grande
     # the gaps (EC-n), each defaulting to the reference's suggestion
     two_player_tie: str = "second"  # EC-6: 2 players tied for the most score 1 + 1 each
     automatic_reinforcements: bool = False  # EC-15: a voluntary action, forfeited if skipped
@@ -34,6 +36,12 @@ class Options:
     court_capacity: bool = True  # EC-10: 8 per caballero card off the map; the rest is lost
     remove_on_same_island: bool = True  # EC-9: two sides on one island still count as two
     start_card_needs_land: bool = True  # EC-4: the start card shows land
+    # the extended game's gaps
+    lake_ship: str = "buy"  # EC-8: a ship is bought (2) onto a closed lake with your Governor
+    grande_ships_as_removal: bool = True  # EC-24: the Grande leaving: ships as any removal
+    grande_pays_its_price: bool = True  # EC-25: a card placed with the Grande pays it too
+    grande_no_tie_everywhere: bool = True  # EC-26: such a card's no-tie rule on every land
+    withdraw_grande_card: bool = True  # EC-27: a card with the Grande may be withdrawn
 
     def check(self) -> None:
         errors: dict[str, str] = {}
@@ -47,24 +55,15 @@ class Options:
             errors["catalogue"] = '"synthetic", or "" (a catalogue file comes from the host)'
         if self.two_player_tie not in TWO_PLAYER_TIES:
             errors["two_player_tie"] = f"one of {', '.join(TWO_PLAYER_TIES)}"
+        if self.lake_ship not in LAKE_SHIPS:
+            errors["lake_ship"] = f"one of {', '.join(LAKE_SHIPS)}"
         if self.seed is not None and not 0 <= self.seed < 2**63:
             errors["seed"] = "a whole number from 0"
         if errors:
             raise OptionsError(errors)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "players": list(self.players),
-            "mode": self.mode,
-            "seed": self.seed,
-            "catalogue": self.catalogue,
-            "two_player_tie": self.two_player_tie,
-            "automatic_reinforcements": self.automatic_reinforcements,
-            "second_area_optional": self.second_area_optional,
-            "court_capacity": self.court_capacity,
-            "remove_on_same_island": self.remove_on_same_island,
-            "start_card_needs_land": self.start_card_needs_land,
-        }
+        return options_json(self)
 
 
 OPTION_KINDS = {
@@ -78,6 +77,12 @@ OPTION_KINDS = {
     "court_capacity": "bool",
     "remove_on_same_island": "bool",
     "start_card_needs_land": "bool",
+    "extended": "bool",
+    "lake_ship": "str",
+    "grande_ships_as_removal": "bool",
+    "grande_pays_its_price": "bool",
+    "grande_no_tie_everywhere": "bool",
+    "withdraw_grande_card": "bool",
 }
 
 

@@ -26,6 +26,7 @@ from engine.elcaballero.catalogue import Catalogue, load_catalogue, load_synthet
 from engine.elcaballero.rules import load_rules
 from engine.elcaballero.scoring import TWO_PLAYER_TIE_CHOICES, Governor, score_map
 
+GOVERNORS_EACH = 5  # alcaldes a player has (extended game)
 FIELDS = ("game", "players", "catalogue", "two_player_tie", "areas", "caballeros", "governors")
 SIDES = ("front", "back")
 
@@ -99,6 +100,7 @@ def build_map(
 ) -> tuple[Map, list[Governor]]:
     """The map, caballero cards and Governors of a position, each checked."""
     board = Map()
+    grande_cells: dict[str, str] = {}  # owner -> the cell of their Grande
     for index, item in enumerate(_list(raw, "areas")):
         entry = _entry(item, f"areas[{index}]", {"cell", "card", "rotation"})
         x, y = parse_cell(entry.get("cell"), f"areas[{index}].cell")
@@ -135,6 +137,12 @@ def build_map(
         if not isinstance(castillo, bool) or not isinstance(grande, bool):
             raise PositionError(where, "castillo and grande are true or false")
         cab.castillo, cab.grande = castillo, grande
+        if grande:
+            if owner in grande_cells:
+                raise PositionError(
+                    where, f"{owner} has one Grande, already at {grande_cells[str(owner)]}"
+                )
+            grande_cells[str(owner)] = f"{x},{y}"
         if not board.touches_area(key):
             raise PositionError(where, "a caballero cab lies next to an area cab")
         if board.land_sides(key) > 1 and not grande:
@@ -182,7 +190,10 @@ def build_map(
             raise PositionError(where, "ship is true or false")
         if ship and board.kind[root] == LAND:
             raise PositionError(where, "a Governor's ship sails on a closed lake, not an island")
-        governors.append(Governor(names.index(str(owner)), root, ship))
+        seat = names.index(str(owner))
+        if sum(1 for g in governors if g.owner == seat) >= GOVERNORS_EACH:
+            raise PositionError(where, f"{owner} has {GOVERNORS_EACH} Governors")
+        governors.append(Governor(seat, root, ship))
     return board, governors
 
 

@@ -62,6 +62,25 @@ TEMPLATES: dict[str, str] = {
     "no_castillo": "this card has no castillo",
     "placed_now": "a card placed this turn stays until your next turn",
     "area_missing": "place your area card first",
+    # the extended game
+    "extended_only": "that belongs to the extended game",
+    "no_governor_left": "you have placed all your Governors",
+    "no_area": "no area card at {cell}",
+    "no_region": "the card at {cell} has no region {region}",
+    "not_closed": "the region at {cell} is not closed: a caballero card can still lie next to it",
+    "governed": "the region at {cell} has a Governor already",
+    "lake_not_yours": "a ship goes only onto a closed lake with your Governor",
+    "lake_ship_there": "this lake has its ship already",
+    "lake_ship_off": "ships do not go onto closed lakes in this game (option lake_ship)",
+    "grande_on_map": "your Grande is on the map already: move it instead",
+    "grande_in_court": "your Grande is at your court: put it on a card first",
+    "grande_moved": "you have moved your Grande this turn",
+    "grande_not_there": "your Grande is not on the card at {cell}",
+    "grande_needs_lands": "this cell touches land on {count} side(s): place the card, then the "
+    "Grande",
+    "grande_face_land": "the number must face one of the lands",
+    "grande_highest": "name the highest number facing land ({number})",
+    "grande_withdraw": "a card with the Grande is not withdrawn (option withdraw_grande_card)",
 }
 
 

@@ -31,7 +31,8 @@ class GameSize:
         self.ships = _int(raw, "ships", where)
         self.castillos = _int(raw, "castillos", where)
         self.market = _int(raw, "market", where)
-        self.governors = int(raw.get("governors", 0))
+        self.governors = int(raw.get("governors", 0))  # per player
+        self.grandes = int(raw.get("grandes", 0))  # per player (0 or 1)
         if not self.scorings or self.scorings[-1] != self.rounds:
             raise GameDataError(f"{where}: the last scoring comes after the last round")
 

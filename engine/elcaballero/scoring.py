@@ -16,19 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.elcaballero.board import DELTA, DIRS, Map, cell_name
+from engine.elcaballero.board import DELTA, DIRS, Governor, Map, cell_name
 from engine.elcaballero.cards import LAND, SEA
 
+__all__ = ["Governor", "caballero_totals", "land_points", "score_map"]
+
 TWO_PLAYER_TIE_CHOICES = ("second", "nothing")  # EC-6: what tied leaders score with 2 players
-
-
-class Governor:
-    """An alcalde on a closed region (extended game); `ship`: a ship of its owner on that lake."""
-
-    def __init__(self, owner: int, node: int, ship: bool) -> None:
-        self.owner = owner
-        self.node = node
-        self.ship = ship
 
 
 def land_points(
@@ -182,5 +175,30 @@ def score_map(
     return {
         "regions": regions,
         "ships": ships,
+        "grandes": grande_lands(board, layout, names, number),
         "totals": {names[p]: score[p] for p in range(players)},
     }
+
+
+def grande_lands(
+    board: Map, layout: tuple[tuple[int, ...], ...], names: list[str], number: dict[int, int]
+) -> list[dict[str, Any]]:
+    """Each card carrying a Grande and what each of its numbers facing land counts, by region
+    (a Grande's card may face several lands: every number counts)."""
+    out: list[dict[str, Any]] = []
+    for card in sorted(board.caballeros.values(), key=lambda c: c.key):
+        if not card.grande:
+            continue
+        lands = []
+        for side in range(4):
+            kind, root = board.facing(card.key, side)
+            if kind == LAND:
+                lands.append(
+                    {
+                        "edge": DIRS[side],
+                        "region": number[root],
+                        "caballeros": layout[card.side][(side - card.rotation) % 4],
+                    }
+                )
+        out.append({"owner": names[card.owner], "cell": cell_name(card.key), "lands": lands})
+    return out

@@ -11,6 +11,7 @@ from engine.core.protocol import GameState
 from engine.core.spec import TableOrDealerSpec
 from engine.elcaballero import position
 from engine.elcaballero.catalogue import Catalogue
+from engine.elcaballero.extended import GRANDE_NONE
 from engine.elcaballero.game import Game
 from engine.elcaballero.options import OPTION_KINDS, Options, options_from_json
 from engine.elcaballero.verbs import VERBS
@@ -56,6 +57,26 @@ class ElCaballeroSpec(TableOrDealerSpec):
                 remove_on_same_island=False,
                 two_player_tie="nothing",
             ),
+            Options(
+                players=colours,
+                mode="dealer",
+                seed=20 + players,
+                catalogue="synthetic",
+                extended=True,
+            ),
+            Options(
+                players=colours,
+                mode="dealer",
+                seed=30 + players,
+                catalogue="synthetic",
+                extended=True,
+                lake_ship="none",
+                grande_ships_as_removal=False,
+                grande_pays_its_price=False,
+                grande_no_tie_everywhere=False,
+                withdraw_grande_card=False,
+                remove_on_same_island=False,
+            ),
         ]
 
     def check_invariants(self, state: GameState) -> None:
@@ -80,13 +101,14 @@ def check_invariants(g: Game) -> None:
         if g.options.court_capacity:
             assert g.court[p] <= g.rules.court_per_card * g.stack[p]
     ships_on_map = sum(bin(c.ships).count("1") for c in board.caballeros.values())
-    assert ships_on_map + sum(g.court_ships) + g.ship_supply == size.ships
+    ships_on_lakes = sum(1 for governor in board.governors if governor.ship)
+    assert ships_on_map + ships_on_lakes + sum(g.court_ships) + g.ship_supply == size.ships
     castillos = sum(1 for c in board.caballeros.values() if c.castillo)
     assert castillos + g.castillo_supply == size.castillos
     for card in board.caballeros.values():
         assert board.touches_area(card.key)
-        if board.land_sides(card.key) > 1:
-            assert not g.options.remove_on_same_island and not g._lands_differ(card.key)
+        if board.land_sides(card.key) > 1 and not card.grande:
+            assert not g.options.remove_on_same_island and not g.lands_differ(card.key)
         for side in range(4):
             if card.ships >> side & 1:
                 assert board.facing(card.key, side)[0] == 1, "a ship faces no sea"
@@ -95,6 +117,25 @@ def check_invariants(g: Game) -> None:
     if g.catalogue is not None:
         assert len(g.pile) == g.pile_left
     assert all(s >= 0 for s in g.scores)
+    check_extended_invariants(g)
+
+
+def check_extended_invariants(g: Game) -> None:
+    """Governors: placed + left = 5 a seat, on closed regions, one a region, a ship only on a
+    lake. The Grande: on its owner's card where `grande_at` says, or at the court."""
+    board = g.board
+    roots = [board.find(governor.node) for governor in board.governors]
+    assert len(set(roots)) == len(roots), "two Governors on one region"
+    for governor, root in zip(board.governors, roots, strict=True):
+        assert board.is_closed(root), "a Governor on an open region"
+        assert not governor.ship or board.kind[root] == 1, "a lake ship on an island"
+    for p in range(g.n):
+        placed = sum(1 for governor in board.governors if governor.owner == p)
+        assert placed + g.governors_left[p] == g.size.governors
+        carrying = [k for k, c in board.caballeros.items() if c.grande and c.owner == p]
+        where = g.grande_at[p]
+        assert carrying == ([where] if where >= 0 else []), f"seat {p}'s Grande is lost"
+        assert g.size.grandes or where == GRANDE_NONE
 
 
 SPEC = ElCaballeroSpec()

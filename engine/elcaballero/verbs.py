@@ -1,5 +1,6 @@
 """El Caballero's verbs (docs/elcaballero-notation.md). A spot is a cell and a side, "x,yD"
-(D = N, E, S or W); a cell is "x,y" (y grows southwards; the start card lies at 0,0)."""
+(D = N, E, S or W); a cell is "x,y" (y grows southwards; the start card lies at 0,0). The
+last five verbs before `done` belong to the extended game."""
 
 from __future__ import annotations
 
@@ -54,6 +55,33 @@ VERBS = VerbTable(
             "movecastillo",
             ("cell", "cell"),
             "move a castillo to another of your cards (1)",
+            group="turn",
+        ),
+        # the extended game
+        Verb(
+            "governor",
+            ("cell", "region"),
+            "put a Governor (1) on a closed region: REGION of the card at the cell",
+            group="turn",
+        ),
+        Verb(
+            "lakeship",
+            ("cell", "region"),
+            "buy a ship (2) onto the closed lake with your Governor",
+            group="turn",
+        ),
+        Verb("grande", ("cell",), "put your Grande from the court on your card (2)", group="turn"),
+        Verb(
+            "movegrande",
+            ("cell", "cell"),
+            "move your Grande to another of your cards (1, once a turn)",
+            group="turn",
+        ),
+        Verb(
+            "knightgrande",
+            ("spot", "number"),
+            "place a caballero card on several lands with your Grande: NUMBER, the highest "
+            "facing land, faces side D",
             group="turn",
         ),
         Verb("done", (), "end the turn", undo_barrier=True, group="turn"),

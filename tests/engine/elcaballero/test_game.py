@@ -136,7 +136,7 @@ def test_rulebook_a_caballero_card_pays_the_number_facing_land() -> None:
     game.apply("knight 0,-1S 3")  # the start card's land lies south of 0,-1
     assert game.court[0] == 2 and game.stack[0] == 7
     card = game.board.caballeros[key_of(0, -1)]
-    assert game._number(card, 2) == 3
+    assert game.number(card, 2) == 3
 
 
 def test_rulebook_the_number_must_face_the_land() -> None:

@@ -114,3 +114,78 @@ def test_a_caballero_card_on_two_lands_needs_a_grande(
     code, result, _ = run(position, tmp_path, capsys)
     # a Grande's card counts every number facing land: W (4) and N (1)
     assert code == 0 and [r["caballeros"]["red"] for r in result["regions"]] == [4, 1]
+
+
+EXTENDED = REPO / "docs" / "examples" / "elcaballero-extended-position.json"
+
+
+def test_the_documented_extended_example_with_a_grande_and_governors(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["score", "--game", "elcaballero", str(EXTENDED)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["totals"] == {"red": 7, "blue": 8, "green": 3}
+    assert result["grandes"] == [
+        {
+            "owner": "red",
+            "cell": "1,0",
+            "lands": [
+                {"edge": "E", "region": 2, "caballeros": 2},
+                {"edge": "W", "region": 1, "caballeros": 4},
+            ],
+        }
+    ]
+    lake = next(r for r in result["regions"] if r.get("governor") == "green")
+    assert lake["type"] == "sea" and lake["points"] == {"green": 1 + 2}
+    assert [s["owner"] for s in result["ships"]] == ["red"]  # the lake's ship scores with it
+
+
+def extended_example() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads(EXTENDED.read_text(encoding="utf-8"))
+    return loaded
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda p: p["caballeros"].append(
+                {"cell": "1,1", "owner": "red", "grande": True, "rotation": 0}
+            ),
+            "cell 1,1: red has one Grande, already at 1,0",
+        ),
+        (
+            lambda p: p["governors"].extend([{"cell": "0,3", "region": 1, "owner": "blue"}] * 1),
+            "cell 0,3: a closed region holds one Governor at most",
+        ),
+        (
+            lambda p: p["governors"][1].__setitem__("ship", True),
+            "cell 5,0: a Governor's ship sails on a closed lake",
+        ),
+        (
+            lambda p: p["governors"][1].__setitem__("region", 1),
+            "cell 5,0: a Governor stands only on a closed region",
+        ),
+    ],
+)
+def test_bad_extended_input_exits_2_naming_the_cell(
+    change: Any, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    position = extended_example()
+    change(position)
+    code, result, err = run(position, tmp_path, capsys)
+    assert (code, result) == (2, None)
+    assert message in err, err
+
+
+def test_five_governors_a_player_at_most(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    areas = [{"cell": f"{3 * i},0", "card": "LNESW+S"} for i in range(6)]
+    position = {
+        "players": ["red", "blue"],
+        "areas": areas,
+        "governors": [{"cell": a["cell"], "region": 1, "owner": "red"} for a in areas],
+    }
+    code, _, err = run(position, tmp_path, capsys)
+    assert code == 2 and "cell 15,0: red has 5 Governors" in err

@@ -1,0 +1,19 @@
+"""The counters of one turn (`Game.turn`, a list indexed by these names)."""
+
+from __future__ import annotations
+
+REINFORCED = 0  # 1 once the reinforcements are taken
+AREAS = 1  # area cards placed
+AREAS_DUE = 2  # area cards to place (2 with the power card 9)
+KNIGHTS = 3  # caballero cards placed or raised (0-2)
+SHIPS = 4  # ships bought (1-2)
+CASTILLOS = 5  # castillos bought (1-2)
+WITHDRAWN = 6  # caballero cards withdrawn (they come back next turn at the earliest)
+GRANDE_MOVED = 7  # 1 once the Grande was moved (extended game)
+COUNTERS = 8
+
+
+def new_turn(areas_due: int) -> list[int]:
+    out = [0] * COUNTERS
+    out[AREAS_DUE] = areas_due
+    return out
