@@ -11,6 +11,13 @@ announced cube may wait `ARRIVE_S` for the tower, a seen cube `EARLY_S` for its 
 (a player may throw before tapping). Whatever is left when its window runs out becomes an
 *issue*; any open issue blocks play until the table resolves it (docs/table-api.md).
 
+Fixes keep the physical castillo true (docs/table-api.md, "Throw-check fixes"): each one says
+what to do with the pieces. A fix may make the tower's count win (`tower_wins`): the game then
+records a castillo correction (`corrections`, entered by the session through the game's
+adapter); or send the table to lift the castillo and take a cube out (`take_out`). After every
+fix the checks compare the tower's per-colour count with the game's castillo and keep the
+`disagree` warning while they differ.
+
 Secrecy: `totals` (the tower's per-colour counts) and `adjust` stay inside this object; `public()`
 shows only the cubes of the throws in question, and the scoring check reports totals only.
 """
@@ -26,6 +33,7 @@ ARRIVE_S = 5.0  # an announced cube may reach the sensor this long after the act
 EARLY_S = 5.0  # a cube thrown before the tap may wait this long for its announcement
 RETHROW_S = 15.0  # after "rethrow": time to throw the missing cubes again
 RECOUNT_S = 120.0  # after the castillo was lifted (Revelation, emptied): time to throw them back
+ANNOUNCE_S = 60.0  # after "announce": time for the player to announce the cube already thrown
 RECENT = 8  # tower events kept for the status line
 MAX_ESTIMATE = 1000  # cubes in one merged pulse (docs/protocol.md)
 
@@ -56,12 +64,19 @@ class Cube:
 @dataclass
 class Issue:
     id: int
-    kind: str  # missing, extra, confirm, grande, count, emptied, empty, recount
+    # missing, extra, wrong_colour, undone, take_out, confirm, grande, count, emptied, empty,
+    # recount
+    kind: str
     text: str
     at: float
+    # the cubes in question: missing the announced ones, extra and undone the ones in the
+    # tower, wrong_colour the announced ones, take_out the ones to take out
     colours: dict[str, int] = field(default_factory=dict)
     cubes: int = 0  # confirm: how many cubes the tower saw in the passage
     best: str = ""  # confirm: the sensor's nearest colour
+    thrown: dict[str, int] = field(default_factory=dict)  # wrong_colour: what fell in instead
+    rethrow: dict[str, int] = field(default_factory=dict)  # take_out: to throw in afterwards
+    grande: bool = False  # take_out: a Grande to take out
 
     @property
     def options(self) -> list[str]:
@@ -75,19 +90,41 @@ class Issue:
         if self.kind == "confirm":
             out["cubes"] = self.cubes
             out["best"] = self.best or None
+        if self.thrown:
+            out["thrown"] = dict(self.thrown)
+        if self.rethrow:
+            out["rethrow"] = dict(self.rethrow)
+        if self.grande:
+            out["grande"] = True
         return out
 
 
+# What each fix does with the pieces (the UI words them: check.how.<option>):
+#   rethrow      throw the announced cube(s) into the tower now
+#   accept_game  missing: the cube is in, the tower missed it; extra: no cube went in, the
+#                tower miscounted; grande: no Grande went in
+#   misread      wrong_colour: the sensor misread, the cube was the announced colour
+#   tower_wins   the cube(s) in the tower stay: the game records a castillo correction
+#   take_out     lift the castillo, take the cube(s) (or the Grande) out, throw the rest back
+#   announce     the player announces the cube already thrown (play goes on for ANNOUNCE_S)
+#   done         take_out: done without lifting (the tower did not see the castillo lifted)
 OPTIONS: dict[str, tuple[str, ...]] = {
     "missing": ("rethrow", "accept_game"),
-    "extra": ("accept_game",),
+    "extra": ("announce", "tower_wins", "take_out", "accept_game"),
+    "wrong_colour": ("misread", "tower_wins", "take_out"),
+    "undone": ("take_out", "tower_wins", "announce"),
+    "take_out": ("done",),
     "confirm": ("not_a_cube",),  # or the `confirm` message with the colours
-    "grande": ("accept_game",),
+    "grande": ("take_out", "accept_game"),
     "count": ("accept_game",),
     "emptied": ("rethrow", "accept_game"),
     "empty": ("done",),
     "recount": ("skip",),
 }
+
+
+# Why the tower's count wins, per issue kind (the reason the castillo correction records)
+CORRECTION_REASONS = {"wrong_colour": "wrong-colour", "extra": "too-many", "undone": "undo"}
 
 
 class CheckError(Exception):
@@ -244,6 +281,7 @@ class Checks:
             for colour, count in colours.items():
                 self._raise(name, _issue_text(name, colour, count), at, colours={colour: count})
         if changed:
+            self._pair_wrong_colours(at)
             self._settle(at)
         return changed
 
@@ -262,14 +300,34 @@ class Checks:
             self.adjust[colour] += 1  # the tower counted it under "uncertain"
             self._saw(colour, at)
         self._settle(at)
+        self._check_agreement()
 
-    def resolve(self, issue_id: int, how: str, at: float) -> None:
+    def option(self, issue_id: int, how: str) -> Issue:
+        """The open issue `how` resolves; CheckError if there is none or `how` does not fit."""
         issue = self._issue(issue_id)
         if how not in OPTIONS[issue.kind]:
             raise CheckError(
                 f"{how!r} does not resolve a {issue.kind} issue (options: "
                 f"{', '.join(OPTIONS[issue.kind])})"
             )
+        return issue
+
+    def corrections(self, issue_id: int, how: str) -> list[tuple[str, int, str]]:
+        """The castillo corrections the game records before `resolve(issue_id, how)`: (colour,
+        signed caballeros into the castillo, why). Only `tower_wins` has any."""
+        issue = self.option(issue_id, how)
+        if how != "tower_wins":
+            return []
+        why = CORRECTION_REASONS[issue.kind]
+        out = [(colour, n, why) for colour, n in issue.thrown.items()]
+        if issue.kind == "wrong_colour":
+            out += [(colour, -n, why) for colour, n in issue.colours.items()]
+        else:
+            out += [(colour, n, why) for colour, n in issue.colours.items()]
+        return out
+
+    def resolve(self, issue_id: int, how: str, at: float) -> None:
+        issue = self.option(issue_id, how)
         self.issues.remove(issue)
         castillo = dict(self._facts.castillo) if self._facts else {}
         kind = issue.kind
@@ -280,6 +338,27 @@ class Checks:
             for colour, count in issue.colours.items():
                 self.adjust[colour] += count
                 self.matched[colour] += count
+        elif how == "misread":  # wrong_colour: it was the announced colour after all
+            for colour, count in issue.thrown.items():
+                self.adjust[colour] -= count
+            for colour, count in issue.colours.items():
+                self.adjust[colour] += count
+                self.matched[colour] += count
+        elif how == "tower_wins":  # the game recorded the correction: the cubes are matched
+            for colour, count in (issue.thrown or issue.colours).items():
+                self.matched[colour] += count
+        elif how == "take_out" and kind == "wrong_colour":
+            self._take_out(issue.thrown, issue.colours, at)
+        elif how == "take_out":
+            self._take_out(issue.colours, {}, at, grande=kind == "grande")
+        elif how == "announce":  # the cubes wait for their announcement again
+            for colour, count in issue.colours.items():
+                self.seen.extend(Cube(colour, at + ANNOUNCE_S) for _ in range(count))
+        elif kind == "take_out":  # done: taken out without the tower seeing the castillo lifted
+            for colour, count in issue.colours.items():
+                self.adjust[colour] -= count
+            for colour, count in issue.rethrow.items():
+                self.expected.extend(Cube(colour, at + RETHROW_S) for _ in range(count))
         elif kind == "extra":
             for colour, count in issue.colours.items():
                 self.adjust[colour] -= count
@@ -293,10 +372,77 @@ class Checks:
             self._trust_game(castillo)
         elif kind == "empty":
             self._trust_game({})
-        # confirm/not_a_cube, grande, recount/skip: nothing to count
+        # confirm/not_a_cube, grande/accept_game, recount/skip: nothing to count
         self._settle(at)
+        self._check_agreement()
 
     # ------------------------------------------------------------------ internals
+    def _take_out(
+        self, cubes: Mapping[str, int], rethrow: Mapping[str, int], at: float, grande: bool = False
+    ) -> None:
+        """The table lifts the castillo to take cubes (or a Grande) out: once the tower sees it
+        lifted, the game's castillo is thrown back in (`_counts_reset`)."""
+        what = "the Grande" if grande else _cubes_text(cubes)
+        text = f"Lift the castillo, take out {what}, and throw the rest back into the tower"
+        issue = self._raise("take_out", text, at, colours=dict(cubes), grande=grande)
+        issue.rethrow = dict(rethrow)
+
+    def _undone(self, colour: str, at: float) -> None:
+        """An undo took back a throw the tower had counted."""
+        for issue in self.issues:
+            if issue.kind == "undone" and colour in issue.colours:
+                issue.colours[colour] += 1
+                issue.text = _undone_text(colour, issue.colours[colour])
+                return
+        self._raise("undone", _undone_text(colour, 1), at, colours={colour: 1})
+
+    def _pair_wrong_colours(self, at: float) -> None:
+        """An announced cube the tower missed and a cube nobody announced: one wrong colour."""
+        while True:
+            missing = next((i for i in self.issues if i.kind == "missing" and i.colours), None)
+            extra = next(
+                (
+                    i
+                    for i in self.issues
+                    if i.kind == "extra" and missing and set(i.colours) - set(missing.colours)
+                ),
+                None,
+            )
+            if missing is None or extra is None:
+                return
+            announced = next(iter(missing.colours))
+            thrown = next(c for c in extra.colours if c != announced)
+            for issue, colour in ((missing, announced), (extra, thrown)):
+                issue.colours[colour] -= 1
+                if not issue.colours[colour]:
+                    del issue.colours[colour]
+                if issue.colours:
+                    _retext(issue)
+                else:
+                    self.issues.remove(issue)
+            self._raise(
+                "wrong_colour",
+                f"{announced} was announced, but a {thrown} cube fell into the castillo",
+                at,
+                colours={announced: 1},
+                thrown={thrown: 1},
+            )
+
+    def _check_agreement(self) -> None:
+        """After a fix: the tower's per-colour count against the game's castillo (a warning,
+        not an issue: it names no count)."""
+        facts = self._facts
+        if facts is None or not self.enabled or self.expected or self.seen or self.issues:
+            return
+        tower = self.effective()
+        if all(tower[c] == facts.castillo.get(c, 0) for c in self.colours):
+            self.warnings.pop("disagree", None)
+        else:
+            self.warnings["disagree"] = (
+                "The tower's count and the game's castillo still disagree: check the castillo "
+                "at the next general scoring"
+            )
+
     def _grande_expected(self) -> bool:
         """A Tournament put Grandes into the castillo: the tower may count that many."""
         counted = sum(n for key, n in self.totals.items() if key.startswith("grande:"))
@@ -316,7 +462,12 @@ class Checks:
 
     def _announce(self, colour: str, count: int, at: float) -> None:
         for _ in range(count):
-            if self._take(self.seen, colour) or self._take_issue("extra", colour):
+            if (
+                self._take(self.seen, colour)
+                or self._take_issue("extra", colour)
+                or self._take_issue("undone", colour)
+                or self._take_pair(colour, "thrown", at)
+            ):
                 self.matched[colour] += 1
             else:
                 self.expected.append(Cube(colour, at + ARRIVE_S))
@@ -326,12 +477,16 @@ class Checks:
         for _ in range(count):
             if self._take(self.expected, colour) or self._take_issue("missing", colour):
                 continue
-            if self.matched[colour] > 0:
+            if self.matched[colour] > 0:  # its cube is in the tower: take it out, or keep it
                 self.matched[colour] -= 1
-                self.seen.append(Cube(colour, at + EARLY_S))
+                self._undone(colour, at)
 
     def _saw(self, colour: str, at: float) -> None:
-        if self._take(self.expected, colour) or self._take_issue("missing", colour):
+        if (
+            self._take(self.expected, colour)
+            or self._take_issue("missing", colour)
+            or self._take_pair(colour, "colours", at)
+        ):
             self.matched[colour] += 1
         else:
             self.seen.append(Cube(colour, at + EARLY_S))
@@ -353,7 +508,22 @@ class Checks:
                 if not issue.colours:
                     self.issues.remove(issue)
                 else:
-                    issue.text = _issue_text(kind, colour, issue.colours[colour])
+                    _retext(issue)
+                return True
+        return False
+
+    def _take_pair(self, colour: str, side: str, at: float) -> bool:
+        """A wrong_colour issue's announced cube arrived after all (`side` "colours"), or its
+        thrown cube was announced after all ("thrown"): what is left is a plain extra
+        (missing) issue."""
+        for issue in self.issues:
+            if issue.kind == "wrong_colour" and colour in getattr(issue, side):
+                self.issues.remove(issue)
+                left, kind = (
+                    (issue.thrown, "extra") if side == "colours" else (issue.colours, "missing")
+                )
+                ((other, count),) = left.items()
+                self._raise(kind, _issue_text(kind, other, count), at, colours={other: count})
                 return True
         return False
 
@@ -371,10 +541,11 @@ class Checks:
         self.adjust = Counter()
         self.seen = []
         castillo = dict(self._facts.castillo) if self._facts else {}
-        empty = [i for i in self.issues if i.kind in ("empty", "recount", "emptied")]
+        empty = [i for i in self.issues if i.kind in ("empty", "recount", "emptied", "take_out")]
         for issue in empty:
             self.issues.remove(issue)
-        recount = any(i.kind == "recount" for i in empty)
+        # lifted to take a cube out: what the game's castillo holds goes back in
+        recount = any(i.kind in ("recount", "take_out") for i in empty)
         if recount:
             self._expect_refill(castillo, at)
         elif sum(castillo.values()) > 0 and not any(i.kind == "empty" for i in empty):
@@ -448,6 +619,23 @@ def _name(value: Any) -> str:
     if isinstance(value, str) and len(value) <= 32 and value.isprintable() and value.isascii():
         return value
     return ""
+
+
+def _cubes_text(cubes: Mapping[str, int]) -> str:
+    return ", ".join(f"{n} {c} {'cube' if n == 1 else 'cubes'}" for c, n in cubes.items())
+
+
+def _retext(issue: Issue) -> None:
+    """The text of a missing/extra/undone issue after some of its cubes were settled."""
+    colour, count = next(iter(issue.colours.items()))
+    if issue.kind == "undone":
+        issue.text = _undone_text(colour, count)
+    else:
+        issue.text = _issue_text(issue.kind, colour, count)
+
+
+def _undone_text(colour: str, count: int) -> str:
+    return f"Undone, but {_cubes_text({colour: count})} already fell into the castillo"
 
 
 def _issue_text(kind: str, colour: str, count: int) -> str:

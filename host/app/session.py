@@ -662,6 +662,7 @@ class Session:
             kinds = {i.id: i.kind for i in active.checks.issues}
             payload = {"issue": issue, "how": how, "note": note[:500]}
             try:
+                self._record_corrections(active, issue, how)
                 self._record(active, "resolve", "table", payload)
             except CheckError as exc:
                 raise ActionError("check", str(exc)) from None
@@ -671,6 +672,20 @@ class Session:
             threading.Thread(target=self._reset_tower_counts, daemon=True).start()
         self._changed()
         return self.rev
+
+    def _record_corrections(self, active: ActiveGame, issue: int, how: str) -> None:
+        """The tower's count wins: the game records its castillo corrections (public engine
+        actions of the table) before the fix itself; all are checked before any is applied."""
+        wanted = active.checks.corrections(issue, how)
+        try:
+            texts = [active.adapter.castillo_correction(active.game, *c) for c in wanted]
+        except IllegalAction as exc:
+            raise self._refused(active, "illegal", exc.reason, exc) from None
+        for text in texts:
+            try:
+                self._record(active, "action", "chance", {"text": text})
+            except IllegalAction as exc:  # the game is over
+                raise self._refused(active, "illegal", exc.reason, exc) from None
 
     def _reset_tower_counts(self) -> None:
         tower = self.tower

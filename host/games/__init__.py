@@ -191,6 +191,11 @@ class GameAdapter:
         """The throw checks' facts (games with the tower)."""
         raise NotImplementedError(f"{self.spec.title} has no tower")
 
+    def castillo_correction(self, state: GameState, colour: str, delta: int, why: str) -> str:
+        """The engine action recording that `delta` caballeros of `colour` went into (or out
+        of) the castillo because the tower's count wins; IllegalAction if it cannot be done."""
+        raise NotImplementedError(f"{self.spec.title} has no tower")
+
     def waits_for_scoring_check(self, action: Action) -> bool:
         """The action waits while the castillo count is checked against the tower."""
         return False

@@ -66,7 +66,7 @@ def test_restore_rebuilds_engine_and_checks(tmp_path: Path) -> None:
     clock.advance(10.0)
     assert session.run_due()
     kinds = sorted(i.kind for i in active.checks.issues)
-    assert kinds == ["extra", "missing"]
+    assert kinds == ["extra", "wrong_colour"]  # one missing cube pairs with one stray
     first = active.checks.issues[0]
     session.resolve(first.id, first.options[0], "table note")
     snapshot, checks = game.snapshot(), active.checks.public()

@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.core.actions import Action
 from engine.core.protocol import CHANCE, GameState
+from engine.elgrande.castillo_fix import FIX_VERB, read_fix
 from engine.elgrande.game import Game
 from host.app.checks import Checks, GameFacts
 from host.app.lights import LightsState, sweep_of
@@ -178,6 +179,12 @@ class Adapter(GameAdapter):
             last_scoring=str(scorings[-1]["kind"]) if scorings else "",
             recount_cards=_recount_cards(game.data),
         )
+
+    def castillo_correction(self, state: GameState, colour: str, delta: int, why: str) -> str:
+        """`castillo-fix` (engine.elgrande.castillo_fix), checked against the game now."""
+        game = _game(state)
+        action = Action(FIX_VERB, f"{colour}{delta:+d}", why)
+        return str(read_fix(game, action)[2])
 
     def waits_for_scoring_check(self, action: Action) -> bool:
         return action.kind == "disc"

@@ -2,11 +2,13 @@
 
 import { h } from "./dom.js";
 import { COLOURS } from "./board.js";
+import { confirmDialog } from "./confirm.js";
 
 const confirmPick = new Map(); // issue id -> chosen colours
 
 export function checksView(i18n, checks, { send, players = [] }) {
-  if (!checks || (!checks.open?.length && !checks.issues?.length && !checks.scoring_check)) return null;
+  const warnings = Object.entries(checks?.warnings ?? {});
+  if (!checks || (!checks.open?.length && !checks.issues?.length && !checks.scoring_check && !warnings.length)) return null;
   const open = (checks.open ?? []).flatMap((o) => [
     o.waiting ? h("p.check-open", { "data-check": o.colour }, "⏳ ", i18n.t("check.open", { count: o.waiting, colour: i18n.colour(o.colour) })) : null,
     o.unannounced ? h("p.check-open", { "data-check": o.colour }, "⏳ ", i18n.t("check.unannounced", { count: o.unannounced, colour: i18n.colour(o.colour) })) : null,
@@ -19,15 +21,64 @@ export function checksView(i18n, checks, { send, players = [] }) {
     checks.scoring_check ? h("p.check-open", {}, "⏳ ", i18n.t("check.scoring")) : null,
     open,
     issues,
+    warnings.map(([key, text]) =>
+      h("p.check-warning", { "data-check-warning": key }, "⚠ ", i18n.has(`check.warn.${key}`) ? i18n.t(`check.warn.${key}`) : text)),
   );
+}
+
+/** "2 × green, 1 × orange" in the page's language. */
+function cubes(i18n, counts) {
+  return Object.entries(counts ?? {}).map(([colour, count]) => i18n.t("check.cubes", { count, colour: i18n.colour(colour) })).join(", ");
+}
+
+/** The words of one fix: what to do with the pieces (per issue kind, else the plain label). */
+function fixLabel(i18n, issue, how) {
+  const [colour] = Object.keys(issue.colours ?? {});
+  const [thrown] = Object.keys(issue.thrown ?? {});
+  const params = { colour: i18n.colour(colour ?? ""), announced: i18n.colour(colour ?? ""), thrown: i18n.colour(thrown ?? "") };
+  for (const key of [`check.how.${issue.kind}.${how}`, `check.how.${how}`]) if (i18n.has(key)) return i18n.t(key, params);
+  return how;
+}
+
+/** The colour whose cube an undo would leave in the tower: the last move threw a caballero into
+ * the castillo and the tower has seen it (El Grande's `place castillo`, or a move `to castillo`). */
+export function cubeLeftByUndo(state) {
+  const log = state?.log ?? [];
+  const last = log[log.length - 1];
+  if (!last || last.kind !== "action" || !["place castillo", "to castillo"].includes(last.text)) return null;
+  let colour = last.actor;
+  if (last.text === "to castillo") {
+    const pick = log[log.length - 2]?.text?.split(" ") ?? [];
+    colour = pick[0] === "pick" ? pick[1] : null;
+  }
+  const waiting = (state.checks?.open ?? []).some((o) => o.colour === colour && o.waiting);
+  return colour && !waiting ? colour : null;
+}
+
+/** Undo, after asking for the cube to be taken out first when it is already in the tower. */
+export async function undoWithCare(i18n, state, send, message) {
+  const colour = cubeLeftByUndo(state);
+  if (colour && !(await confirmDialog(i18n, i18n.t("check.undo_thrown", { colour: i18n.colour(colour) }), i18n.t("ui.undo")))) return;
+  send(message);
 }
 
 /** The issue's cubes in words; the server's English text where only it knows the numbers. */
 function detail(i18n, issue) {
-  if (["missing", "extra"].includes(issue.kind) && issue.colours) {
+  if (["missing", "extra", "undone"].includes(issue.kind) && issue.colours) {
     return h("p", {}, Object.entries(issue.colours).map(([colour, count]) =>
       i18n.t(`check.${issue.kind}_detail`, { count, colour: i18n.colour(colour) })).join(", "));
   }
+  if (issue.kind === "wrong_colour") {
+    const [announced] = Object.keys(issue.colours ?? {});
+    const [thrown] = Object.keys(issue.thrown ?? {});
+    return h("p", {}, i18n.t("check.wrong_colour_detail", { announced: i18n.colour(announced), thrown: i18n.colour(thrown) }));
+  }
+  if (issue.kind === "take_out") {
+    const what = issue.grande ? i18n.t("check.take_out_grande") : i18n.t("check.take_out_detail", { cubes: cubes(i18n, issue.colours) });
+    const then = issue.rethrow ? i18n.t("check.take_out_rethrow", { cubes: cubes(i18n, issue.rethrow) }) : "";
+    return h("p", {}, [what, then].filter(Boolean).join(" "));
+  }
+  if (issue.kind === "grande") return h("p", {}, i18n.t("check.grande_detail"));
   if (["count", "emptied"].includes(issue.kind) && issue.text) return h("p.muted", { lang: "en" }, issue.text);
   return null;
 }
@@ -62,7 +113,7 @@ function issueView(i18n, issue, send, players) {
     h("button.secondary", {
       type: "button", "data-resolve": how, "data-issue": issue.id,
       onclick: () => (how === "undo" ? send({ type: "undo" }) : send({ type: "resolve", issue: issue.id, how })),
-    }, i18n.has(`check.how.${how}`) ? i18n.t(`check.how.${how}`) : how),
+    }, fixLabel(i18n, issue, how)),
   );
   return h("div.issue", { "data-issue-kind": issue.kind, "data-issue-id": issue.id }, body, h("div.row", {}, options));
 }

@@ -4,6 +4,7 @@
 import { $, fill, h, renderTimed, toast } from "./dom.js";
 import { i18n, LANGUAGES, loadGameData } from "./i18n.js";
 import { boardSvg, COLOURS, loadMap, onBoardTap } from "./board.js";
+import { undoWithCare } from "./checks.js";
 import { renderChoices, takenCard } from "./choices.js";
 import { areasOf, parse } from "./notation.js";
 import { capitalise, promptFor, promptText } from "./prompt.js";
@@ -83,7 +84,7 @@ function render() {
   } else {
     fill($("#choices"), legal.length ? null : h("p.muted", {}, i18n.t("ui.nothing_to_do")));
   }
-  fill($("#undo-row"), legal.length && state.can_undo ? h("button.secondary.undo", { type: "button", "data-undo": "1", onclick: () => send({ type: "undo" }) }, `↶ ${i18n.t("ui.undo")}`) : null);
+  fill($("#undo-row"), legal.length && state.can_undo ? h("button.secondary.undo", { type: "button", "data-undo": "1", onclick: () => undoWithCare(i18n, state, send, { type: "undo" }) }, `↶ ${i18n.t("ui.undo")}`) : null);
   renderHand(game, legal, Boolean(state.checks?.blocked));
   const taps = new Set(legal.flatMap((t) => areasOf(parse(t))));
   $("#board").innerHTML = boardSvg(game, { i18n, data: i18n.data, lit: taps, taps });

@@ -14,7 +14,7 @@ import { checklistView } from "./checklist.js";
 import { confirmDialog } from "./confirm.js";
 import { seatsView } from "./seats.js";
 import { dropperView, towerEvents, towerWarning } from "./dropper.js";
-import { checksView } from "./checks.js";
+import { checksView, undoWithCare } from "./checks.js";
 import { newGameForm, optionTags, schemaTags } from "./lobby.js";
 import { pluginFor } from "./plugins.js";
 
@@ -193,7 +193,7 @@ function renderChoicesPane(state) {
   fill(
     $("#undo-row"),
     state.can_undo
-      ? h("button.secondary.undo", { type: "button", "data-undo": "1", onclick: () => send(state.acting_as ? { type: "undo", as: state.acting_as } : { type: "undo" }) }, `↶ ${i18n.t("ui.undo")}`)
+      ? h("button.secondary.undo", { type: "button", "data-undo": "1", onclick: () => undoWithCare(i18n, state, send, state.acting_as ? { type: "undo", as: state.acting_as } : { type: "undo" }) }, `↶ ${i18n.t("ui.undo")}`)
       : null,
   );
 }
