@@ -590,7 +590,12 @@ class Game(Board):
             player = self.turn_order[self.turn_pos]
             if player != self.dummy:
                 take = self.data.power_caballeros[self.played[player] - 1]
-                self.turn = Turn(player=player, take=take)
+                self.turn = Turn(
+                    player=player,
+                    take=take,
+                    first_action=len(self.history),
+                    first_throw=len(self.throws),
+                )
                 self.phase = "take"
                 return
             self._dummy_turn()

@@ -83,6 +83,10 @@ class Turn:
     placed: bool = False  # placement finished (possibly with none placed)
     special: int = 0  # 0 not started, 1 in progress, 2 done or skipped
     infiltrate: bool = False  # Infiltration: may also place into the King's region
+    # where the turn began in the history and the throws: the public view shows the castillo
+    # throws of the current turn only (engine.elgrande.views)
+    first_action: int = 0
+    first_throw: int = 0
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Turn:
         return replace(self)  # every field is immutable (copy.deepcopy works compiled too)

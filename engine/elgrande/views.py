@@ -3,14 +3,21 @@
 Secrets: the castillo's per-colour contents (unless the table option `open_castillo` is on),
 each player's hand and face-down power discards, and disc choices before they are revealed.
 A seat's view adds that seat's own secrets; the public view (viewer None) adds none.
+
+The castillo's secret (docs/castillo-secrecy.md): at the table each throw is announced once.
+With the castillo closed the views show the throws of the current turn only, drop the castillo
+throws (and corrections) of earlier turns from the log, and show each colour's province to its
+own seat only (with the board and the courts it would give the castillo's contents).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from engine.core.actions import Action
 from engine.core.jsondata import copied
 from engine.elgrande.board import Board
+from engine.elgrande.castillo_fix import FIX_VERB
 from engine.elgrande.frames import DiscFrame, PassFrame
 from engine.elgrande.verbs import VERBS
 
@@ -68,17 +75,8 @@ def public_state(g: Board) -> dict[str, Any]:
         "tiles": {tile: g.tok[area] for tile, area in g.tiles.items()},
         "board": _board(g),
         "castillo": {"total": castillo_total},
-        "throws": [
-            {
-                "round": t.round,
-                "by": g.colours[t.by],
-                "colour": g.colours[t.colour],
-                "count": t.count,
-            }
-            for t in g.throws
-        ],
+        "throws": _throws(g, g.throws if g.options.open_castillo else heard_throws(g)),
         "court": dict(zip(g.colours, g.court, strict=True)),
-        "province": dict(zip(g.colours, g.province, strict=True)),
         "scores": {g.colours[p]: g.scores[p] for p in g.seats},
         "hand_sizes": {g.colours[p]: len(g.hands[p]) for p in range(g.n)},
         "played": {g.colours[p]: v for p, v in enumerate(g.played) if v},
@@ -93,6 +91,7 @@ def public_state(g: Board) -> dict[str, Any]:
         "score_history": copied(g.score_history),
     }
     if g.options.open_castillo:
+        out["province"] = dict(zip(g.colours, g.province, strict=True))
         out["castillo"]["contents"] = {
             g.colours[p]: g.pieces[g.CASTILLO][p] for p in range(g.n) if g.pieces[g.CASTILLO][p]
         }
@@ -106,6 +105,8 @@ def player_view(g: Board, viewer: int | None) -> dict[str, Any]:
     out["step"] = g.frame.describe(g, viewer) if g.frame is not None else None
     out["highlight"] = _highlight(g, viewer)
     out["log"] = public_log(g)
+    if viewer is not None and not g.options.open_castillo:
+        out["province"] = {g.colours[viewer]: g.province[viewer]}
     if viewer is not None:
         out["hand"] = list(g.hands[viewer])
         out["power_discards"] = list(g.power_discards[viewer])
@@ -120,6 +121,8 @@ def full_snapshot(g: Board) -> dict[str, Any]:
     """Everything, secrets included (never send this to a client)."""
     out = public_state(g)
     out["castillo"]["contents"] = {g.colours[p]: g.pieces[g.CASTILLO][p] for p in range(g.n)}
+    out["throws"] = _throws(g, g.throws)
+    out["province"] = dict(zip(g.colours, g.province, strict=True))
     out["hands"] = {g.colours[p]: list(g.hands[p]) for p in range(g.n)}
     out["modifier_hands"] = {g.colours[p]: list(g.grey_hands[p]) for p in range(g.n)}
     out["modifier_discards"] = {g.colours[p]: list(g.grey_discards[p]) for p in range(g.n)}
@@ -146,12 +149,55 @@ SECRET_STEPS = VERBS.secret
 
 
 def public_log(g: Board) -> list[list[str]]:
-    """The history as [actor, action] lines with secret arguments masked ("?").
+    """The history as [actor, action] lines with secret arguments masked ("?"); with the
+    castillo closed, the castillo throws and corrections of earlier turns left out.
 
     Disc choices become public when revealed: the scorings carry them.
     """
     colours = g.colours
+    history = g.history
+    hidden = set() if g.options.open_castillo else past_castillo_steps(g)
     return [
         ["chance" if player < 0 else colours[player], VERBS.redact(action)]
-        for player, action in g.history
+        for i, (player, action) in enumerate(history)
+        if i not in hidden
     ]
+
+
+def _throws(g: Board, throws: list[Any]) -> list[dict[str, Any]]:
+    return [
+        {"round": t.round, "by": g.colours[t.by], "colour": g.colours[t.colour], "count": t.count}
+        for t in throws
+    ]
+
+
+def heard_throws(g: Board) -> list[Any]:
+    """The throws announced in the current turn (what a player at the table just heard)."""
+    turn = g.turn
+    return list(g.throws[turn.first_throw :]) if turn is not None else []
+
+
+def turn_start(g: Board) -> int:
+    """The history index where the current turn began (its length between turns)."""
+    turn = g.turn
+    return turn.first_action if turn is not None else len(g.history)
+
+
+def castillo_step(action: Action) -> bool:
+    """A step that puts a caballero into the castillo or corrects its contents."""
+    kind = action.kind
+    return (kind in ("place", "to") and action.arg == "castillo") or kind == FIX_VERB
+
+
+def past_castillo_steps(g: Board) -> set[int]:
+    """History indices of the castillo throws and corrections before the current turn (a move
+    into the castillo with the `pick` that named its caballero)."""
+    history = g.history
+    out: set[int] = set()
+    for i in range(turn_start(g)):
+        action = history[i][1]
+        if castillo_step(action):
+            out.add(i)
+            if action.kind == "to" and i and history[i - 1][1].kind == "pick":
+                out.add(i - 1)
+    return out

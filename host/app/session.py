@@ -895,7 +895,7 @@ class Session:
                 acting_as=acting_as,
                 can_undo=can_undo,
                 checks=active.checks.public(),
-                log=list(active.log),
+                log=active.adapter.public_log(game, list(active.log)),
                 seats=self._seats_view(active, role),
                 options=active.adapter.options_view(game),
                 checklist=active.adapter.setup_checklist(game) if role.kind == "table" else None,

@@ -129,6 +129,10 @@ class GameAdapter:
         """Extra fields of every public log line (El Grande: the round)."""
         return {}
 
+    def public_log(self, state: GameState, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The log lines every client is shown now (El Grande: the castillo's secret)."""
+        return lines
+
     def public_text(self, action: Action) -> str:
         """An action as the public log shows it (secret arguments hidden)."""
         return self.spec.verbs.redact(action)

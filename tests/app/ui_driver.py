@@ -34,6 +34,7 @@ class Driver:
     seats: dict[str, Any]  # colour -> seat page
     taps: Counter[str] = field(default_factory=Counter)  # where: table, seat, dropper, …
     announced: int = 0  # caballeros announced into the castillo (`place castillo` taps)
+    heard: list[tuple[int, str]] = field(default_factory=list)  # (round, colour) per announcement
     dropped: int = 0  # cubes dropped into the simulated tower (re-throws included)
     issues: Counter[str] = field(default_factory=Counter)
     scorings_seen: int = 0
@@ -114,6 +115,7 @@ class Driver:
             self.verbs[action.split()[0]] += 1
             if action == "place castillo":
                 self.announced += 1
+                self.heard.append((int(state["game"]["round"]), str(state["acting_as"])))
                 self.drop(state["acting_as"])
             elif action.startswith("place ") and not self.undone:
                 # once: take the placement back with the Undo button (it is placed again next)
@@ -196,16 +198,13 @@ class Driver:
         raise Stalled(f"waited {timeout_s} s for {what}")
 
     def castillo_contents(self, game: dict[str, Any]) -> Counter[str]:
-        """What the castillo holds, from the public throw announcements since the last general
-        scoring emptied it (the per-colour contents are secret: the table only knows this)."""
+        """What the castillo holds, from the throw announcements the table heard since the last
+        general scoring emptied it (the per-colour contents are secret, and the public view
+        keeps only the current turn's throws: the table remembers the rest)."""
         emptied = max(
             (int(s["round"]) for s in game["scorings"] if s["kind"] == "general"), default=0
         )
-        held: Counter[str] = Counter()
-        for throw in game["throws"]:
-            if int(throw["round"]) > emptied:
-                held[throw["colour"]] += int(throw["count"])
-        return held
+        return Counter(colour for round_, colour in self.heard if round_ > emptied)
 
     def settle_issue(self, issue: dict[str, Any]) -> None:
         kind = issue["kind"]

@@ -18,6 +18,7 @@ from host.games.elgrande.gamedata import game_data
 from host.games.elgrande.grande import grande_possible, grandes_in_castillo
 from host.games.elgrande.options import options_from_request
 from host.games.elgrande.prompts import SECRET_KINDS, prompt_for, seat_prompt
+from host.games.elgrande.secrecy import public_log_lines
 
 # Choices the table's buttons never list: secret steps, and a power card with a modifier (the
 # choices would show the player's secret modifier hand; the player plays it from their page).
@@ -108,6 +109,9 @@ class Adapter(GameAdapter):
 
     def log_fields(self, state: GameState) -> dict[str, Any]:
         return {"round": _game(state).round_number}
+
+    def public_log(self, state: GameState, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return public_log_lines(_game(state), lines)
 
     def public_text(self, action: Action) -> str:
         """Secret choices without their argument. A deal keeps its colour and a card set aside

@@ -220,7 +220,7 @@ function dummyRow(game) {
   const d = game.dummy;
   return h("tr.dummy", { "data-colour": d },
     h("th", { scope: "row" }, h("span.swatch", { style: { background: COLOURS[d] } }), `${capitalise(i18n.colour(d))} (${i18n.t("ui.dummy_player")})`),
-    h("td.score", {}, "–"), h("td", {}, String(game.court[d] ?? 0)), h("td", {}, String(game.province[d] ?? "")),
+    h("td.score", {}, "–"), h("td", {}, String(game.court[d] ?? 0)), h("td", {}, String(game.province?.[d] ?? "–")),
     h("td", {}, String(game.hand_sizes?.[d] ?? "")), h("td.played", {}, game.played?.[d] ? String(game.played[d]) : "–"), h("td", {}, "–"));
 }
 
@@ -240,7 +240,7 @@ function renderPlayers(game) {
       ),
       h("td.score", {}, String(game.scores[p])),
       h("td", {}, String(game.court[p])),
-      h("td", {}, String(game.province[p])),
+      h("td", {}, String(game.province?.[p] ?? "–")), // closed castillo: not public
       h("td", {}, String(game.hand_sizes?.[p] ?? "")),
       h("td.played", {}, game.played?.[p] ? String(game.played[p]) : "–"),
       h("td", {}, game.grandes?.[p] ? i18n.area(game.grandes[p]) : "–"),
