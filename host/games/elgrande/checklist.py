@@ -23,7 +23,10 @@ def setup_checklist(game: Game) -> list[Item] | None:
     items: list[Item] = [{"key": "checklist.king", "params": {"area": view["king"]}}]
     for colour, home in view["grandes"].items():
         items.append({"key": "checklist.home", "params": {"colour": colour, "area": home}})
-    court, province, hands = view["court"], view["province"], view["hand_sizes"]
+    court, hands = view["court"], view["hand_sizes"]
+    # the views show provinces to their own seats only (the castillo's secret); before the
+    # first player acts the castillo is empty, so they tell nothing
+    province = dict(zip(game.colours, game.province, strict=True))
     reserves = {
         colour: {
             "court": court.get(colour, 0),
