@@ -84,6 +84,11 @@ def test_server_prompt_keys_are_translated() -> None:
         (I18N.parents[2] / "games" / "elgrande" / "data" / "prompts.json").read_text("utf-8")
     )["prompts"]
     english = json.loads((I18N / "en.json").read_text("utf-8"))
+    # the page merges El Grande's own bundle over the shell's table
+    for bundle in sorted(
+        (I18N.parents[2] / "games" / "elgrande" / "static" / "i18n" / "en").glob("*.json")
+    ):
+        english.update(json.loads(bundle.read_text("utf-8")))
     missing = [key for key in prompts if f"prompt.{key}" not in english]
     assert not missing
 
