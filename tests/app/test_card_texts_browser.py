@@ -120,4 +120,13 @@ def test_a_card_and_its_options_are_shown_in_the_page_language() -> None:
                 if buttons.count():
                     shown = _wait_for_text(table, f'button[data-action="option {n}"]', label["pl"])
                     assert GENERIC_OPTION["pl"].replace("{n}", str(n)) not in shown, shown
+            # the choice is made: the log names it in words, the card stays up for the turn
+            first = card.option_labels[0]
+            phone.locator('button[data-action="option 1"]').click()
+            _wait_for_text(table, "#tab-body ol.log", first["pl"])
+            assert GENERIC_OPTION["pl"].replace("{n}", "1") not in str(
+                table.locator("#tab-body ol.log").text_content()
+            )
+            _wait_for_text(table, f"#cards {taken} .card-text", card.texts["pl"])
+            _wait_for_text(phone, f"{taken} .card-text", card.texts["cs"])
             assert errors == [], json.dumps(errors)

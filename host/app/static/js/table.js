@@ -356,9 +356,10 @@ function actorName(actor) {
 }
 
 // a game's plugin may word its own actions (the shell's words are El Grande's notation)
-const actionText = (text) => (ui.plugin?.logText ? ui.plugin.logText(i18n, text) : logText(i18n, text));
+const actionText = (text, ctx = {}) => (ui.plugin?.logText ? ui.plugin.logText(i18n, text) : logText(i18n, text, ctx));
 
-function logLine(e) {
+/** `ctx.card`: the card the entry's actor took last (a choice's option is logged by its words). */
+function logLine(e, ctx = {}) {
   const actor = actorName(e.actor);
   switch (e.kind) {
     case "undo":
@@ -378,7 +379,7 @@ function logLine(e) {
     case "scoring":
       return i18n.t("log.scoring", { text: e.text === "general" ? i18n.t("score.general", { round: e.round }) : i18n.card(e.text) });
     default:
-      return i18n.t("log.line", { actor, text: actionText(e.text) });
+      return i18n.t("log.line", { actor, text: actionText(e.text, ctx) });
   }
 }
 
@@ -386,12 +387,17 @@ function logView(state) {
   const game = state?.game;
   const entries = state?.log;
   if (entries?.length) {
-    const items = [...entries].reverse().map((e) => h(
+    const taken = {};
+    const cards = entries.map((e) => {
+      if (e.kind !== "undo" && String(e.text).startsWith("card ")) taken[e.actor] = String(e.text).slice(5);
+      return taken[e.actor];
+    });
+    const items = entries.map((e, i) => [e, cards[i]]).reverse().map(([e, card]) => h(
       "li",
       { "data-kind": e.kind ?? "action", "data-n": e.n },
       e.round ? h("span.log-round", {}, String(e.round)) : null,
       COLOURS[e.actor] ? h("span.swatch", { style: { background: COLOURS[e.actor] } }) : null,
-      logLine(e),
+      logLine(e, { card }),
     ));
     return h("ol.log", {}, items);
   }
