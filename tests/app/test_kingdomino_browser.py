@@ -188,3 +188,29 @@ def test_four_players_each_on_their_own_phone_play_a_whole_game() -> None:
         for colour, total in zip(("pink", "yellow", "green", "blue"), totals, strict=True):
             assert table.locator(f"[data-score='{colour}']").inner_text() == str(total)
         assert errors == []
+
+
+@pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
+def test_table_mode_the_tablet_enters_the_draw_and_confirms_the_computers_pick() -> None:
+    errors: list[str] = []
+    with app_server() as base, chromium() as browser:
+        body = {"game": "kingdomino", "players": ["pink", "blue"], "mode": "table"}
+        post_json(base + "/api/games", {**body, "computers": {"blue": 2}})
+        table = _device(browser, TABLET, errors, base + "/")
+        for number in (40, 3, 24, 17):  # the line as drawn; the app sorts it
+            table.click(f"#kd-draw button[data-action='draw {number}']")
+            table.wait_for_selector(f"[data-line='next'] [data-domino='{number}']")
+        line = table.eval_on_selector_all(
+            "[data-line='next'] [data-domino]", "els => els.map(e => e.dataset.domino)"
+        )
+        assert line == ["3", "17", "24", "40"]
+        table.click("#kd-kings button[data-action='king blue']")
+        confirm = table.wait_for_selector("#kd-confirm", timeout=TURN_S)
+        proposal = confirm.get_attribute("data-action")
+        assert proposal and proposal.startswith("claim ")
+        assert get_json(base + "/api/state")["game"]["step"] == "claim"  # nothing made yet
+        confirm.click()
+        number = proposal.split()[1]
+        table.wait_for_selector(f"[data-line='next'] [data-domino='{number}'] [data-king='blue-1']")
+        assert get_json(base + "/api/state")["game"]["step"] == "king"
+        assert errors == []
