@@ -1,6 +1,6 @@
-"""El Caballero engine speed: random complete 4-player base games (the SYNTHETIC cards, not the
-real ones, dealt by the engine; every decision uniform over the legal actions), plain Python and
-mypyc-compiled side by side. Target (issue 13): >= 100 games/s compiled.
+"""El Caballero engine speed: random complete 4-player games, base and extended (the SYNTHETIC
+cards, not the real ones, dealt by the engine; every decision uniform over the legal actions),
+plain Python and mypyc-compiled side by side. Target (issue 13): >= 100 games/s compiled.
 
 Each engine runs in its own process (this file run as a script with the engine's root), runs
 are interleaved and the medians reported.
@@ -19,10 +19,12 @@ COMPILED = ROOT / "build" / "mypyc"
 TARGET = 100.0
 ROUNDS = 3
 SECONDS_PER_RUN = 2.0
+GAMES = ("base", "extended")
 
 
 def worker(root: str) -> None:
-    """Answer each line "SECONDS" with "GAMES ELAPSED", playing with the engine under root."""
+    """Answer each line "GAME SECONDS" (GAME: base or extended) with "GAMES ELAPSED", playing
+    with the engine under root."""
     sys.path[:0] = [root, str(ROOT)]  # the engine from root; bench from the checkout
     from bench._engine_worker import play_random_game
     from engine.elcaballero.game import Game
@@ -32,11 +34,18 @@ def worker(root: str) -> None:
     seed = 0
     colours = ("red", "blue", "green", "yellow")
     for line in sys.stdin:
-        seconds = float(line)
+        game, seconds_text = line.split()
+        seconds = float(seconds_text)
         games = 0
         started = time.perf_counter()
         while time.perf_counter() - started < seconds:
-            options = Options(players=colours, mode="dealer", seed=seed, catalogue="synthetic")
+            options = Options(
+                players=colours,
+                mode="dealer",
+                seed=seed,
+                catalogue="synthetic",
+                extended=game == "extended",
+            )
             play_random_game(Game(options), seed)
             seed += 1
             games += 1
@@ -56,9 +65,9 @@ class Worker:
         assert self.process.stdout is not None
         self.loaded = self.process.stdout.readline().strip()
 
-    def run(self, seconds: float) -> float:
+    def run(self, game: str, seconds: float) -> float:
         assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(f"{seconds}\n")
+        self.process.stdin.write(f"{game} {seconds}\n")
         self.process.stdin.flush()
         games, elapsed = self.process.stdout.readline().split()
         return int(games) / float(elapsed)
@@ -75,20 +84,23 @@ def main(*flags: str) -> None:
         workers.append(Worker("compiled", COMPILED))
     else:
         print("no compiled engine (make setup): plain only")
-    runs: dict[str, list[float]] = {w.name: [] for w in workers}
+    runs: dict[tuple[str, str], list[float]] = {
+        (game, w.name): [] for game in GAMES for w in workers
+    }
     try:
         for _ in range(ROUNDS):
-            for w in workers:
-                runs[w.name].append(w.run(SECONDS_PER_RUN))
+            for game in GAMES:
+                for w in workers:
+                    runs[(game, w.name)].append(w.run(game, SECONDS_PER_RUN))
     finally:
         for w in workers:
             w.close()
-    for name, rates in runs.items():
+    for (game, name), rates in runs.items():
         median = statistics.median(rates)
         verdict = ""
         if name == "compiled":
             verdict = f"  (target >= {TARGET:.0f}: {'met' if median >= TARGET else 'MISSED'})"
-        print(f"el caballero, 4 players, base game, {name}: {median:.1f} games/s{verdict}")
+        print(f"el caballero, 4 players, {game} game, {name}: {median:.1f} games/s{verdict}")
 
 
 if __name__ == "__main__":

@@ -137,6 +137,11 @@ class Map:
         self.root_treasure: list[int] = []
         self.root_open: list[int] = []
         self.governors: list[Governor] = []  # in the order placed
+        self.version = 0  # bumped whenever a card is laid, removed or turned (for caches)
+        self._free: list[tuple[int, int, int, int, int]] = []
+        self._free_at = -1
+        self._closed: list[int] = []
+        self._closed_at = -1
 
     # --- copying (undo keeps copies of the map) ---
 
@@ -153,6 +158,7 @@ class Map:
         out.root_treasure = list(self.root_treasure)
         out.root_open = list(self.root_open)
         out.governors = [g.copy() for g in self.governors]
+        out.version = self.version
         return out
 
     # --- union-find ---
@@ -226,8 +232,13 @@ class Map:
         return [n for n in range(len(self.parent)) if self.parent[n] == n]
 
     def closed_roots(self) -> list[int]:
-        """Every closed region's root (EC-29), in the order regions first appeared."""
-        return [n for n in range(len(self.parent)) if self.parent[n] == n and not self.root_open[n]]
+        """Every closed region's root (EC-29), in the order regions first appeared (kept until
+        the map changes)."""
+        if self._closed_at != self.version:
+            parent, still_open = self.parent, self.root_open
+            self._closed = [n for n in range(len(parent)) if parent[n] == n and not still_open[n]]
+            self._closed_at = self.version
+        return self._closed
 
     def facing(self, key: int, side: int) -> tuple[int, int]:
         """What the cell `key` faces on `side`: (kind, root) of the area card's edge there, or
@@ -303,7 +314,26 @@ class Map:
         """Lay an area card (legality is the caller's) and join its regions to the map's."""
         self.place_area_key(card, rotation % 4, key_of(x, y))
 
+    def changed(self) -> None:
+        """A caballero card on the map was turned: its numbers changed."""
+        self.version += 1
+
+    def free_cells(self) -> list[tuple[int, int, int, int, int]]:
+        """(cell, sides with an area card and sides facing land as bit masks, how many sides
+        face land, the first such side or -1) of every empty cell next to an area card, in key
+        order (kept until the map changes)."""
+        if self._free_at != self.version:
+            out = []
+            for key in sorted(self.frontier):
+                present, land = self.neighbour_masks(key)
+                first = next((side for side in range(4) if land >> side & 1), -1)
+                out.append((key, present, land, bin(land).count("1"), first))
+            self._free = out
+            self._free_at = self.version
+        return self._free
+
     def place_area_key(self, card: CardDesc, rotation: int, key: int) -> None:
+        self.version += 1
         nodes = [self._new_node(r.kind, r.treasure, key) for r in card.regions]
         placed = PlacedArea(card, rotation, key, nodes)
         self.areas[key] = placed
@@ -323,10 +353,12 @@ class Map:
                 self._union(node, other)
 
     def place_caballero(self, card: CaballeroCard) -> None:
+        self.version += 1
         self.caballeros[card.key] = card
         self.frontier.discard(card.key)
 
     def remove_caballero(self, key: int) -> CaballeroCard:
+        self.version += 1
         card = self.caballeros.pop(key)
         if self.touches_area(key):
             self.frontier.add(key)

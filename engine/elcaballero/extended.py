@@ -11,13 +11,13 @@ from __future__ import annotations
 from typing import Protocol
 
 from engine.core.actions import Action
-from engine.elcaballero.board import DELTA, DIRS, CaballeroCard, Governor, Map, cell_name
+from engine.elcaballero import listing
+from engine.elcaballero.board import DELTA, CaballeroCard, Governor, Map, cell_name
 from engine.elcaballero.cards import LAND, SEA
 from engine.elcaballero.notation import parse_cell, parse_spot
 from engine.elcaballero.options import Options
 from engine.elcaballero.refusals import Refusal
 from engine.elcaballero.rules import Rules
-from engine.elcaballero.scoring import caballero_totals
 from engine.elcaballero.turn import GRANDE_MOVED, KNIGHTS, SHIPS
 
 GRANDE_COURT = -1  # the Grande waits at its owner's court
@@ -47,6 +47,7 @@ class Game(Protocol):
     def own(self, player: int, key: int) -> CaballeroCard: ...
     def number(self, card: CaballeroCard, side: int) -> int: ...
     def cap_court(self, player: int) -> None: ...
+    def totals(self) -> dict[int, list[int]]: ...
     def check_ship_purchase(self) -> None: ...
     def can_buy_ship(self, court: int) -> bool: ...
     def check_new_card(self, player: int, key: int) -> None: ...
@@ -201,7 +202,7 @@ def check_no_tie_on_lands(game: Game, player: int, key: int, facing: list[tuple[
         root = board.facing(key, side)[1]
         before = added.get(root, (0, side))
         added[root] = (before[0] + number, before[1])
-    totals = caballero_totals(board, game.rules.layout, game.n)
+    totals = game.totals()
     for root, (number, side) in added.items():
         row = totals.get(root, [0] * game.n)
         mine = row[player] + number
@@ -265,21 +266,40 @@ def extended_actions(game: Game, player: int) -> list[Action]:
 
 
 def _knightgrande_actions(game: Game, player: int) -> list[Action]:
+    """Each way to lay a new card with the Grande at a free cell touching land on several
+    sides: every turn of either side of the card whose cost the court pays and that keeps the
+    no-tie rule (the same checks as knightgrande_check, without building refusals)."""
     out: list[Action] = []
     board = game.board
-    layout = game.rules.layout
-    for key in sorted(board.frontier):
-        if board.land_sides(key) < 2:
+    price = GRANDE_MOVE_PRICE if game.grande_at[player] >= 0 else GRANDE_PRICE
+    if not game.options.grande_pays_its_price:
+        price = 0
+    court = game.court[player]
+    everywhere = game.options.grande_no_tie_everywhere
+    totals = game.totals()
+    for key, _, land, lands, _ in board.free_cells():
+        if lands < 2:
             continue
-        for side in range(4):
-            if board.side_kind(key, side) != LAND:
-                continue
-            for card_side in (0, 1):
-                for number in layout[card_side]:
-                    try:
-                        _, _, cost, _ = knightgrande_check(game, player, key, side, number)
-                    except Refusal:
-                        continue
-                    if cost <= game.court[player]:
-                        out.append(Action("knightgrande", cell_name(key) + DIRS[side], str(number)))
+        sides = [s for s in range(4) if land >> s & 1]
+        roots = [board.facing(key, s)[1] for s in sides]
+        for numbers in game.rules.layout:
+            for rotation in range(4):
+                shown = [numbers[(s - rotation) % 4] for s in sides]
+                highest = max(shown)
+                if highest + price > court:
+                    continue
+                added: dict[int, int] = {}
+                for index, number in enumerate(shown):
+                    if everywhere or number == highest:
+                        added[roots[index]] = added.get(roots[index], 0) + number
+                if all(_no_tie(totals.get(root), player, n) for root, n in added.items()):
+                    side = sides[shown.index(highest)]
+                    out.append(listing.action("knightgrande", key, side, highest))
     return out
+
+
+def _no_tie(row: list[int] | None, player: int, added: int) -> bool:
+    if row is None:
+        return True
+    mine = row[player] + added
+    return all(t != mine or t <= 0 for p, t in enumerate(row) if p != player)

@@ -21,7 +21,7 @@ from engine.core.actions import Action
 from engine.core.chance import dealer_draw
 from engine.core.errors import IllegalAction, NotationError, NotYourTurn, UndoError
 from engine.core.protocol import CHANCE
-from engine.elcaballero import extended
+from engine.elcaballero import extended, listing
 from engine.elcaballero.board import DELTA, DIRS, CaballeroCard, Governor, Map, cell_name
 from engine.elcaballero.cards import LAND, SEA, CardDesc, CardError, card_from_text
 from engine.elcaballero.catalogue import Catalogue, load_synthetic
@@ -47,6 +47,8 @@ from engine.elcaballero.turn import (
 from engine.elcaballero.verbs import VERBS
 
 CHANCE_PHASES = ("start", "reveal")
+REINFORCE = Action("reinforce")
+DONE = Action("done")
 EXTENDED_VERBS = ("governor", "lakeship", "grande", "movegrande", "knightgrande")
 __all__ = ["Game", "parse_cell", "parse_spot", "spot_name"]
 
@@ -56,7 +58,9 @@ def _illegal(action: Action, refused: Refusal) -> IllegalAction:
 
 
 class Saved:
-    """Everything a turn's step can change (undo restores it)."""
+    """Everything a turn's step can change, as it was before the turn's first step: undo (and a
+    refusal) restores it and replays the steps to keep, so a turn is copied once, not each
+    step."""
 
     def __init__(self, game: Game) -> None:
         self.board = game.board.copy()
@@ -72,6 +76,22 @@ class Saved:
         self.grande_at = list(game.grande_at)
         self.log_length = len(game.log)
         self.history_length = len(game.history)
+
+    def restore(self, game: Game) -> None:
+        """Put this state back into the game (copies: it may be restored again)."""
+        game.board = self.board.copy()
+        game.court = list(self.court)
+        game.stack = list(self.stack)
+        game.court_ships = list(self.court_ships)
+        game.ship_supply = self.ship_supply
+        game.castillo_supply = self.castillo_supply
+        game.market = list(self.market)
+        game.turn = list(self.turn)
+        game.placed_now = set(self.placed_now)
+        game.governors_left = list(self.governors_left)
+        game.grande_at = list(self.grande_at)
+        del game.log[self.log_length :]
+        del game.history[self.history_length :]
 
 
 class Game:
@@ -117,10 +137,16 @@ class Game:
         self.turn_index = 0
         self.turn = [0] * COUNTERS
         self.placed_now: set[int] = set()  # cells of caballero cards placed this turn
-        self.saved: list[Saved] = []
+        self.turn_saved: Saved | None = None  # the state before this turn's first step
         self._version = 0  # bumped by every change: what the caches are valid for
-        self._spots: tuple[str, list[tuple[int, int, int]]] | None = None
-        self._spots_at = -1
+        # caches, each valid for one map (identity) at one map version
+        self._spots: tuple[str, list[tuple[int, int, int]]] = (NOWHERE, [])
+        self._spot_actions: list[Action] = []
+        self._spots_board: Map | None = None
+        self._spots_key: tuple[int, ...] = ()
+        self._totals: dict[int, list[int]] = {}
+        self._totals_board: Map | None = None
+        self._totals_at = -1
         self._dealer = options.mode == "dealer"
         self._auto_chance()
 
@@ -201,26 +227,39 @@ class Game:
         action = self._canonical(action)
         self._version += 1
         undoable = player >= 0 and self.phase == "turn" and action.kind != "done"
-        saved = Saved(self) if undoable else None
+        if undoable and self.turn_saved is None:
+            self.turn_saved = Saved(self)
         try:
             self._do(player, action)
-            self._version += 1  # the step changed the state: caches made during it are stale
-        except Refusal as refused:
-            if saved is not None:
-                self._restore(saved)
-            raise _illegal(action, refused) from None
-        except ValueError:  # an Action built by hand with malformed arguments
-            if saved is not None:
-                self._restore(saved)
+        except (Refusal, ValueError) as error:  # ValueError: an Action built by hand, malformed
+            if undoable:  # the checks come before the changes; this makes sure of it
+                self._rewind(len(self.history))
+            self._version += 1
+            if isinstance(error, Refusal):
+                raise _illegal(action, error) from None
             raise
+        self._version += 1  # the step changed the state: caches made during it are stale
+        self._record(player, action)
+        if not undoable:
+            self.turn_saved = None
+        self._auto_chance()
+
+    def _record(self, player: int, action: Action) -> None:
         self.history.append((player, action))
-        if saved is not None:
-            self.saved.append(saved)
-        else:
-            self.saved = []
         if self.options.automatic_reinforcements and self.phase == "turn":
             self._auto_reinforce()
-        self._auto_chance()
+
+    def _rewind(self, upto: int) -> None:
+        """Back to the start of the turn, then the turn's steps again up to history[upto]."""
+        saved = self.turn_saved
+        assert saved is not None
+        steps = self.history[saved.history_length : upto]
+        saved.restore(self)
+        for player, action in steps:
+            self._version += 1  # caches made before this step are stale
+            self._do(player, action)
+            self._record(player, action)
+        self._version += 1
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         actors = self.current_players()
@@ -239,11 +278,16 @@ class Game:
 
     def can_undo(self, player: int) -> bool:
         return (
-            bool(self.saved)
+            self._undo_depth() > 0
             and self.phase == "turn"
             and player in self.current_players()
             and self.history[-1][0] == player
         )
+
+    def _undo_depth(self) -> int:
+        """The steps of this turn that can be taken back."""
+        saved = self.turn_saved
+        return 0 if saved is None else len(self.history) - saved.history_length
 
     def undo(self, player: int) -> Action:
         """Take back the acting seat's last step of this turn (never past a power card, the end
@@ -251,25 +295,8 @@ class Game:
         if not self.can_undo(player):
             raise UndoError("nothing to undo: a card was revealed or the turn passed")
         undone = self.history[-1][1]
-        self._restore(self.saved.pop())
-        self._version += 1
+        self._rewind(len(self.history) - 1)
         return undone
-
-    def _restore(self, saved: Saved) -> None:
-        self._version += 1
-        self.board = saved.board
-        self.court = saved.court
-        self.stack = saved.stack
-        self.court_ships = saved.court_ships
-        self.ship_supply = saved.ship_supply
-        self.castillo_supply = saved.castillo_supply
-        self.market = saved.market
-        self.turn = saved.turn
-        self.placed_now = saved.placed_now
-        self.governors_left = saved.governors_left
-        self.grande_at = saved.grande_at
-        del self.log[saved.log_length :]
-        del self.history[saved.history_length :]
 
     # ---------------------------------------------------------------- chance
     def _chance_actions(self) -> list[Action]:
@@ -301,7 +328,7 @@ class Game:
             self._do(CHANCE, chosen)
             self._version += 1
             self.history.append((CHANCE, chosen))
-            self.saved = []  # a chance step is never undone
+            self.turn_saved = None  # a chance step is never undone
 
     def resume_as(self, options: Options) -> None:
         self.options = options
@@ -508,14 +535,25 @@ class Game:
         self.court[player] -= cost
 
     def _area_spots(self, player: int) -> tuple[str, list[tuple[int, int, int]]]:
-        """Where the market's cards may go now (cached until the next step)."""
-        cached = self._spots
-        if cached is not None and self._spots_at == self._version:
-            return cached
-        found = area_placements(self.board, self.market, player)
-        self._spots = found
-        self._spots_at = self._version
-        return found
+        """Where the market's cards may go now (kept while the map and the market stay)."""
+        key = (self.board.version, player, *(id(card) for card in self.market))
+        if self._spots_board is not self.board or self._spots_key != key:
+            self._spots = area_placements(self.board, self.market, player)
+            self._spot_actions = [
+                listing.area(index + 1, cell, north) for index, north, cell in self._spots[1]
+            ]
+            self._spots_board = self.board
+            self._spots_key = key
+        return self._spots
+
+    def totals(self) -> dict[int, list[int]]:
+        """Each land region's caballeros per player (kept while the map stays; read only)."""
+        board = self.board
+        if self._totals_board is not board or self._totals_at != board.version:
+            self._totals = caballero_totals(board, self.rules.layout, self.n)
+            self._totals_board = board
+            self._totals_at = board.version
+        return self._totals
 
     def _area_open(self) -> bool:
         return self.turn[AREAS] < self.turn[AREAS_DUE]
@@ -608,7 +646,7 @@ class Game:
 
     def _check_no_tie(self, player: int, key: int, side: int, new_total_delta: int) -> None:
         root = self.board.facing(key, side)[1]
-        totals = caballero_totals(self.board, self.rules.layout, self.n).get(root, [0] * self.n)
+        totals = self.totals().get(root, [0] * self.n)
         mine = totals[player] + new_total_delta
         for other in range(self.n):
             if other != player and totals[other] > 0 and totals[other] == mine:
@@ -698,6 +736,7 @@ class Game:
         card, card_side, rotation, cost = self._raise_check(player, key, side, int(action.arg2))
         self.pay(player, cost)
         card.side, card.rotation = card_side, rotation
+        self.board.changed()
         self.turn[KNIGHTS] += 1
 
     def _ship_spot(self, player: int, key: int, side: int) -> CaballeroCard:
@@ -811,7 +850,7 @@ class Game:
             optional = self.options.second_area_optional and self.turn[AREAS] >= 1
             if kind != NOWHERE and not optional:
                 raise Refusal("area_missing")
-        self.saved = []
+        self.turn_saved = None
         self._end_turn()
 
     # ---------------------------------------------------------------- legal actions
@@ -819,43 +858,17 @@ class Game:
         out: list[Action] = []
         board = self.board
         if not self.turn[REINFORCED]:
-            out.append(Action("reinforce"))
+            out.append(REINFORCE)
         area_kind = NOWHERE
         if self._area_open():
-            area_kind, spots = self._area_spots(player)
-            for index, north, key in spots:
-                out.append(Action("area", str(index + 1), spot_name(key, north)))
+            area_kind, _ = self._area_spots(player)
+            out.extend(self._spot_actions)
         court = self.court[player]
-        totals: dict[int, list[int]] | None = None  # computed when a land region is met
         if court > 0 and self.may_place_card(player):
-            for key in sorted(board.frontier):
-                lands = board.land_sides(key)
-                if lands == 0:
-                    out.extend(
-                        Action("knight", spot_name(key, 0), str(n)) for n in self.rules.layout[0]
-                    )
-                elif lands == 1:
-                    side = self._land_side(key)
-                    if totals is None:
-                        totals = caballero_totals(board, self.rules.layout, self.n)
-                    mine, others = self._standing(totals, player, key, side)
-                    for number in range(1, min(court, 8) + 1):
-                        if mine + number not in others:
-                            out.append(Action("knight", spot_name(key, side), str(number)))
+            self._knight_actions(player, court, out)
         own = sorted(k for k, c in board.caballeros.items() if c.owner == player)
         if self.turn[KNIGHTS] < 2:
-            for key in own:
-                card = board.caballeros[key]
-                side = self._land_side(key)
-                if side < 0 or card.grande:
-                    continue
-                now = self.number(card, side)
-                if totals is None:
-                    totals = caballero_totals(board, self.rules.layout, self.n)
-                mine, others = self._standing(totals, player, key, side)
-                for number in range(now + 1, min(now + court, 8) + 1):
-                    if mine + number - now not in others:
-                        out.append(Action("raise", spot_name(key, side), str(number)))
+            self._raise_actions(player, court, own, out)
         free_sea = [
             (key, side)
             for key in own
@@ -863,41 +876,69 @@ class Game:
             if not board.caballeros[key].ships >> side & 1 and board.side_kind(key, side) == SEA
         ]
         if self.can_buy_ship(court):
-            out.extend(Action("ship", spot_name(k, s)) for k, s in free_sea)
+            out.extend(listing.action("ship", k, s) for k, s in free_sea)
         if self.court_ships[player] > 0 and court >= 1:
-            out.extend(Action("reship", spot_name(k, s)) for k, s in free_sea)
+            out.extend(listing.action("reship", k, s) for k, s in free_sea)
         no_castillo = [k for k in own if not board.caballeros[k].castillo]
         if self.turn[CASTILLOS] < 2 and self.castillo_supply > 0 and court >= 1:
-            out.extend(Action("castillo", cell_name(k)) for k in no_castillo)
+            out.extend(listing.action("castillo", k, -1) for k in no_castillo)
         out.extend(
-            Action("withdraw", cell_name(k))
+            listing.action("withdraw", k, -1)
             for k in own
             if k not in self.placed_now
             and (self.options.withdraw_grande_card or not board.caballeros[k].grande)
         )
         for key in own:
             card = board.caballeros[key]
-            for side in range(4):
-                if card.ships >> side & 1:
-                    out.append(Action("shipback", spot_name(key, side)))
-                    if court >= 1:
-                        out.extend(
-                            Action("moveship", spot_name(key, side), spot_name(k, s))
-                            for k, s in free_sea
-                            if k != key
-                        )
+            if card.ships:
+                for side in range(4):
+                    if card.ships >> side & 1:
+                        out.append(listing.action("shipback", key, side))
+                        if court >= 1:
+                            out.extend(
+                                listing.pair("moveship", key, side, k, s)
+                                for k, s in free_sea
+                                if k != key
+                            )
             if card.castillo and court >= 1:
                 out.extend(
-                    Action("movecastillo", cell_name(key), cell_name(k))
-                    for k in no_castillo
-                    if k != key
+                    listing.pair("movecastillo", key, -1, k, -1) for k in no_castillo if k != key
                 )
         if self.options.extended:
             out.extend(extended.extended_actions(self, player))
         optional = self.options.second_area_optional and self.turn[AREAS] >= 1
         if not self._area_open() or area_kind == NOWHERE or optional:
-            out.append(Action("done"))
+            out.append(DONE)
         return out
+
+    def _knight_actions(self, player: int, court: int, out: list[Action]) -> None:
+        """New caballero cards: next to sea only, each front number (recorded facing north);
+        next to one land, each number the court pays that keeps the no-tie rule."""
+        front = self.rules.layout[0]
+        top = min(court, 8)
+        totals = self.totals()
+        for key, _, _, lands, side in self.board.free_cells():
+            if lands == 0:
+                out.extend(listing.action("knight", key, 0, n) for n in front)
+            elif lands == 1:
+                mine, others = self._standing(totals, player, key, side)
+                for number in range(1, top + 1):
+                    if mine + number not in others:
+                        out.append(listing.action("knight", key, side, number))
+
+    def _raise_actions(self, player: int, court: int, own: list[int], out: list[Action]) -> None:
+        board = self.board
+        totals = self.totals()
+        for key in own:
+            card = board.caballeros[key]
+            side = self._land_side(key)
+            if side < 0 or card.grande:
+                continue
+            now = self.number(card, side)
+            mine, others = self._standing(totals, player, key, side)
+            for number in range(now + 1, min(now + court, 8) + 1):
+                if mine + number - now not in others:
+                    out.append(listing.action("raise", key, side, number))
 
     def _standing(
         self, totals: dict[int, list[int]], player: int, key: int, side: int
@@ -913,7 +954,7 @@ class Game:
     def view(self, viewer: int | None = None) -> dict[str, Any]:
         names = self.options.players
         board = self.board
-        totals = caballero_totals(board, self.rules.layout, self.n)
+        totals = self.totals()
         out: dict[str, Any] = {
             "game": "elcaballero",
             "phase": self.phase,
@@ -1013,7 +1054,7 @@ class Game:
         out["pile_cards"] = list(self.pile)
         out["turn_raw"] = list(self.turn)
         out["placed_now"] = sorted(self.placed_now)
-        out["undo_depth"] = len(self.saved)
+        out["undo_depth"] = self._undo_depth()
         return out
 
 

@@ -26,13 +26,15 @@ def board_key(x: int, y: int) -> int:
     return key_of(x, y)
 
 
-def _fitting(board: Map, cards: list[CardDesc], cells: list[int]) -> list[tuple[int, int, int]]:
+def _fitting(
+    cards: list[CardDesc], cells: list[tuple[int, int, int, int, int]]
+) -> list[tuple[int, int, int]]:
     """Every (card index, rotation, cell) where the card's land meets land and its sea meets
-    sea on each side touching an area card (bit masks: a few integer operations per try)."""
+    sea on each side touching an area card (bit masks: a few integer operations per try).
+    `cells`: (cell, sides with an area card, sides facing land, ...) as Map.free_cells."""
     turned = [[rotated_mask(card.land_mask, r) for r in range(4)] for card in cards]
     out = []
-    for key in cells:
-        present, land = board.neighbour_masks(key)
+    for key, present, land, _, _ in cells:
         for index in range(len(cards)):
             masks = turned[index]
             for rotation in range(4):
@@ -59,12 +61,15 @@ def area_placements(
     board: Map, cards: list[CardDesc], player: int
 ) -> tuple[str, list[tuple[int, int, int]]]:
     """Which rule applies and every (card index, rotation, cell key) it allows."""
-    frontier = sorted(board.frontier)
-    spots = _fitting(board, cards, frontier)
+    spots = _fitting(cards, board.free_cells())
     if spots:
         return NEXT_TO_AREA, spots
     for kind, own in ((NEXT_TO_OWN, True), (NEXT_TO_OTHER, False)):
-        spots = _fitting(board, cards, cells_next_to_caballeros(board, player, own))
+        cells = []
+        for key in cells_next_to_caballeros(board, player, own):
+            present, land = board.neighbour_masks(key)
+            cells.append((key, present, land, 0, 0))
+        spots = _fitting(cards, cells)
         if spots:
             return kind, spots
     return NOWHERE, []
