@@ -457,10 +457,12 @@ async function openLobby() {
       const running = ui.state?.game && ui.state.game.phase !== "over" ? ui.state.game : null;
       if (running && !(await confirmDialog(i18n, i18n.t("confirm.replace_game", { round: running.round }), i18n.t("confirm.start")))) return;
       await postJson("/api/games", body);
-      closeOverlay();
       ui.tab = "seats";
       ui.seenScorings = null;
+      // the new game's state first, then the lobby closes: a Games tap right after Start
+      // must not be closed again by that state arriving late
       await refreshState();
+      closeOverlay();
       render();
     },
     onError: showError,
@@ -478,7 +480,7 @@ async function openLobby() {
       h("li", { "data-game": g.game ?? "elgrande" }, h("span", {}, savedLine(g, titles.get(g.game ?? "elgrande")),
         tagsOf(g).map((tag) => h("span.tag", {}, tag))),
         h("button.secondary", { type: "button", onclick: async () => {
-          try { await postJson(`/api/games/${g.id}/continue`); closeOverlay(); ui.seenScorings = null; await refreshState(); } catch (err) { showError(err); }
+          try { await postJson(`/api/games/${g.id}/continue`); ui.seenScorings = null; await refreshState(); closeOverlay(); } catch (err) { showError(err); }
         } }, i18n.t("ui.continue"))))) : h("p.muted", {}, i18n.t("ui.no_games")));
   } catch {
     fill(saved, h("h2", {}, i18n.t("ui.saved_games")), h("p.muted", {}, i18n.t("ui.no_games")));
