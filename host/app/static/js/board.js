@@ -13,6 +13,7 @@ export const COLOURS = {
   yellow: "#e6c619",
   black: "#262626",
   white: "#f2f2ee",
+  pink: "#e0709f", // Kingdomino's fourth castle
 };
 
 let MAP = null;

@@ -32,3 +32,9 @@ export function pluginFor(game) {
   if (!plugins.has(game)) plugins.set(game, load(game));
   return plugins.get(game);
 }
+
+/** A game's title from the catalogue ("Kingdomino"), or null with no game. */
+export async function gameTitle(game) {
+  if (!game) return null;
+  return (await entryOf(game))?.title ?? null;
+}

@@ -9,7 +9,7 @@ import { renderChoices, takenCard } from "./choices.js";
 import { areasOf, parse } from "./notation.js";
 import { capitalise, promptFor, promptText } from "./prompt.js";
 import { Connection } from "./net.js";
-import { pluginFor } from "./plugins.js";
+import { gameTitle, pluginFor } from "./plugins.js";
 
 const token = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() ?? "");
 // Game data per edition, fetched once (the default edition's already while the page starts).
@@ -47,7 +47,7 @@ function render() {
   select.value = i18n.lang;
   const game = state?.game;
   const me = state?.seat ?? game?.viewer;
-  document.title = i18n.t("app.title");
+  document.title = ui.title ? `${ui.title} — ${i18n.t("app.title")}` : i18n.t("app.title");
   if (me) {
     document.documentElement.style.setProperty("--me", COLOURS[me] ?? "#888");
     fill($("#who"), h("span.dot", { style: { background: COLOURS[me] } }), i18n.t("ui.you_are", { colour: i18n.colour(me) }));
@@ -139,6 +139,7 @@ async function onState(state, rev) {
   const game = state.game_type ?? null;
   if ((state.lang && state.lang !== i18n.lang) || game !== i18n.game) await i18n.use(state.lang ?? i18n.lang, game);
   ui.plugin = await pluginFor(game);
+  ui.title = await gameTitle(game);
   const edition = state.game?.edition ?? "2023";
   if (ui.dataEdition !== edition) {
     ui.dataEdition = edition;

@@ -16,7 +16,7 @@ import { seatsView } from "./seats.js";
 import { dropperView, towerEvents, towerWarning } from "./dropper.js";
 import { checksView, undoWithCare } from "./checks.js";
 import { newGameForm, optionTags, schemaTags } from "./lobby.js";
-import { pluginFor } from "./plugins.js";
+import { gameTitle, pluginFor } from "./plugins.js";
 
 const ui = {
   state: null,
@@ -55,7 +55,8 @@ function act(text) {
 // ------------------------------------------------------------------ rendering
 function render() {
   const state = ui.state;
-  document.title = i18n.t("app.title");
+  document.title = ui.title ? `${ui.title} — ${i18n.t("app.title")}` : i18n.t("app.title");
+  $(".brand").textContent = ui.title ?? i18n.t("app.title");
   translateStatic();
   renderTower(state);
   if (!state?.game) {
@@ -536,6 +537,7 @@ async function onState(state, rev) {
   const game = state.game_type ?? null;
   if (lang !== i18n.lang || game !== i18n.game) await i18n.use(lang, game);
   ui.plugin = await pluginFor(game);
+  ui.title = await gameTitle(game);
   await useData(state.game?.edition ?? state.options?.edition ?? "2023");
   const newGame = ui.state?.game_id !== state.game_id;
   if (newGame) ui.seenScorings = null;
