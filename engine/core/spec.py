@@ -112,6 +112,11 @@ class GameSpec:
     def check_invariants(self, state: GameState) -> None:
         """Raise AssertionError if the state breaks one of the game's invariants."""
 
+    def winners(self, state: GameState) -> tuple[list[str], str] | None:
+        """A finished game's winners and what decided (e.g. "score", "largest_territory",
+        "shared") when the game has tie-breaks beyond the score; None: the highest score wins."""
+        return None
+
     def score_position(
         self, raw: Mapping[str, Any], overrides: Sequence[Path | str] = ()
     ) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from engine.kingdomino.bots import LEVELS, Bot, bot_for_level
 from engine.kingdomino.game import CLAIM, OVER, Game
 from engine.kingdomino.options import COLOURS, OPTION_KINDS, Options
 from engine.kingdomino.verbs import VERBS
+from engine.kingdomino.views import result
 
 __all__ = ["SPEC", "KingdominoSpec"]
 
@@ -71,6 +72,13 @@ class KingdominoSpec(TableOrDealerSpec):
                 Options(players=colours, mode="dealer", seed=34, three_player_four_per_line=True)
             )
         return out
+
+    def winners(self, state: GameState) -> tuple[list[str], str] | None:
+        """The rulebook's tie-breaks: the largest territory, then the most crowns."""
+        if not state.is_terminal():
+            return None
+        outcome = result(state)
+        return list(outcome["winners"]), str(outcome["decided_by"])
 
     def check_invariants(self, state: GameState) -> None:
         assert isinstance(state, Game)

@@ -107,22 +107,28 @@ def run_replay(args: argparse.Namespace) -> int:
 
 
 def _print_standings(spec: GameSpec, state: GameState, as_json: bool) -> int:
-    """Any game's scores and places (tied scores share a place)."""
+    """Any game's scores and places (tied scores share a place, unless the game's tie-breaks
+    decide the winner: then the players it beat come after the winners)."""
     scores = dict(zip(state.seat_names(), state.returns(), strict=True))
     places = standings(scores)
-    result = {
-        "game": spec.id,
-        "finished": state.is_terminal(),
-        "scores": scores,
-        "standings": places,
-    }
+    result: dict[str, Any] = {"game": spec.id, "finished": state.is_terminal(), "scores": scores}
+    outcome = spec.winners(state)
+    if outcome is not None:
+        winners, decided_by = outcome
+        for name, place in places.items():
+            if place == 1 and name not in winners:
+                places[name] = len(winners) + 1
+        result.update(winners=winners, decided_by=decided_by)
+    result["standings"] = places
     if as_json:
         print(json.dumps(result, ensure_ascii=False, indent=2))
         return 0
     when = "final" if state.is_terminal() else "unfinished game,"
     print(f"{spec.title}, {when} scores:")
-    for name, score in sorted(scores.items(), key=lambda kv: -kv[1]):
+    for name, score in sorted(scores.items(), key=lambda kv: (places[kv[0]], -kv[1])):
         print(f"  {places[name]}. {name:8s} {score:3d}")
+    if outcome is not None and outcome[1] not in ("score", "shared"):
+        print(f"  (the winner was decided by the tie-break: {outcome[1].replace('_', ' ')})")
     return 0
 
 
