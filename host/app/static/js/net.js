@@ -102,7 +102,7 @@ export const tableToken = {
 // A request that never reached the server (Chromium aborts requests in flight with
 // ERR_NETWORK_CHANGED when a tablet's Wi-Fi or a fresh network comes up) is tried again;
 // a POST only when the caller says it is safe to repeat.
-const NETWORK_RETRIES = [200, 400, 800, 1600, 3200];
+const NETWORK_RETRIES = [200, 400, 800, 1600, 3200, 4000, 4000, 4000, 4000];
 
 export async function getJson(url, options = {}) {
   const token = tableToken.get();

@@ -569,7 +569,13 @@ async function main() {
     render();
   });
   $("#games-btn").addEventListener("click", () => openLobby());
-  const info = await getJson("/api/info").catch(() => null);
+  // what the server says of itself (pairing needed?); without it the page cannot start right,
+  // so a server out of reach is asked again until it answers
+  let info = null;
+  for (let wait = 500; info === null; wait = Math.min(wait * 2, 4000)) {
+    info = await getJson("/api/info").catch((err) => (err?.code === "network" ? null : {}));
+    if (info === null) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
   ui.network = info?.network ?? null;
   const pairing = { show: (el) => { ui.lobbyOpen = false; showOverlay(el); }, hide: closeOverlay };
   if (info?.pairing_required) await pairDevice(i18n, pairing);
