@@ -72,8 +72,14 @@ def test_a_tablet_pairs_in_one_step_from_the_printed_address(lan: tuple[Wire, Se
     with _tablet(wire.client_ns) as context:
         page = context.new_page()
         watch_errors(page, errors)
+        console: list[str] = []
+        page.on("console", lambda msg: console.append(f"{msg.type}: {msg.text}"))
+        page.on("requestfailed", lambda req: console.append(f"failed: {req.url} {req.failure}"))
         page.goto(f"{public}/?pair={served.pairing_code}")
-        page.wait_for_selector("body[data-ready='1']")  # the table's state came: paired
+        try:
+            page.wait_for_selector("body[data-ready='1']")  # the table's state came: paired
+        except Exception as exc:  # say what the page saw: a flaky fresh-clone failure's clue
+            raise AssertionError(f"not ready; console and failed requests: {console}") from exc
         assert page.locator("#pair-form").count() == 0
         assert "pair=" not in page.url  # the code does not stay in the address bar
         assert page.evaluate("() => localStorage.getItem('castillo.table_token')")
