@@ -77,7 +77,10 @@ def play_turn(page: Any) -> str:
                 break
             assert "rotate" in page.locator("#kd-placing-help").inner_text()
             page.click("#kd-rotate")
-        page.locator("button.kd-sq.offer").first.click()  # shown where it would go
+        # A square already chosen (a hint shows its pick) is dropped as it is: tapping the
+        # chosen square again would place at once, and the drop button would then be gone.
+        if page.locator("#kd-drop[disabled]").count():
+            page.locator("button.kd-sq.offer").first.click()  # shown where it would go
         assert page.locator(".kd-sq.ghost").count() == 2
         page.click("#kd-drop")
     page.wait_for_function("(rev) => document.body.dataset.rev !== rev", arg=before)
