@@ -75,6 +75,56 @@ def refuse(action: str, reason: str, key: str, **params: str | int) -> IllegalAc
     return IllegalAction(action, reason, key=f"kingdomino.refuse.{key}", params=params)
 
 
+def placement_refusal(
+    data: GameData, kingdom: Kingdom, number: int, move: int, text: str
+) -> IllegalAction | None:
+    """Why domino `number` cannot go to `move` in `kingdom` (None: the rules allow it)."""
+    ta, tb = data.terrain_a[number], data.terrain_b[number]
+    why = kingdom.check(move, ta, tb)
+    size = kingdom.size
+    if why == kd.OUTSIDE:
+        return refuse(
+            text,
+            f"{number} cannot go there: your kingdom would be more than {size} squares across",
+            "outside",
+            domino=number,
+            size=size,
+        )
+    if why == kd.OCCUPIED:
+        return refuse(
+            text, f"{number} cannot go there: the square is taken", "occupied", domino=number
+        )
+    if why in (kd.TOO_WIDE, kd.TOO_TALL):
+        (r1, c1) = kingdom.row_col(move >> 2)
+        (r2, c2) = kingdom.row_col((move >> 2) + kingdom.step(move & 3))
+        if why == kd.TOO_WIDE:
+            span = max(kingdom.right, c1, c2) - min(kingdom.left, c1, c2) + 1
+            word, key = "wide", "too_wide"
+        else:
+            span = max(kingdom.bottom, r1, r2) - min(kingdom.top, r1, r2) + 1
+            word, key = "tall", "too_tall"
+        return refuse(
+            text,
+            f"your kingdom would be {span} squares {word} (at most {size})",
+            key,
+            domino=number,
+            span=span,
+            size=size,
+        )
+    if why == kd.NO_CONTACT:
+        first, second = data.terrain_name(ta), data.terrain_name(tb)
+        touches = first if ta == tb else f"{first} or {second}"
+        return refuse(
+            text,
+            f"{number} cannot go there: no side touches a {touches} or your castle",
+            "no_contact",
+            domino=number,
+            first=data.letters[ta - 1],
+            second=data.letters[tb - 1],
+        )
+    return None
+
+
 class Game:
     """One game (or Dynasty match) of Kingdomino."""
 
@@ -309,19 +359,7 @@ class Game:
 
     def parse_placement(self, text: str) -> int:
         """ "c4e" to an encoded placement (NotationError if it is not one)."""
-        width = self.kingdoms[0].width
-        text = text.lower()
-        col = ord(text[:1] or " ") - ord("a")
-        digits, direction = text[1:-1], text[-1:]
-        if not (0 <= col < width and digits.isdigit() and direction and direction in "nesw"):
-            last = f"{chr(ord('a') + width - 1)}{width}"
-            raise NotationError(
-                f"{text!r} is not a placement: a square a1 to {last} and a direction n, e, s, w"
-            )
-        row = int(digits) - 1
-        if not 0 <= row < width:
-            raise NotationError(f"{text!r}: rows go from 1 to {width}")
-        return self.kingdoms[0].cell(row, col) * 4 + "nesw".index(direction)
+        return kd.parse_placement(self.kingdoms[0], text)
 
     def parse(self, text: str) -> Action:
         action = VERBS.parse(text)
@@ -481,51 +519,10 @@ class Game:
         raise refuse(text, f"{mine} cannot go there", "cannot_place", domino=mine)
 
     def _explain_placement(self, text: str, number: int, move: int) -> None:
-        data = self.data
-        ta, tb = data.terrain_a[number], data.terrain_b[number]
         kingdom = self.kingdoms[self.current_players()[0]]
-        why = kingdom.check(move, ta, tb)
-        size = self.setup.size
-        if why == kd.OUTSIDE:
-            raise refuse(
-                text,
-                f"{number} cannot go there: your kingdom would be more than {size} squares across",
-                "outside",
-                domino=number,
-                size=size,
-            )
-        if why == kd.OCCUPIED:
-            raise refuse(
-                text, f"{number} cannot go there: the square is taken", "occupied", domino=number
-            )
-        if why in (kd.TOO_WIDE, kd.TOO_TALL):
-            (r1, c1) = kingdom.row_col(move >> 2)
-            (r2, c2) = kingdom.row_col((move >> 2) + kingdom.step(move & 3))
-            if why == kd.TOO_WIDE:
-                span = max(kingdom.right, c1, c2) - min(kingdom.left, c1, c2) + 1
-                word, key = "wide", "too_wide"
-            else:
-                span = max(kingdom.bottom, r1, r2) - min(kingdom.top, r1, r2) + 1
-                word, key = "tall", "too_tall"
-            raise refuse(
-                text,
-                f"your kingdom would be {span} squares {word} (at most {size})",
-                key,
-                domino=number,
-                span=span,
-                size=size,
-            )
-        if why == kd.NO_CONTACT:
-            first, second = data.terrain_name(ta), data.terrain_name(tb)
-            touches = first if ta == tb else f"{first} or {second}"
-            raise refuse(
-                text,
-                f"{number} cannot go there: no side touches a {touches} or your castle",
-                "no_contact",
-                domino=number,
-                first=data.letters[ta - 1],
-                second=data.letters[tb - 1],
-            )
+        refusal = placement_refusal(self.data, kingdom, number, move, text)
+        if refusal is not None:
+            raise refusal
 
     def _place(self, move: int) -> None:
         seat = self.setup.seat_of_king[self.order[self.turn]]

@@ -13,6 +13,8 @@ second half on the neighbour in `direction` (0 north, 1 east, 2 south, 3 west).
 
 from __future__ import annotations
 
+from engine.core.errors import NotationError
+
 EMPTY = 0
 CASTLE = 7
 BLOCKED = 8
@@ -276,3 +278,21 @@ class Kingdom:
     def complete(self) -> bool:
         """No empty square inside the frame."""
         return self.squares() == self.size * self.size
+
+
+def parse_placement(kingdom: Kingdom, text: str) -> int:
+    """A placement's notation ("c4e": the first half's square, the second half's direction) to
+    its encoding in `kingdom`'s window (NotationError if it is not one)."""
+    width = kingdom.width
+    text = text.lower()
+    col = ord(text[:1] or " ") - ord("a")
+    digits, direction = text[1:-1], text[-1:]
+    if not (0 <= col < width and digits.isdigit() and direction and direction in DIRECTIONS):
+        last = f"{chr(ord('a') + width - 1)}{width}"
+        raise NotationError(
+            f"{text!r} is not a placement: a square a1 to {last} and a direction n, e, s, w"
+        )
+    row = int(digits) - 1
+    if not 0 <= row < width:
+        raise NotationError(f"{text!r}: rows go from 1 to {width}")
+    return kingdom.cell(row, col) * 4 + DIRECTIONS.index(direction)

@@ -117,3 +117,46 @@ def test_a_kingdom_tapped_in_is_scored_with_its_breakdown() -> None:
         assert page.locator("#kd-breakdown li[data-points='6']").inner_text() == "les: 3 × 2 = 6"
         refused = [e for e in errors if "status of 400" in e]
         assert len(refused) == 1 and len(errors) == 1, errors
+
+
+def test_typed_dominoes_come_back_as_the_rows_of_a_position(client: TestClient) -> None:
+    answer = client.get("/api/kingdomino/kingdom", params={"dominoes": "3 e3s\n16 f5e"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["rows"][2] == ". . C W0 S0"
+    refused = client.get("/api/kingdomino/kingdom", params={"dominoes": "3 e3s\n13 a1e"})
+    assert refused.status_code == 400
+    body = refused.json()
+    assert body["error"] == "bad_position" and body["key"] == "kingdomino.refuse.no_contact"
+    assert body["params"]["line"] == 2 and body["reason"].startswith("line 2: ")
+    for params in ({"dominoes": "3 e3s", "size": 6}, {"dominoes": "x" * 5000}):
+        assert client.get("/api/kingdomino/kingdom", params=params).status_code == 400
+
+
+@pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
+def test_a_kingdom_typed_as_its_dominoes_is_laid_and_scored() -> None:
+    with app_server() as base, browser_context() as context:
+        page = context.new_page()
+        errors: list[str] = []
+        watch_errors(page, errors)
+        page.goto(base + "/games/kingdomino/score.html")
+        page.wait_for_selector("body[data-ready='1'] #kd-typed")
+        # 19 (W1 F0): its crowned wheat on f5 beside the castle (e5), its forest on g5; 3 (F0 F0)
+        # east of that forest. Five squares wide: framed from the castle's corner.
+        page.fill("#kd-typed", "19 f5e\n3 h5e")
+        page.click("#kd-lay")
+        page.wait_for_selector("#kd-typed-ok")
+        row = [page.get_attribute(f"button[data-square='{c}1']", "data-value") for c in "abcde"]
+        assert row == ["C", "W1", "F0", "F0", "F0"]
+        page.click("#kd-score")
+        page.wait_for_selector("#kd-breakdown li[data-points='1']")  # wheat 1 × 1, forest 3 × 0
+        assert page.locator("#kd-breakdown h2").inner_text() == "Total: 1"
+        # a line the rules refuse, in Czech: the line and the terrains named
+        page.select_option("#lang", "cs")
+        page.wait_for_function("() => document.querySelector('#kd-lay').textContent === 'Přiložit'")
+        page.fill("#kd-typed", "19 f5e\n13 e2n")  # 13 (W0 F0) touches nothing
+        page.click("#kd-lay")
+        page.wait_for_selector("#kd-typed-error")
+        text = page.locator("#kd-typed-error").inner_text()
+        assert text.startswith("Řádek 2:") and "obilné pole" in text and "les" in text, text
+        refused = [e for e in errors if "status of 400" in e]
+        assert len(refused) == 1 and len(errors) == 1, errors

@@ -1,5 +1,6 @@
 // The scoring assistant (score.html): a finished kingdom entered by tapping squares with a
-// terrain and its crowns, scored by GET /api/kingdomino/score (castillo score's format,
+// terrain and its crowns (or typed as its dominoes, "17 c4e" a line, laid by the rules on the
+// server: GET /api/kingdomino/kingdom), scored by GET /api/kingdomino/score (castillo score's format,
 // docs/kingdomino-score.md) with the breakdown and, when asked, the check against the real
 // dominoes. For families who play the cardboard game without the app.
 
@@ -111,9 +112,35 @@ async function score() {
   }
 }
 
+/** A refusal of the typed dominoes in the page's language: the line, then the reason (terrain
+ * letters in the engine's parameters named). */
+function typedRefusal(err) {
+  const params = { ...(err.params ?? {}) };
+  for (const name of ["first", "second"]) {
+    if (typeof params[name] === "string") params[name] = i18n.t(`kingdomino.terrain.${params[name]}`);
+  }
+  const reason = err.key && i18n.has(err.key) ? i18n.t(err.key, params) : (err.reason ?? err.code);
+  return params.line ? i18n.t("kingdomino.score.typed_line", { line: params.line, reason }) : reason;
+}
+
+async function lay() {
+  const dominoes = $("#kd-typed").value;
+  const url = `/api/kingdomino/kingdom?size=${page.size}&dominoes=${encodeURIComponent(dominoes)}`;
+  try {
+    const answer = await getJson(url);
+    page.rows = answer.rows.map((row) => row.split(" "));
+    fill($("#kd-typed-result"), h("p.hint", { id: "kd-typed-ok" }, i18n.t("kingdomino.score.typed_laid", { n: dominoes.split("\n").filter((l) => l.trim()).length })));
+    fill($("#kd-result"));
+    render();
+  } catch (err) {
+    fill($("#kd-typed-result"), h("p.lobby-error", { id: "kd-typed-error", role: "alert" }, typedRefusal(err)));
+  }
+}
+
 function render() {
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = i18n.t(el.dataset.t);
   document.title = i18n.t("kingdomino.score.title");
+  $("#kd-typed").setAttribute("aria-label", i18n.t("kingdomino.score.typed_title"));
   fill($("#kd-palette"), palette());
   fill($("#kd-board"), board());
   fill($("#kd-options"), options());
@@ -131,6 +158,7 @@ async function main() {
     render();
   });
   $("#kd-score").addEventListener("click", score);
+  $("#kd-lay").addEventListener("click", lay);
   $("#kd-clear").addEventListener("click", () => { clear(page.size); fill($("#kd-result")); render(); });
   clear(5);
   render();
