@@ -26,6 +26,7 @@ $(MYPYC_BUILD)/.stamp: $(STAMP) $(ENGINE_SOURCES)
 	rm -rf $(MYPYC_BUILD) && mkdir -p $(MYPYC_BUILD)
 	@if command -v cc >/dev/null; then \
 	  cp -r engine $(MYPYC_BUILD)/ && find $(MYPYC_BUILD) -name __pycache__ -prune -exec rm -rf {} + && \
+	  $(CURDIR)/$(PY) -m host.engine_build --write-digest && \
 	  echo "mypyc: compiling the engine into $(MYPYC_BUILD) (about 2 minutes)" && \
 	  (cd $(MYPYC_BUILD) && $(CURDIR)/$(VENV)/bin/mypyc \
 	    $(filter-out $(MYPYC_PLAIN),$(filter %.py,$(ENGINE_SOURCES))) >mypyc.log 2>&1) \

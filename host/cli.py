@@ -21,8 +21,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # before any command imports the engine: the compiled build when it is current
+    from host import engine_build
+
+    try:
+        engine_line = engine_build.choose()
+    except engine_build.EngineChoiceError as exc:
+        print(f"castillo: {exc}", file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
+    args.engine_line = engine_line
     handler = args.handler
     try:
         return int(handler(args) or 0)

@@ -166,6 +166,7 @@ def run_table(args: argparse.Namespace) -> int:
         _new_codes_on_request(access)
 
     def listening() -> None:
+        print(getattr(args, "engine_line", "engine: plain Python"))
         print(f"tower: {tower.mode}" + (f" ({tower.link.port})" if tower.link else ""))
         print(f"saved games: {db}")
         if restored is not None:
