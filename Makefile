@@ -22,7 +22,7 @@ ENGINE_SOURCES := $(shell find engine -name '*.py' -o -name '*.toml')
 # Left plain: game specs are subclassed by each game (a test's game too), and interpreted
 # classes cannot inherit from compiled ones. Nothing in them is on a hot path.
 MYPYC_PLAIN := engine/core/spec.py $(wildcard engine/*/spec.py)
-$(MYPYC_BUILD)/.stamp: $(STAMP) $(ENGINE_SOURCES)
+$(MYPYC_BUILD)/.stamp: $(STAMP) $(ENGINE_SOURCES) host/engine_build.py
 	rm -rf $(MYPYC_BUILD) && mkdir -p $(MYPYC_BUILD)
 	@if command -v cc >/dev/null; then \
 	  cp -r engine $(MYPYC_BUILD)/ && find $(MYPYC_BUILD) -name __pycache__ -prune -exec rm -rf {} + && \
