@@ -315,6 +315,18 @@ def test_ec21_the_last_caballero_card_onto_the_map_empties_the_court() -> None:
     assert game.court[0] == 0
 
 
+def test_ec21_option_the_court_is_kept_without_display_cards_up_to_8() -> None:
+    game = table_game(last_card_empties_court=False)
+    powers(game, 12, 3, 2)  # red's card 12 brings 1 caballero
+    game.stack[0] = 1
+    game.court[0] = 8
+    game.apply("knight 0,-1S 2")
+    assert game.stack[0] == 0 and game.court[0] == 6  # kept
+    game.court[0] = 8
+    game.apply("reinforce")
+    assert game.court[0] == 8  # at most one card's 8
+
+
 def test_ec22_a_castillo_returns_the_number_that_faced_land_zero_for_a_sea_card() -> None:
     game = table_game(start=TIP_N)
     powers(game, 13, 3, 2)
