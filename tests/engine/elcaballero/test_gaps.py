@@ -1,6 +1,7 @@
-"""The rulebook's gaps (the reference's EC-1 ... EC-34): one test per gap that no other test
-shows yet, named after it. docs/elcaballero-rules.md names each gap's test; the last test here
-checks that every gap has its row there and that the test it names exists."""
+"""The rulebook's gaps (the reference's EC-1 ... EC-34): a test named after the gap for what
+the other test files do not show yet (the default, and the option where there is one).
+docs/elcaballero-rules.md names each gap's tests; the last test here checks that every gap has
+its row there and that the tests it names exist."""
 
 from __future__ import annotations
 
