@@ -521,13 +521,21 @@ class Game:
 
     def cap_court(self, player: int) -> None:
         if self.options.court_capacity:
-            cap = self.rules.court_per_card * self.stack[player]
+            cap = self.court_cap(player)
             if self.court[player] > cap:
                 self.log.append(
                     f"{self.options.players[player]} loses {self.court[player] - cap} "
                     "caballeros (court full)"
                 )
                 self.court[player] = cap
+
+    def court_cap(self, player: int) -> int:
+        """8 per caballero card off the map (EC-10). With none left the court empties (EC-21);
+        the option last_card_empties_court=False keeps it, at most one card's 8."""
+        cards = self.stack[player]
+        if not self.options.last_card_empties_court:
+            cards = max(cards, 1)
+        return self.rules.court_per_card * cards
 
     def pay(self, player: int, cost: int) -> None:
         if self.court[player] < cost:

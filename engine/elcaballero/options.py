@@ -34,6 +34,7 @@ class Options:
     automatic_reinforcements: bool = False  # EC-15: a voluntary action, forfeited if skipped
     second_area_optional: bool = False  # EC-16: power card 9's second area card is compulsory
     court_capacity: bool = True  # EC-10: 8 per caballero card off the map; the rest is lost
+    last_card_empties_court: bool = True  # EC-21: no card off the map, no court (else one's 8)
     remove_on_same_island: bool = True  # EC-9: two sides on one island still count as two
     start_card_needs_land: bool = True  # EC-4: the start card shows land
     # the extended game's gaps
@@ -75,6 +76,7 @@ OPTION_KINDS = {
     "automatic_reinforcements": "bool",
     "second_area_optional": "bool",
     "court_capacity": "bool",
+    "last_card_empties_court": "bool",
     "remove_on_same_island": "bool",
     "start_card_needs_land": "bool",
     "extended": "bool",

@@ -56,6 +56,7 @@ class ElCaballeroSpec(TableOrDealerSpec):
                 court_capacity=False,
                 remove_on_same_island=False,
                 two_player_tie="nothing",
+                last_card_empties_court=False,
             ),
             Options(
                 players=colours,
@@ -99,7 +100,7 @@ def check_invariants(g: Game) -> None:
         assert on_map + g.stack[p] == size.caballero_cards, f"seat {p} has lost a card"
         assert g.court[p] >= 0 and g.court_ships[p] >= 0
         if g.options.court_capacity:
-            assert g.court[p] <= g.rules.court_per_card * g.stack[p]
+            assert g.court[p] <= g.court_cap(p)
     ships_on_map = sum(bin(c.ships).count("1") for c in board.caballeros.values())
     ships_on_lakes = sum(1 for governor in board.governors if governor.ship)
     assert ships_on_map + ships_on_lakes + sum(g.court_ships) + g.ship_supply == size.ships
