@@ -70,7 +70,7 @@ def choose(mode: str | None = None, build: Path = BUILD, engine: Path = ENGINE) 
     if reason:
         if mode == "compiled":
             raise EngineChoiceError(f"the compiled engine cannot be used: {reason}")
-        return f"engine: plain Python ({reason})"
+        return f"engine: plain Python; {reason}"
     sys.path.insert(0, str(build))
     return f"engine: compiled with mypyc ({build})"
 
