@@ -66,7 +66,8 @@ def public_state(g: Board) -> dict[str, Any]:
         "dummy": g.colours[g.dummy] if g.dummy >= 0 else None,
         "options": {k: v for k, v in g.options.to_json().items() if k not in ("seed", "overrides")},
         "phase": g.phase,
-        "round": g.round_number,
+        # during a general scoring: the round it follows (the next one has not begun)
+        "round": g.rounds[g.round_index - 1] if g.phase == "scoring" else g.round_number,
         "rounds": list(g.rounds),
         "acting": ["chance" if p < 0 else g.colours[p] for p in players],
         "first_player": g.colours[g.first] if g.first >= 0 else None,
