@@ -82,22 +82,39 @@ class Watch:
 
 
 class Night:
-    """The pages of the night and the waits that say what the pages saw when they time out."""
+    """The waits of the night: one that times out says what the game was waiting for and what
+    the pages saw."""
 
     def __init__(self, watch: Watch) -> None:
         self.watch = watch
+        self.fetch: Callable[[], dict[str, Any]] | None = None  # the table's state, once known
+
+    def report(self) -> str:
+        where = ""
+        if self.fetch is not None:
+            try:
+                state = self.fetch()
+                game = state.get("game") or {}
+                where = (
+                    f"; the game: round {game.get('round')}, phase {game.get('phase')}, "
+                    f"prompt {state.get('prompt')}, legal {state.get('legal')}, "
+                    f"checks {state.get('checks')}"
+                )
+            except Exception as exc:  # the table page itself is gone: say so
+                where = f"; the table's state could not be read ({exc})"
+        return where + self.watch.report()
 
     def wait(self, page: Any, selector: str, what: str, **kwargs: Any) -> None:
         try:
             page.wait_for_selector(selector, timeout=kwargs.pop("timeout", WAIT_MS), **kwargs)
         except Exception as exc:
-            raise AssertionError(f"{what}: no {selector!r}{self.watch.report()}") from exc
+            raise AssertionError(f"{what}: no {selector!r}{self.report()}") from exc
 
     def wait_until(self, page: Any, script: str, what: str, arg: Any = None) -> None:
         try:
             page.wait_for_function(script, arg=arg, timeout=WAIT_MS, polling=50)
         except Exception as exc:
-            raise AssertionError(f"{what}{self.watch.report()}") from exc
+            raise AssertionError(f"{what}{self.report()}") from exc
 
 
 # ---------------------------------------------------------------------- the QR code
@@ -209,6 +226,8 @@ def test_a_table_night_phones_join_by_qr_a_tablet_pairs_and_the_fixes_keep_the_c
     table.goto(here + "/")
     pages.wait(table, "body[data-ready='1'] #new-game #players-field", "the lobby")
     table.locator('#new-game input[name="players"][value="orange"]').uncheck()
+    # the form is drawn again for three players (it offers merging decks 2 and 3 then)
+    pages.wait(table, '#new-game input[name="merge_decks_2_3"]', "the form for three players")
     table.locator('#new-game input[name="short_game"]').check()
     table.locator('#new-game input[name="mode"][value="table"]').check()
     pages.wait(table, "#start-game:not([disabled])", "Start enabled")
@@ -218,6 +237,7 @@ def test_a_table_night_phones_join_by_qr_a_tablet_pairs_and_the_fixes_keep_the_c
     def fetch() -> dict[str, Any]:  # the test cannot reach the server's namespace: the table can
         return dict(table.evaluate("() => fetch('/api/state').then((r) => r.json())"))
 
+    pages.fetch = fetch
     state = fetch()
     assert state["options"]["players"] == list(PLAYERS)
     assert state["options"]["short_game"] and state["options"]["mode"] == "table"
@@ -264,7 +284,7 @@ def test_a_table_night_phones_join_by_qr_a_tablet_pairs_and_the_fixes_keep_the_c
         try:
             driver.play(max_steps=1500)
         except (Stalled, AssertionError) as exc:
-            raise AssertionError(f"{exc}{watch.report()}") from exc
+            raise AssertionError(f"{exc}{pages.report()}") from exc
         return fetch()
 
     def throw(colour: str, announced: str) -> None:
