@@ -208,10 +208,17 @@ def castillo_turn(exclude: set[str], placements: int = 1) -> Callable[[dict[str,
     return ready
 
 
+# How the tablet fixes the wrong colour, then the one cube too many: the tower's count wins and
+# the player announces the cube; or the table lifts the castillo to take the stray cube out and
+# throws the rest back, and the tower's count wins.
+FIXES = [("tower_wins", "announce"), ("take_out", "tower_wins")]
+
+
 @browser
 @in_netns
+@pytest.mark.parametrize(("wrong_fix", "extra_fix"), FIXES, ids=["tower-announce", "lift-tower"])
 def test_a_table_night_phones_join_by_qr_a_tablet_pairs_and_the_fixes_keep_the_castillo_true(
-    night: tuple[Wire, Served, list[Any]],
+    night: tuple[Wire, Served, list[Any]], wrong_fix: str, extra_fix: str
 ) -> None:
     started = time.monotonic()
     net, served, (host_browser, guest_browser) = night
@@ -315,37 +322,56 @@ def test_a_table_night_phones_join_by_qr_a_tablet_pairs_and_the_fixes_keep_the_c
     wrong = str(state["acting_as"])
     stray = next(c for c in PLAYERS if c != wrong)
 
-    # a wrong colour: the tower wins (the stray cube stays, the game's castillo is corrected)
+    # a wrong colour
     throw(stray, announced=wrong)
-    fixed = fix("wrong_colour", "tower_wins")
+    fixed = fix("wrong_colour", wrong_fix)
     assert fixed["options"] == ["misread", "tower_wins", "take_out"]
     texts = [line["text"] for line in fixed["state"]["log"]]
-    assert f"castillo-fix {stray}+1 wrong-colour" in texts, texts[-12:]
-    assert f"castillo-fix {wrong}-1 wrong-colour" in texts, texts[-12:]
-    assert "disagree" not in fixed["state"]["checks"]["warnings"]
-    driver.heard[-1] = (driver.heard[-1][0], stray)  # what the castillo holds from that throw
+    if wrong_fix == "tower_wins":  # the stray cube stays: the game's castillo is corrected
+        assert f"castillo-fix {stray}+1 wrong-colour" in texts, texts[-12:]
+        assert f"castillo-fix {wrong}-1 wrong-colour" in texts, texts[-12:]
+        driver.heard[-1] = (driver.heard[-1][0], stray)  # what the castillo holds from it
+    else:  # lift the castillo, take the stray cube out, throw back what the game holds
+        assert not any(text.startswith("castillo-fix") for text in texts), texts[-12:]
+        (take_out,) = fixed["state"]["checks"]["issues"]
+        assert take_out["kind"] == "take_out" and take_out["colours"] == {stray: 1}, take_out
+        on_tablet.lift_castillo()
+        pages.wait(tablet, '.issue[data-issue-kind="take_out"]', "lifted", state="detached")
+        back = driver.castillo_contents(fetch()["game"])
+        assert back[wrong] >= 1, back
+        for colour, count in back.items():
+            on_tablet.drop(colour, count)
+    pages.wait_until(
+        table,
+        "() => fetch('/api/state').then((r) => r.json()).then((s) => "
+        "!s.checks.open.length && !s.checks.issues.length && !('disagree' in s.checks.warnings))",
+        "the wrong colour fixed: nothing in flight, and the tower and the game agree",
+    )
 
-    # too many: two cubes for one announcement; the player announces the second one
+    # too many: two cubes for one announcement
     state = play(castillo_turn({wrong}, placements=2))
     assert "place castillo" in state["legal"], "no second castillo turn before the scoring"
     many = str(state["acting_as"])
     throw(many, announced=many)
-    fixed = fix("extra", "announce")
+    fixed = fix("extra", extra_fix)
     assert fixed["options"] == ["announce", "tower_wins", "take_out", "accept_game"]
     assert not fixed["state"]["checks"]["blocked"]
-    assert "place castillo" in fixed["state"]["legal"]  # the announcement is still to be made
-    assert fixed["state"]["acting_as"] == many
-    # the player announces it on their own phone
-    announce = '#choices button[data-action="place castillo"]'
-    pages.wait(phones[many], announce, f"{many}'s phone offers the castillo placement")
-    driver._tap(phones[many], announce, "seat:announce")
-    driver.announced += 1
+    if extra_fix == "announce":  # the player announces the second cube on their own phone
+        assert "place castillo" in fixed["state"]["legal"]  # the announcement is still to come
+        assert fixed["state"]["acting_as"] == many
+        announce = '#choices button[data-action="place castillo"]'
+        pages.wait(phones[many], announce, f"{many}'s phone offers the castillo placement")
+        driver._tap(phones[many], announce, "seat:announce")
+        driver.announced += 1
+    else:  # the second cube stays: the game records it
+        texts = [line["text"] for line in fixed["state"]["log"]]
+        assert f"castillo-fix {many}+1 too-many" in texts, texts[-12:]
     driver.heard.append((int(fixed["state"]["game"]["round"]), many))
     pages.wait_until(
         table,
         "() => fetch('/api/state').then((r) => r.json()).then((s) => "
         "!s.checks.open.length && !s.checks.issues.length && !('disagree' in s.checks.warnings))",
-        "the announced cube matched the one already in the tower, and nothing disagrees",
+        "too many fixed: nothing in flight, and the tower and the game agree",
     )
 
     # 5. on to the general scoring: the castillo scored is the one in the tower
@@ -356,7 +382,8 @@ def test_a_table_night_phones_join_by_qr_a_tablet_pairs_and_the_fixes_keep_the_c
     assert counted == scored, f"the tower counts {counted}, the game scored {scored}"
     heard = Counter(colour for _, colour in driver.heard)
     assert scored == dict(heard), (scored, driver.heard)
-    assert scored.get(stray, 0) >= 1 and scored[many] >= 2
+    assert scored[many] >= 2
+    assert scored.get(stray, 0) >= 1 if wrong_fix == "tower_wins" else scored[wrong] >= 1
     # the tower still holds them: the table is asked to lift the castillo, nothing else
     assert [i["kind"] for i in state["checks"]["issues"]] == ["empty"], state["checks"]
     # the app's own check at the scoring agreed too: no count issue, nothing lost or extra
@@ -380,6 +407,7 @@ def test_a_table_night_phones_join_by_qr_a_tablet_pairs_and_the_fixes_keep_the_c
     assert not watch.errors, watch.errors
     print(
         f"\n[table night] joined in {joined:.0f} s, scored after {time.monotonic() - started:.0f}"
-        f" s; wrong colour: {wrong} announced, {stray} thrown; too many: {many}; castillo"
+        f" s; wrong colour: {wrong} announced, {stray} thrown, {wrong_fix}; too many: {many},"
+        f" {extra_fix}; castillo"
         f" {json.dumps(scored)}; taps {dict(driver.taps)}; late cubes {driver.late}"
     )
