@@ -7,14 +7,15 @@ a Chromium inside the server's namespace, on 127.0.0.1 (the table without pairin
 
 1. The host's screen starts a short El Grande game in table mode from the lobby (the players
    deal their own cards: the table enters what is turned up).
-2. Each seat's QR code on the Seats tab is read (its modules, compared with a reference
-   encoder's) and a phone context opens the URL it carries: the network address, never
-   localhost.
+2. Each seat's QR code on the Seats tab is read (its modules decoded here, as a phone's camera
+   would) and a phone context opens the URL it carries: the network address, never localhost.
 3. A second tablet opens the pairing link the server printed and is paired in one step.
 4. The game is played by tapping (tests/app/ui_driver.py) until the first general scoring.
    On the way one player announces a throw and a cube of another colour falls in: the paired
    tablet fixes it with "the tower wins"; another throws two cubes for one announcement: the
-   tablet fixes it with "announce" and the player announces the second cube.
+   tablet fixes it with "announce" and the player announces the second cube on their phone.
+   The second case fixes them the other way: the stray cube is taken out (the castillo lifted
+   and its caballeros thrown back), and the tower's count wins for the cube too many.
 5. At the general scoring the castillo the game scored equals, colour by colour, what the tower
    counts (its ledger in the server's database: the counts the firmware reported).
 """
@@ -128,33 +129,84 @@ def qr_modules(svg: str) -> list[list[bool]]:
     return rows
 
 
-def qr_carries(modules: list[list[bool]], text: str) -> bool:
-    """True when the symbol is the one a reference encoder (the `qrcode` package) makes for
-    `text` (UTF-8 bytes) at the symbol's version, with some error-correction level and mask:
-    the code carries exactly that text."""
-    import qrcode
-    from qrcode.util import MODE_8BIT_BYTE, QRData
+def qr_text(modules: list[list[bool]]) -> str:
+    """What a QR code carries, read from its modules the way a phone's camera app reads them
+    once it has found the symbol: the format (error-correction level and mask) from beside the
+    top-left finder, the data modules in their zigzag order, unmasked, the blocks
+    de-interleaved, then the byte segment. Only the layout tables (where the function patterns
+    are, the blocks of each version) come from the `qrcode` package; nothing is re-encoded, so
+    any encoder's symbol reads the same."""
+    from qrcode import base, util
+    from qrcode.main import QRCode
 
-    version = (len(modules) - 17) // 4
-    levels = (
-        qrcode.constants.ERROR_CORRECT_L,
-        qrcode.constants.ERROR_CORRECT_M,
-        qrcode.constants.ERROR_CORRECT_Q,
-        qrcode.constants.ERROR_CORRECT_H,
-    )
-    for level in levels:
-        for mask in range(8):
-            ref = qrcode.QRCode(
-                version=version, error_correction=level, mask_pattern=mask, border=0
-            )
-            ref.add_data(QRData(text.encode(), mode=MODE_8BIT_BYTE))
-            try:
-                ref.make(fit=False)
-            except Exception:  # the text does not fit this version at this level
+    n = len(modules)
+    version = (n - 17) // 4
+    layout = QRCode(version=version)  # only its function patterns: None marks a data module
+    layout.modules_count = n
+    layout.modules = [[None] * n for _ in range(n)]
+    for row, col in ((0, 0), (n - 7, 0), (0, n - 7)):
+        layout.setup_position_probe_pattern(row, col)
+    layout.setup_position_adjust_pattern()
+    layout.setup_timing_pattern()
+    layout.setup_type_info(True, 0)  # reserves the format modules and the dark module
+    if version >= 7:
+        layout.setup_type_number(True)
+    rows = [i if i < 6 else i + 1 if i < 8 else n - 15 + i for i in range(15)]
+    bits = sum(int(modules[row][8]) << i for i, row in enumerate(rows))
+    formats = [(lv, mk) for lv in range(4) for mk in range(8)]
+    found = [(lv, mk) for lv, mk in formats if util.BCH_type_info((lv << 3) | mk) == bits]
+    assert found, f"no QR format information ({bits:015b})"
+    ((level, mask),) = found
+    masked = util.mask_func(mask)
+    stream: list[int] = []
+    step, row = -1, n - 1
+    for right in range(n - 1, 0, -2):
+        col = right - 1 if right <= 6 else right  # the vertical timing pattern is skipped
+        while True:
+            for c in (col, col - 1):
+                if layout.modules[row][c] is None:
+                    stream.append(int(modules[row][c]) ^ int(bool(masked(row, c))))
+            row += step
+            if not 0 <= row < n:
+                row -= step
+                step = -step
                 break
-            if [list(map(bool, row)) for row in ref.get_matrix()] == modules:
-                return True
-    return False
+    words = [int("".join(map(str, stream[i : i + 8])), 2) for i in range(0, len(stream) - 7, 8)]
+    blocks = base.rs_blocks(version, level)
+    data: list[list[int]] = [[] for _ in blocks]
+    taken = iter(words)
+    for i in range(max(block.data_count for block in blocks)):
+        for j, block in enumerate(blocks):
+            if i < block.data_count:
+                data[j].append(next(taken))
+    payload = "".join(f"{word:08b}" for block in data for word in block)
+    assert payload[:4] == "0100", f"not a byte segment ({payload[:4]})"
+    width = 8 if version < 10 else 16
+    length = int(payload[4 : 4 + width], 2)
+    start = 4 + width
+    raw = bytes(int(payload[start + 8 * i : start + 8 * i + 8], 2) for i in range(length))
+    return raw.decode("utf-8")
+
+
+def test_the_qr_reader_reads_what_another_encoder_wrote() -> None:
+    """The reader above against `segno` (the server's encoder, not the page's): every level,
+    short and long texts (several blocks; version 7 and up carry their version too)."""
+    import segno
+
+    texts = [
+        "http://10.231.7.1:40123/seat/Zk3_q-9xYpL0aBcDeFgHiJ",
+        "a",
+        "žluťoučký kůň — Україна",
+        "https://example.org/" + "0123456789" * 25,
+    ]
+    for text in texts:
+        for level in "lmqh":
+            for mask in (0, 5, 7):
+                symbol = segno.make(
+                    text, error=level, mode="byte", boost_error=False, mask=mask, micro=False
+                )
+                modules = [[bool(b) for b in row] for row in symbol.matrix]
+                assert qr_text(modules) == text, (text, level, mask, symbol.version)
 
 
 # ---------------------------------------------------------------------- the tower's count
@@ -256,7 +308,7 @@ def test_a_table_night_phones_join_by_qr_a_tablet_pairs_and_the_fixes_keep_the_c
         svg = card.locator(".qr svg").evaluate("(el) => el.outerHTML")
         url = card.locator("a[data-seat-link]").get_attribute("href")
         assert url is not None and url.startswith(f"{public}/seat/"), url
-        assert qr_carries(qr_modules(svg), url), f"{colour}'s QR code does not carry {url}"
+        assert qr_text(qr_modules(svg)) == url, f"{colour}'s QR code does not carry {url}"
         context = guest_browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
         phone = watch.page(colour, context.new_page())
         phone.goto(url)
