@@ -10,7 +10,9 @@ a Chromium inside the server's namespace, on 127.0.0.1 (the table without pairin
 2. Each seat's QR code on the Seats tab is read (its modules decoded here, as a phone's camera
    would) and a phone context opens the URL it carries: the network address, never localhost.
 3. A second tablet opens the pairing link the server printed and is paired in one step.
-4. The game is played by tapping (tests/app/ui_driver.py) until the first general scoring.
+4. The game is played by tapping (tests/app/ui_driver.py) until the first general scoring:
+   the paired tablet is the table (chance cards entered, decisions, the dropper panel that
+   throws cubes into the simulated tower, the fixes), the phones play the power cards and discs.
    On the way one player announces a throw and a cube of another colour falls in: the paired
    tablet fixes it with "the tower wins"; another throws two cubes for one announcement: the
    tablet fixes it with "announce" and the player announces the second cube on their phone.
@@ -281,20 +283,20 @@ def test_a_table_night_phones_join_by_qr_a_tablet_pairs_and_the_fixes_keep_the_c
     pages = Night(watch)
 
     # 1. the host's own screen: a short game in table mode from the lobby
-    table = watch.page("table", host_browser.new_context(viewport=TABLET).new_page())
-    table.goto(here + "/")
-    pages.wait(table, "body[data-ready='1'] #new-game #players-field", "the lobby")
-    table.locator('#new-game input[name="players"][value="orange"]').uncheck()
+    host = watch.page("host", host_browser.new_context(viewport=TABLET).new_page())
+    host.goto(here + "/")
+    pages.wait(host, "body[data-ready='1'] #new-game #players-field", "the lobby")
+    host.locator('#new-game input[name="players"][value="orange"]').uncheck()
     # the form is drawn again for three players (it offers merging decks 2 and 3 then)
-    pages.wait(table, '#new-game input[name="merge_decks_2_3"]', "the form for three players")
-    table.locator('#new-game input[name="short_game"]').check()
-    table.locator('#new-game input[name="mode"][value="table"]').check()
-    pages.wait(table, "#start-game:not([disabled])", "Start enabled")
-    table.locator("#start-game").click()
-    pages.wait(table, "#tab-body .seat-card .qr svg", "the Seats tab's QR codes")
+    pages.wait(host, '#new-game input[name="merge_decks_2_3"]', "the form for three players")
+    host.locator('#new-game input[name="short_game"]').check()
+    host.locator('#new-game input[name="mode"][value="table"]').check()
+    pages.wait(host, "#start-game:not([disabled])", "Start enabled")
+    host.locator("#start-game").click()
+    pages.wait(host, "#tab-body .seat-card .qr svg", "the Seats tab's QR codes")
 
-    def fetch() -> dict[str, Any]:  # the test cannot reach the server's namespace: the table can
-        return dict(table.evaluate("() => fetch('/api/state').then((r) => r.json())"))
+    def fetch() -> dict[str, Any]:  # the test cannot reach the server's namespace: the host can
+        return dict(host.evaluate("() => fetch('/api/state').then((r) => r.json())"))
 
     pages.fetch = fetch
     state = fetch()
@@ -304,7 +306,7 @@ def test_a_table_night_phones_join_by_qr_a_tablet_pairs_and_the_fixes_keep_the_c
     # 2. each phone opens what its seat's QR code carries
     phones: dict[str, Any] = {}
     for colour in PLAYERS:
-        card = table.locator(f'.seat-card[data-seat="{colour}"]')
+        card = host.locator(f'.seat-card[data-seat="{colour}"]')
         svg = card.locator(".qr svg").evaluate("(el) => el.outerHTML")
         url = card.locator("a[data-seat-link]").get_attribute("href")
         assert url is not None and url.startswith(f"{public}/seat/"), url
@@ -315,7 +317,7 @@ def test_a_table_night_phones_join_by_qr_a_tablet_pairs_and_the_fixes_keep_the_c
         pages.wait(phone, "body[data-ready='1'] #hand", f"{colour}'s phone page")
         phones[colour] = phone
     pages.wait_until(
-        table,
+        host,
         "(n) => document.querySelectorAll('.seat-card[data-claimed=\"1\"]').length === n",
         "every seat claimed on the table",
         len(PLAYERS),
@@ -334,9 +336,10 @@ def test_a_table_night_phones_join_by_qr_a_tablet_pairs_and_the_fixes_keep_the_c
     for colour in PLAYERS:  # it shows the game the host's screen started
         pages.wait(tablet, f'#players [data-colour="{colour}"]', f"{colour} on the tablet")
 
-    # 4. play by tapping until a player may throw into the castillo
-    driver = Driver(public, table, phones, fetch=fetch)
-    on_tablet = Driver(public, tablet, phones, fetch=fetch)  # its dropper panel
+    # 4. the paired tablet is the table from here on: every decision, chance card, throw and
+    # fix is tapped on it (over the network, with its table token); the phones play the power
+    # cards and the secret discs
+    driver = Driver(public, tablet, phones, fetch=fetch)
 
     def play(until: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
         driver.until = until
@@ -351,13 +354,13 @@ def test_a_table_night_phones_join_by_qr_a_tablet_pairs_and_the_fixes_keep_the_c
         state = fetch()
         period = sum(1 for s in state["game"]["scorings"] if s["kind"] == "general")
         driver.thrown.add((period, announced))  # the driver throws no more for them
-        driver._tap(table, '#choices button[data-action="place castillo"]', "table")
+        driver._tap(tablet, '#choices button[data-action="place castillo"]', "table")
         driver.announced += 1
         driver.heard.append((int(state["game"]["round"]), announced))
         if colour == announced:
-            on_tablet.drop(colour, 2)  # one too many
+            driver.drop(colour, 2)  # one too many
         else:
-            on_tablet.drop(colour)  # the wrong colour
+            driver.drop(colour)  # the wrong colour
 
     def fix(kind: str, how: str) -> dict[str, Any]:
         issue = f'.issue[data-issue-kind="{kind}"]'
@@ -366,7 +369,7 @@ def test_a_table_night_phones_join_by_qr_a_tablet_pairs_and_the_fixes_keep_the_c
         options = [button.get_attribute("data-resolve") for button in shown]
         tablet.locator(f'{issue} button[data-resolve="{how}"]').click()
         pages.wait(tablet, issue, f"the {kind} issue fixed", state="detached")
-        pages.wait(table, issue, f"the {kind} issue gone from the host's screen", state="detached")
+        pages.wait(host, issue, f"the {kind} issue gone from the host's screen", state="detached")
         return {"options": options, "state": fetch()}
 
     state = play(castillo_turn(set()))
@@ -387,14 +390,14 @@ def test_a_table_night_phones_join_by_qr_a_tablet_pairs_and_the_fixes_keep_the_c
         assert not any(text.startswith("castillo-fix") for text in texts), texts[-12:]
         (take_out,) = fixed["state"]["checks"]["issues"]
         assert take_out["kind"] == "take_out" and take_out["colours"] == {stray: 1}, take_out
-        on_tablet.lift_castillo()
+        driver.lift_castillo()
         pages.wait(tablet, '.issue[data-issue-kind="take_out"]', "lifted", state="detached")
         back = driver.castillo_contents(fetch()["game"])
         assert back[wrong] >= 1, back
         for colour, count in back.items():
-            on_tablet.drop(colour, count)
+            driver.drop(colour, count)
     pages.wait_until(
-        table,
+        host,
         "() => fetch('/api/state').then((r) => r.json()).then((s) => "
         "!s.checks.open.length && !s.checks.issues.length && !('disagree' in s.checks.warnings))",
         "the wrong colour fixed: nothing in flight, and the tower and the game agree",
@@ -420,7 +423,7 @@ def test_a_table_night_phones_join_by_qr_a_tablet_pairs_and_the_fixes_keep_the_c
         assert f"castillo-fix {many}+1 too-many" in texts, texts[-12:]
     driver.heard.append((int(fixed["state"]["game"]["round"]), many))
     pages.wait_until(
-        table,
+        host,
         "() => fetch('/api/state').then((r) => r.json()).then((s) => "
         "!s.checks.open.length && !s.checks.issues.length && !('disagree' in s.checks.warnings))",
         "too many fixed: nothing in flight, and the tower and the game agree",
@@ -436,8 +439,10 @@ def test_a_table_night_phones_join_by_qr_a_tablet_pairs_and_the_fixes_keep_the_c
     assert scored == dict(heard), (scored, driver.heard)
     assert scored[many] >= 2
     assert scored.get(stray, 0) >= 1 if wrong_fix == "tower_wins" else scored[wrong] >= 1
-    # the tower still holds them: the table is asked to lift the castillo, nothing else
+    # the tower still holds them: the table is asked to lift the castillo, nothing else; the
+    # host's own screen, idle since the start, shows the same
     assert [i["kind"] for i in state["checks"]["issues"]] == ["empty"], state["checks"]
+    pages.wait(host, '.issue[data-issue-kind="empty"]', "the host's screen asks to empty it")
     # the app's own check at the scoring agreed too: no count issue, nothing lost or extra
     settled = {k: n for k, n in driver.issues.items() if k not in ("empty", "recount")}
     assert not settled, driver.issue_log
@@ -450,7 +455,7 @@ def test_a_table_night_phones_join_by_qr_a_tablet_pairs_and_the_fixes_keep_the_c
     driver.until = None
     driver.settle_issue(state["checks"]["issues"][0])
     pages.wait_until(
-        table,
+        host,
         "() => fetch('/api/state').then((r) => r.json()).then((s) => !s.checks.issues.length)",
         "the castillo emptied",
     )
