@@ -22,10 +22,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from queue import Empty, Queue
+from typing import Any
 
 import pytest
 
-from tests.app.ui_browser import stop_process
+from tests.app.ui_browser import CHROMIUM_ARGS, stop_process
 
 REPO = Path(__file__).resolve().parents[2]
 IP = shutil.which("ip") or "/usr/sbin/ip"
@@ -114,9 +115,19 @@ class Served:
     lines: list[str]
     pairing_code: str
     proc: subprocess.Popen[str]
+    data_dir: Path  # where its database is (castillo.db): the tower ledger a test may read
 
     def urls(self) -> list[str]:
         return [word for line in self.lines for word in line.split() if word.startswith("http")]
+
+    def printed(self, prefix: str) -> str:
+        """The last word of the first line that starts with `prefix` (e.g. an address)."""
+        line = next((line for line in self.lines if line.startswith(prefix)), None)
+        if line is None:
+            raise AssertionError(
+                f"castillo run printed no {prefix!r} line:\n" + "\n".join(self.lines)
+            )
+        return line.split()[-1]
 
 
 def _pump(stream: object, lines: Queue[str]) -> None:
@@ -157,7 +168,7 @@ def castillo_run(ns: str, *extra: str, timeout_s: float = 60.0) -> Iterator[Serv
                 code = line.split()[-1]
             if line.startswith(("a new pairing code", "listening on ")):
                 break
-        yield Served([s.rstrip("\n") for s in seen], code, proc)
+        yield Served([s.rstrip("\n") for s in seen], code, proc, Path(data_dir))
     finally:
         stop_process(proc)
         shutil.rmtree(data_dir, ignore_errors=True)
@@ -178,3 +189,32 @@ def chromium_in(ns: str, folder: Path) -> Path:
     wrapper.write_text(f'#!/bin/sh\nexec {IP} netns exec {ns} {chromium} "$@"\n')
     wrapper.chmod(0o755)
     return wrapper
+
+
+@contextlib.contextmanager
+def browsers_in(*names: str) -> Iterator[list[Any]]:
+    """One headless Chromium per namespace (Playwright `Browser`s, in the order given): each
+    page of a browser is a client of that namespace's network; a browser makes as many separate
+    contexts (devices: their own storage and cookies) as a test needs."""
+    from playwright.sync_api import sync_playwright
+
+    with (
+        tempfile.TemporaryDirectory(prefix="castillo-wrappers-") as folder,
+        sync_playwright() as pw,
+    ):
+        browsers: list[Any] = []
+        try:
+            for i, ns in enumerate(names):
+                own = Path(folder) / str(i)
+                own.mkdir()
+                executable = str(chromium_in(ns, own))
+                browsers.append(
+                    pw.chromium.launch(
+                        executable_path=executable, headless=True, args=CHROMIUM_ARGS
+                    )
+                )
+            yield browsers
+        finally:
+            for made in browsers:
+                with contextlib.suppress(Exception):
+                    made.close()
