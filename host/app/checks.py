@@ -53,6 +53,9 @@ class GameFacts:
     last_scoring: str  # kind of the latest scoring ("general", a card id)
     recount_cards: frozenset[str] = frozenset()  # cards that lift and refill the castillo
     grandes: int = 0  # Grandes the engine put into the castillo (New Regency's Tournament)
+    # colours a player could announce into the castillo now (None: unknown, always offered);
+    # "announce" is offered only for cubes of these colours
+    can_announce: frozenset[str] | None = None
 
 
 @dataclass
@@ -77,10 +80,13 @@ class Issue:
     thrown: dict[str, int] = field(default_factory=dict)  # wrong_colour: what fell in instead
     rethrow: dict[str, int] = field(default_factory=dict)  # take_out: to throw in afterwards
     grande: bool = False  # take_out: a Grande to take out
+    # "announce" withheld: nothing in the game can announce these cubes now (their player's
+    # last placement is made), so the issue would only come back
+    no_announce: bool = False
 
     @property
     def options(self) -> list[str]:
-        return list(OPTIONS[self.kind])
+        return [o for o in OPTIONS[self.kind] if not (o == "announce" and self.no_announce)]
 
     def public(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "kind": self.kind, "text": self.text}
@@ -200,11 +206,19 @@ class Checks:
             "gate_open": self.gate_open,
         }
 
+    def _withhold_announce(self) -> None:
+        """Offer "announce" only where the game can still announce the issue's cubes."""
+        facts = self._facts
+        can = facts.can_announce if facts is not None else None
+        for issue in self.issues:
+            issue.no_announce = can is not None and not set(issue.colours) <= can
+
     # ------------------------------------------------------------------ inputs
     def sync_game(self, facts: GameFacts, at: float) -> None:
         """After every engine change: new announcements, undone ones, scorings."""
         previous = self._facts
         self._facts = facts
+        self._withhold_announce()
         throws = Counter({c: n for c, n in facts.throws.items() if n})
         if previous is None:
             # the game as it was loaded (an imported record): its throws are history
@@ -305,10 +319,10 @@ class Checks:
     def option(self, issue_id: int, how: str) -> Issue:
         """The open issue `how` resolves; CheckError if there is none or `how` does not fit."""
         issue = self._issue(issue_id)
-        if how not in OPTIONS[issue.kind]:
+        if how not in issue.options:
             raise CheckError(
                 f"{how!r} does not resolve a {issue.kind} issue (options: "
-                f"{', '.join(OPTIONS[issue.kind])})"
+                f"{', '.join(issue.options)})"
             )
         return issue
 
@@ -458,6 +472,7 @@ class Checks:
         self._ids += 1
         issue = Issue(self._ids, kind, text, at, **extra)
         self.issues.append(issue)
+        self._withhold_announce()
         return issue
 
     def _announce(self, colour: str, count: int, at: float) -> None:

@@ -3,6 +3,8 @@ each fix leaves the tower's count and the game's castillo agreeing, or says they
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from host.app.checks import ANNOUNCE_S, EARLY_S, CheckError, Checks
@@ -114,6 +116,23 @@ def test_too_many_announce_runs_out_again(setup: tuple[Checks, Game, Tower]) -> 
     assert checks.issues[0].kind == "extra"
 
 
+def test_too_many_after_the_last_placement_offers_no_announce(
+    setup: tuple[Checks, Game, Tower],
+) -> None:
+    """A cube too many thrown with the player's last placement cannot be announced: the fix is
+    not offered (it would only bring the issue back after ANNOUNCE_S) and is refused."""
+    checks, game, tower = setup
+    issue = too_many(checks, game, tower)
+    assert "announce" in checks.issues[0].options  # facts without can_announce: offered
+    facts = game.facts()
+    checks.sync_game(replace(facts, can_announce=frozenset({"green"})), 10.0)
+    assert checks.issues[0].options == ["tower_wins", "take_out", "accept_game"]
+    with pytest.raises(CheckError):
+        checks.option(issue, "announce")
+    checks.sync_game(replace(facts, can_announce=frozenset({"purple"})), 11.0)
+    assert "announce" in checks.public()["issues"][0]["options"]
+
+
 def test_too_many_tower_wins(setup: tuple[Checks, Game, Tower]) -> None:
     checks, game, tower = setup
     issue = too_many(checks, game, tower)
@@ -165,3 +184,28 @@ def test_a_grande_is_taken_out_by_lifting(setup: tuple[Checks, Game, Tower]) -> 
     tower.event(checks, "reset", 3.0)
     tower.drop(checks, "blue", 4.0)
     assert not checks.issues and not checks.expected and agree(checks, game)
+
+
+def test_el_grande_names_the_colours_that_can_still_be_announced() -> None:
+    """The game's side of it: the acting player's colour while a placement into the castillo
+    is legal; nothing while the discs of a general scoring are chosen."""
+    import random
+
+    from engine.elgrande.game import Game as ElGrande
+    from engine.elgrande.game import Options
+    from host.games.elgrande.adapter import announceable
+
+    game = ElGrande(Options(players=("purple", "green", "blue", "orange"), mode="dealer", seed=5))
+    rng = random.Random(1)
+    seen_place = seen_scoring = False
+    while not (seen_place and seen_scoring):
+        actor = game.current_players()[0]
+        player = actor if actor >= 0 else None
+        actions = game.legal_actions(player)
+        if player is not None and any(str(a) == "place castillo" for a in actions):
+            assert game.colours[player] in announceable(game)
+            seen_place = True
+        if game.phase == "scoring":
+            assert announceable(game) == frozenset()
+            seen_scoring = True
+        game.apply(actions[rng.randrange(len(actions))], player)

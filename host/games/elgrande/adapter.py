@@ -25,6 +25,25 @@ from host.games.elgrande.secrecy import public_log_lines
 NOT_AT_TABLE = SECRET_KINDS | {"shift"}
 
 
+def announceable(game: Game) -> frozenset[str]:
+    """The colours a player could still announce into the castillo now: the acting player's
+    own (a `place castillo` is legal), and any colour a legal `pick` could move there (a move
+    may end in the castillo: over-counted rather than missed, so "announce" is never withheld
+    while it could work)."""
+    out: set[str] = set()
+    for player in game.current_players():
+        if player < 0:
+            continue
+        for action in game.legal_actions(player):
+            if action.kind == "place" and action.arg == "castillo":
+                out.add(game.colours[player])
+            elif action.kind == "pick":
+                out.add(action.arg)
+            elif action.kind == "to" and action.arg == "castillo":
+                out.update(game.colours)
+    return frozenset(out)
+
+
 def _game(state: GameState) -> Game:
     assert isinstance(state, Game)
     return state
@@ -182,6 +201,7 @@ class Adapter(GameAdapter):
             scorings=len(scorings),
             last_scoring=str(scorings[-1]["kind"]) if scorings else "",
             recount_cards=_recount_cards(game.data),
+            can_announce=announceable(game),
         )
 
     def castillo_correction(self, state: GameState, colour: str, delta: int, why: str) -> str:
