@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from typing import Any
+from typing import Any, Final
 
 from engine.core.actions import Action
 from engine.core.jsondata import copied
@@ -21,8 +21,8 @@ from engine.elgrande.scoring import AreaScore, score_area
 
 __all__ = ["CHANCE", "Board", "Frame", "Layout"]
 
-UNSEEN = "?"  # a card set aside unseen at the table
-CHANCE_PHASES = frozenset(
+UNSEEN: Final = "?"  # a card set aside unseen at the table
+CHANCE_PHASES: Final = frozenset(
     {
         "setup_first",
         "setup_remove",
@@ -129,7 +129,7 @@ class Layout:
 
 
 # Per-(data, options) layouts shared by every game with those options.
-_LAYOUTS: dict[tuple[Any, ...], Layout] = {}
+_LAYOUTS: Final[dict[tuple[Any, ...], Layout]] = {}
 
 
 def _check_options(options: Options, data: gamedata.GameData) -> None:

@@ -8,7 +8,7 @@ finishes, `resolve_choice` / `resolve_discs` apply what it decided.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from engine.core.actions import Action
 from engine.elgrande.board import Board
@@ -237,7 +237,7 @@ def op_veto(g: Board, op: Op, me: int) -> None:
     g.vetoes.append(Veto(holder=me, card=card, expires_after_round=g.round_index + 1))
 
 
-STEPS: dict[str, Callable[[Board, Op, int], None]] = {
+STEPS: Final[dict[str, Callable[[Board, Op, int], None]]] = {
     "move": op_move,
     "place": op_place,
     "return": op_return,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from engine.core.actions import Action
 from engine.core.chance import dealer_draw
@@ -44,14 +44,14 @@ from engine.elgrande.verbs import VERBS
 
 __all__ = ["CHANCE", "Game", "Options", "Throw", "Turn", "Veto", "new_game"]
 
-SPECIAL = Action("special")
-SKIP = Action("skip")
-GREY = Action("grey")
-_TURN_PHASES = frozenset({"take", "card", "main"})
-_UNDO_BARRIERS = VERBS.undo_barriers
-_COLOUR_ARGS = VERBS.arg_positions("colour")
-_AREA_ARGS = VERBS.arg_positions("area")
-_CARD_ACTIONS: dict[str, Action] = {}
+SPECIAL: Final = Action("special")
+SKIP: Final = Action("skip")
+GREY: Final = Action("grey")
+_TURN_PHASES: Final = frozenset({"take", "card", "main"})
+_UNDO_BARRIERS: Final = VERBS.undo_barriers
+_COLOUR_ARGS: Final = VERBS.arg_positions("colour")
+_AREA_ARGS: Final = VERBS.arg_positions("area")
+_CARD_ACTIONS: Final[dict[str, Action]] = {}
 
 
 class Game(Board):
@@ -148,9 +148,15 @@ class Game(Board):
         legal = self._legal.get(player)
         if legal is None:
             legal = self.legal_actions(player)
-        if action not in legal:
-            refused = explain(self, player, action)
-            raise IllegalAction(str(action), refused.reason, key=refused.key, params=refused.params)
+        for known in legal:  # the caller's action is usually one of the listed objects
+            if known is action:
+                break
+        else:
+            if action not in legal:
+                refused = explain(self, player, action)
+                raise IllegalAction(
+                    str(action), refused.reason, key=refused.key, params=refused.params
+                )
         # The body of _apply_unchecked, inlined: this is the hot path of every game.
         history = self.history
         history.append((player, action))
@@ -581,7 +587,8 @@ class Game(Board):
         self.power_pos += 1
         if self.power_pos == len(self.power_order):
             players = [p for p in range(self.n) if self.played[p]]
-            self.turn_order = sorted(players, key=lambda p: -self.totals[p])
+            # highest total first; stable, as a sort on the negated total would be
+            self.turn_order = sorted(players, key=self.totals.__getitem__, reverse=True)
             self.turn_pos = 0
             self._start_turn()
 
