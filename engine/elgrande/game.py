@@ -52,6 +52,16 @@ _UNDO_BARRIERS: Final = VERBS.undo_barriers
 _COLOUR_ARGS: Final = VERBS.arg_positions("colour")
 _AREA_ARGS: Final = VERBS.arg_positions("area")
 _CARD_ACTIONS: Final[dict[str, Action]] = {}
+# `reveal <slot> <card>` per slot (1-5) and card: made once, shared (actions are immutable)
+_REVEAL_ACTIONS: Final[list[dict[str, Action]]] = [{} for _ in range(6)]
+
+
+def _reveal_action(slot: int, card: str) -> Action:
+    known = _REVEAL_ACTIONS[slot]
+    action = known.get(card)
+    if action is None:
+        action = known[card] = Action("reveal", str(slot), card)
+    return action
 
 
 class Game(Board):
@@ -234,7 +244,7 @@ class Game(Board):
                 # A uniform draw among the copies left.
                 slot = self._reveal_slot()
                 pool = self.decks[slot]
-                chosen = Action("reveal", str(slot), pool[self._draw(len(pool))])
+                chosen = _reveal_action(slot, pool[self._draw(len(pool))])
             elif phase in ("setup_remove", "setup_deal"):
                 pool = self._chance_pool() or []
                 card = pool[self._draw(len(pool))]
@@ -335,7 +345,7 @@ class Game(Board):
         if phase == "dummy_power":
             return [Action("dummypower", str(v)) for v in self.hands[self.dummy]]
         slot = self._reveal_slot()
-        return [Action("reveal", str(slot), c) for c in dict.fromkeys(self.decks[slot])]
+        return [_reveal_action(slot, c) for c in dict.fromkeys(self.decks[slot])]
 
     def _card_action(self, card_id: str) -> Action:
         action = _CARD_ACTIONS.get(card_id)
