@@ -123,6 +123,11 @@ class Layout:
                 near = border[king] if king in border else self.adjacent[king]
                 placement[king] = [*near, R]
         self.placement = placement
+        # the decks (one entry per copy) and Power Shift's modifier deck at set-up
+        self.decks = {
+            d: tuple(data.deck_cards(d, regency=options.new_regency)) for d in range(1, 6)
+        }
+        self.grey_deck = tuple(data.grey_deck()) if options.power_shift else ()
         self.place_actions_by_king = {
             k: [self.place_actions[a] for a in where] for k, where in placement.items()
         }
@@ -295,10 +300,10 @@ class Board:
         self.played_grey = [""] * n
         self.grey_hands = [[] for _ in range(n)]
         self.grey_discards = [[] for _ in range(n)]
-        self.grey_deck = data.grey_deck() if options.power_shift else []
+        self.grey_deck = list(layout.grey_deck)
         self.power_order = []
         self.power_pos = 0
-        self.decks = {d: data.deck_cards(d, regency=options.new_regency) for d in range(1, 6)}
+        self.decks = {d: list(cards) for d, cards in layout.decks.items()}
         self.king_card = "" if options.new_regency else next(iter(self.decks[5]), "")
         if not options.new_regency:
             self.decks[5] = []
