@@ -257,6 +257,8 @@ class Board:
     history: list[tuple[int, Action]]
     checkpoint: int
     _legal: dict[int, list[Action]]
+    _legal_for: int  # the seat whose legal actions _legal_last holds (when not None)
+    _legal_last: list[Action] | None
     _actors: tuple[int, ...] | None
     _dealer: bool
 
@@ -333,6 +335,8 @@ class Board:
         self.history = []
         self.checkpoint = 0
         self._legal = {}
+        self._legal_for = 0
+        self._legal_last = None
         self._actors = None
         self._dealer = options.mode == "dealer"
 
@@ -379,6 +383,7 @@ class Board:
     def touched(self) -> None:
         """The state was edited from outside (test builders): forget what was derived from it."""
         self._legal = {}
+        self._legal_last = None
         self._actors = None
 
     # ------------------------------------------------------------------ small queries
@@ -692,6 +697,8 @@ OWN_FIELDS = (
     "history",
     "checkpoint",
     "_legal",
+    "_legal_for",
+    "_legal_last",
     "_actors",
     "_dealer",
 )

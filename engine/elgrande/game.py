@@ -106,11 +106,16 @@ class Game(Board):
             if not players:
                 return []
             player = players[0]
+        last = self._legal_last  # the last seat asked: no dict lookup on the hot path
+        if last is not None and self._legal_for == player:
+            return last
         cached = self._legal.get(player)
         if cached is None:
             actors = self._actors or self.current_players()
             cached = self._compute_legal(player) if player in actors else []
             self._legal[player] = cached
+        self._legal_for = player
+        self._legal_last = cached
         return cached
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
@@ -155,8 +160,8 @@ class Game(Board):
             player = actors[0]
         elif player not in actors:
             self._refuse_out_of_turn(action, player, actors)
-        legal = self._legal.get(player)
-        if legal is None:
+        legal = self._legal_last
+        if legal is None or self._legal_for != player:
             legal = self.legal_actions(player)
         for known in legal:  # the caller's action is usually one of the listed objects
             if known is action:
@@ -177,6 +182,7 @@ class Game(Board):
             self.frame = None
             self._after_frame(frame)
         self._legal = {}
+        self._legal_last = None
         self._actors = after = self._compute_actors()
         if player < 0 or actors != after or action.kind in _UNDO_BARRIERS or not after:
             self.checkpoint = len(history)
@@ -219,6 +225,7 @@ class Game(Board):
         apply_fix(self, colour, delta)
         self.history.append((CHANCE, canonical))
         self._legal = {}
+        self._legal_last = None
         self._actors = self._compute_actors()
         self.checkpoint = len(self.history)
 
@@ -229,6 +236,7 @@ class Game(Board):
         history.append((player, action))
         self._do(player, action)
         self._legal = {}
+        self._legal_last = None
         self._actors = after = self._compute_actors()
         # Undo never crosses a chance step, a revealed secret, a public power card, or a change
         # of who acts (BGA's policy).
@@ -256,6 +264,7 @@ class Game(Board):
             self._do(CHANCE, chosen)
         # A chance step is always an undo barrier; who acts is known again after the batch.
         self._legal = {}
+        self._legal_last = None
         self._actors = self._compute_actors()
         self.checkpoint = len(self.history)
 
