@@ -114,6 +114,11 @@ class Layout:
         self.return_actions = [[Action("return", c, tok[a]) for a in areas] for c in colours]
         self.take_actions = [Action("take", str(k)) for k in range(7)]
         self.power_actions = [Action("power", str(v)) for v in range(14)]
+        # set-up and dummy chance steps
+        self.first_actions = [Action("first", colours[p]) for p in self.seats]
+        self.kingcard_actions = [Action("kingcard", tok[a]) for a in areas]
+        self.dummycard_actions = [Action("dummycard", tok[a]) for a in areas]
+        self.home_actions = [[Action("home", c, tok[a]) for a in areas] for c in colours]
         placement: dict[int, list[int]] = {}
         for king in range(R + 3):
             if king == R:  # the King in the castillo (Revolt): every region

@@ -335,22 +335,24 @@ class Game(Board):
     def _chance_actions(self) -> list[Action]:
         phase = self.phase
         if phase == "setup_first":
-            return [Action("first", self.colours[p]) for p in self.seats]
+            return list(self.layout.first_actions)
         if phase == "setup_remove":
             deck = str(self.data.cards[self.pending_alternatives[0]].deck)
             named = [Action("remove", deck, c) for c in dict.fromkeys(self._removal_pool())]
             # At the table the card goes back in the box unseen: `remove <deck> ?`.
             return named if self._dealer else [*named, Action("remove", deck, UNSEEN)]
         if phase == "setup_king":
-            return [Action("kingcard", self.tok[r]) for r in self.region_cards]
+            kingcards = self.layout.kingcard_actions
+            return [kingcards[r] for r in self.region_cards]
         if phase == "setup_home":
-            colour = self.colours[self.home_seat()]
-            return [Action("home", colour, self.tok[r]) for r in self.region_cards]
+            homes = self.layout.home_actions[self.home_seat()]
+            return [homes[r] for r in self.region_cards]
         if phase == "setup_deal":
             colour = self.colours[self.deal_seat()]
             return [Action("deal", colour, g) for g in dict.fromkeys(self.grey_deck)]
         if phase == "dummy_regions":
-            return [Action("dummycard", self.tok[r]) for r in self.dummy_deck]
+            dummycards = self.layout.dummycard_actions
+            return [dummycards[r] for r in self.dummy_deck]
         if phase == "dummy_power":
             return [Action("dummypower", str(v)) for v in self.hands[self.dummy]]
         slot = self._reveal_slot()
