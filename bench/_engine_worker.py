@@ -18,10 +18,15 @@ from typing import Any
 def play_random_game(game: Any, seed: int) -> Any:
     """Play `game` to its end: each decision uniform over the legal actions (seeded)."""
     draw = random.Random(seed).random
-    while not game.is_terminal():
-        player = game.current_players()[0]
-        actions = game.legal_actions(player)
-        game.apply(actions[int(draw() * len(actions))], player)
+    # The game's methods looked up once (the same calls, without the loop's attribute lookups).
+    is_terminal = game.is_terminal
+    current_players = game.current_players
+    legal_actions = game.legal_actions
+    apply = game.apply
+    while not is_terminal():
+        player = current_players()[0]
+        actions = legal_actions(player)
+        apply(actions[int(draw() * len(actions))], player)
     return game
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 import secrets
+from typing import Final
 
-_MASK64 = (1 << 64) - 1
+_MASK64: Final = (1 << 64) - 1
 # Dealer mode without a seed: outcomes nobody can predict from the draws seen so far (the
 # record keeps each outcome, so a replay never draws again).
-_UNPREDICTABLE: random.Random = secrets.SystemRandom()
+_UNPREDICTABLE: Final[random.Random] = secrets.SystemRandom()
 
 
 def seeded_draw(seed: int, position: int, count: int) -> int:

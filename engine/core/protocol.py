@@ -11,11 +11,11 @@ rebuilds the exact state (engine.core.record).
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from engine.core.actions import Action
 
-CHANCE = -1  # the "player" of chance steps
+CHANCE: Final = -1  # the "player" of chance steps
 NOBODY: tuple[int, ...] = ()  # who acts when the game is over
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from typing import Any
+from typing import Any, Final
 
 from engine.core.actions import Action
 from engine.core.jsondata import copied
@@ -21,8 +21,8 @@ from engine.elgrande.scoring import AreaScore, score_area
 
 __all__ = ["CHANCE", "Board", "Frame", "Layout"]
 
-UNSEEN = "?"  # a card set aside unseen at the table
-CHANCE_PHASES = frozenset(
+UNSEEN: Final = "?"  # a card set aside unseen at the table
+CHANCE_PHASES: Final = frozenset(
     {
         "setup_first",
         "setup_remove",
@@ -114,6 +114,11 @@ class Layout:
         self.return_actions = [[Action("return", c, tok[a]) for a in areas] for c in colours]
         self.take_actions = [Action("take", str(k)) for k in range(7)]
         self.power_actions = [Action("power", str(v)) for v in range(14)]
+        # set-up and dummy chance steps
+        self.first_actions = [Action("first", colours[p]) for p in self.seats]
+        self.kingcard_actions = [Action("kingcard", tok[a]) for a in areas]
+        self.dummycard_actions = [Action("dummycard", tok[a]) for a in areas]
+        self.home_actions = [[Action("home", c, tok[a]) for a in areas] for c in colours]
         placement: dict[int, list[int]] = {}
         for king in range(R + 3):
             if king == R:  # the King in the castillo (Revolt): every region
@@ -123,13 +128,18 @@ class Layout:
                 near = border[king] if king in border else self.adjacent[king]
                 placement[king] = [*near, R]
         self.placement = placement
+        # the decks (one entry per copy) and Power Shift's modifier deck at set-up
+        self.decks = {
+            d: tuple(data.deck_cards(d, regency=options.new_regency)) for d in range(1, 6)
+        }
+        self.grey_deck = tuple(data.grey_deck()) if options.power_shift else ()
         self.place_actions_by_king = {
             k: [self.place_actions[a] for a in where] for k, where in placement.items()
         }
 
 
 # Per-(data, options) layouts shared by every game with those options.
-_LAYOUTS: dict[tuple[Any, ...], Layout] = {}
+_LAYOUTS: Final[dict[tuple[Any, ...], Layout]] = {}
 
 
 def _check_options(options: Options, data: gamedata.GameData) -> None:
@@ -252,6 +262,8 @@ class Board:
     history: list[tuple[int, Action]]
     checkpoint: int
     _legal: dict[int, list[Action]]
+    _legal_for: int  # the seat whose legal actions _legal_last holds (when not None)
+    _legal_last: list[Action] | None
     _actors: tuple[int, ...] | None
     _dealer: bool
 
@@ -295,10 +307,10 @@ class Board:
         self.played_grey = [""] * n
         self.grey_hands = [[] for _ in range(n)]
         self.grey_discards = [[] for _ in range(n)]
-        self.grey_deck = data.grey_deck() if options.power_shift else []
+        self.grey_deck = list(layout.grey_deck)
         self.power_order = []
         self.power_pos = 0
-        self.decks = {d: data.deck_cards(d, regency=options.new_regency) for d in range(1, 6)}
+        self.decks = {d: list(cards) for d, cards in layout.decks.items()}
         self.king_card = "" if options.new_regency else next(iter(self.decks[5]), "")
         if not options.new_regency:
             self.decks[5] = []
@@ -328,6 +340,8 @@ class Board:
         self.history = []
         self.checkpoint = 0
         self._legal = {}
+        self._legal_for = 0
+        self._legal_last = None
         self._actors = None
         self._dealer = options.mode == "dealer"
 
@@ -374,6 +388,7 @@ class Board:
     def touched(self) -> None:
         """The state was edited from outside (test builders): forget what was derived from it."""
         self._legal = {}
+        self._legal_last = None
         self._actors = None
 
     # ------------------------------------------------------------------ small queries
@@ -687,6 +702,8 @@ OWN_FIELDS = (
     "history",
     "checkpoint",
     "_legal",
+    "_legal_for",
+    "_legal_last",
     "_actors",
     "_dealer",
 )

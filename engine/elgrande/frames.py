@@ -9,13 +9,13 @@ bookkeeping (throws into the castillo, the supplies) lives in one place.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, Final
 
 from engine.core.actions import Action
 from engine.elgrande.board import Board, Frame
 
-DONE = Action("done")
-UNLIMITED = 1_000
+DONE: Final = Action("done")
+UNLIMITED: Final = 1_000
 
 
 __all__ = ["DONE", "UNLIMITED", "Frame"]  # and the frame classes below

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from engine.core.actions import Action
 from engine.core.chance import dealer_draw
@@ -44,14 +44,24 @@ from engine.elgrande.verbs import VERBS
 
 __all__ = ["CHANCE", "Game", "Options", "Throw", "Turn", "Veto", "new_game"]
 
-SPECIAL = Action("special")
-SKIP = Action("skip")
-GREY = Action("grey")
-_TURN_PHASES = frozenset({"take", "card", "main"})
-_UNDO_BARRIERS = VERBS.undo_barriers
-_COLOUR_ARGS = VERBS.arg_positions("colour")
-_AREA_ARGS = VERBS.arg_positions("area")
-_CARD_ACTIONS: dict[str, Action] = {}
+SPECIAL: Final = Action("special")
+SKIP: Final = Action("skip")
+GREY: Final = Action("grey")
+_TURN_PHASES: Final = frozenset({"take", "card", "main"})
+_UNDO_BARRIERS: Final = VERBS.undo_barriers
+_COLOUR_ARGS: Final = VERBS.arg_positions("colour")
+_AREA_ARGS: Final = VERBS.arg_positions("area")
+_CARD_ACTIONS: Final[dict[str, Action]] = {}
+# `reveal <slot> <card>` per slot (1-5) and card: made once, shared (actions are immutable)
+_REVEAL_ACTIONS: Final[list[dict[str, Action]]] = [{} for _ in range(6)]
+
+
+def _reveal_action(slot: int, card: str) -> Action:
+    known = _REVEAL_ACTIONS[slot]
+    action = known.get(card)
+    if action is None:
+        action = known[card] = Action("reveal", str(slot), card)
+    return action
 
 
 class Game(Board):
@@ -96,11 +106,16 @@ class Game(Board):
             if not players:
                 return []
             player = players[0]
+        last = self._legal_last  # the last seat asked: no dict lookup on the hot path
+        if last is not None and self._legal_for == player:
+            return last
         cached = self._legal.get(player)
         if cached is None:
             actors = self._actors or self.current_players()
             cached = self._compute_legal(player) if player in actors else []
             self._legal[player] = cached
+        self._legal_for = player
+        self._legal_last = cached
         return cached
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
@@ -145,12 +160,18 @@ class Game(Board):
             player = actors[0]
         elif player not in actors:
             self._refuse_out_of_turn(action, player, actors)
-        legal = self._legal.get(player)
-        if legal is None:
+        legal = self._legal_last
+        if legal is None or self._legal_for != player:
             legal = self.legal_actions(player)
-        if action not in legal:
-            refused = explain(self, player, action)
-            raise IllegalAction(str(action), refused.reason, key=refused.key, params=refused.params)
+        for known in legal:  # the caller's action is usually one of the listed objects
+            if known is action:
+                break
+        else:
+            if action not in legal:
+                refused = explain(self, player, action)
+                raise IllegalAction(
+                    str(action), refused.reason, key=refused.key, params=refused.params
+                )
         # The body of _apply_unchecked, inlined: this is the hot path of every game.
         history = self.history
         history.append((player, action))
@@ -161,6 +182,7 @@ class Game(Board):
             self.frame = None
             self._after_frame(frame)
         self._legal = {}
+        self._legal_last = None
         self._actors = after = self._compute_actors()
         if player < 0 or actors != after or action.kind in _UNDO_BARRIERS or not after:
             self.checkpoint = len(history)
@@ -203,6 +225,7 @@ class Game(Board):
         apply_fix(self, colour, delta)
         self.history.append((CHANCE, canonical))
         self._legal = {}
+        self._legal_last = None
         self._actors = self._compute_actors()
         self.checkpoint = len(self.history)
 
@@ -213,6 +236,7 @@ class Game(Board):
         history.append((player, action))
         self._do(player, action)
         self._legal = {}
+        self._legal_last = None
         self._actors = after = self._compute_actors()
         # Undo never crosses a chance step, a revealed secret, a public power card, or a change
         # of who acts (BGA's policy).
@@ -228,7 +252,7 @@ class Game(Board):
                 # A uniform draw among the copies left.
                 slot = self._reveal_slot()
                 pool = self.decks[slot]
-                chosen = Action("reveal", str(slot), pool[self._draw(len(pool))])
+                chosen = _reveal_action(slot, pool[self._draw(len(pool))])
             elif phase in ("setup_remove", "setup_deal"):
                 pool = self._chance_pool() or []
                 card = pool[self._draw(len(pool))]
@@ -240,6 +264,7 @@ class Game(Board):
             self._do(CHANCE, chosen)
         # A chance step is always an undo barrier; who acts is known again after the batch.
         self._legal = {}
+        self._legal_last = None
         self._actors = self._compute_actors()
         self.checkpoint = len(self.history)
 
@@ -310,26 +335,28 @@ class Game(Board):
     def _chance_actions(self) -> list[Action]:
         phase = self.phase
         if phase == "setup_first":
-            return [Action("first", self.colours[p]) for p in self.seats]
+            return list(self.layout.first_actions)
         if phase == "setup_remove":
             deck = str(self.data.cards[self.pending_alternatives[0]].deck)
             named = [Action("remove", deck, c) for c in dict.fromkeys(self._removal_pool())]
             # At the table the card goes back in the box unseen: `remove <deck> ?`.
             return named if self._dealer else [*named, Action("remove", deck, UNSEEN)]
         if phase == "setup_king":
-            return [Action("kingcard", self.tok[r]) for r in self.region_cards]
+            kingcards = self.layout.kingcard_actions
+            return [kingcards[r] for r in self.region_cards]
         if phase == "setup_home":
-            colour = self.colours[self.home_seat()]
-            return [Action("home", colour, self.tok[r]) for r in self.region_cards]
+            homes = self.layout.home_actions[self.home_seat()]
+            return [homes[r] for r in self.region_cards]
         if phase == "setup_deal":
             colour = self.colours[self.deal_seat()]
             return [Action("deal", colour, g) for g in dict.fromkeys(self.grey_deck)]
         if phase == "dummy_regions":
-            return [Action("dummycard", self.tok[r]) for r in self.dummy_deck]
+            dummycards = self.layout.dummycard_actions
+            return [dummycards[r] for r in self.dummy_deck]
         if phase == "dummy_power":
             return [Action("dummypower", str(v)) for v in self.hands[self.dummy]]
         slot = self._reveal_slot()
-        return [Action("reveal", str(slot), c) for c in dict.fromkeys(self.decks[slot])]
+        return [_reveal_action(slot, c) for c in dict.fromkeys(self.decks[slot])]
 
     def _card_action(self, card_id: str) -> Action:
         action = _CARD_ACTIONS.get(card_id)
@@ -581,7 +608,8 @@ class Game(Board):
         self.power_pos += 1
         if self.power_pos == len(self.power_order):
             players = [p for p in range(self.n) if self.played[p]]
-            self.turn_order = sorted(players, key=lambda p: -self.totals[p])
+            # highest total first; stable, as a sort on the negated total would be
+            self.turn_order = sorted(players, key=self.totals.__getitem__, reverse=True)
             self.turn_pos = 0
             self._start_turn()
 

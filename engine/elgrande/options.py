@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from engine.core.errors import OptionsError
@@ -71,38 +71,113 @@ OPTION_KINDS = {
 }
 
 
-@dataclass
+# Turn, Veto and Throw are made at every turn and throw: plain classes with an explicit __init__
+# (compiled with mypyc, a dataclass's generated __init__ runs as interpreted Python). Equality and
+# repr are written out as a dataclass's would be.
+
+
 class Turn:
     """The acting player's turn: what is done and what is left."""
 
     player: int
     take: int  # caballeros the power card allows to take
-    card: str = ""
-    place_left: int = 0
-    placing: bool = False  # placement started and not finished
-    placed: bool = False  # placement finished (possibly with none placed)
-    special: int = 0  # 0 not started, 1 in progress, 2 done or skipped
-    infiltrate: bool = False  # Infiltration: may also place into the King's region
+    card: str
+    place_left: int
+    placing: bool  # placement started and not finished
+    placed: bool  # placement finished (possibly with none placed)
+    special: int  # 0 not started, 1 in progress, 2 done or skipped
+    infiltrate: bool  # Infiltration: may also place into the King's region
     # where the turn began in the history and the throws: the public view shows the castillo
     # throws of the current turn only (engine.elgrande.views)
-    first_action: int = 0
-    first_throw: int = 0
+    first_action: int
+    first_throw: int
+
+    def __init__(
+        self,
+        player: int,
+        take: int,
+        card: str = "",
+        place_left: int = 0,
+        placing: bool = False,
+        placed: bool = False,
+        special: int = 0,
+        infiltrate: bool = False,
+        first_action: int = 0,
+        first_throw: int = 0,
+    ) -> None:
+        self.player = player
+        self.take = take
+        self.card = card
+        self.place_left = place_left
+        self.placing = placing
+        self.placed = placed
+        self.special = special
+        self.infiltrate = infiltrate
+        self.first_action = first_action
+        self.first_throw = first_throw
+
+    def _fields(self) -> tuple[int, int, str, int, bool, bool, int, bool, int, int]:
+        return (
+            self.player,
+            self.take,
+            self.card,
+            self.place_left,
+            self.placing,
+            self.placed,
+            self.special,
+            self.infiltrate,
+            self.first_action,
+            self.first_throw,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Turn) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return (
+            f"{self.__class__.__qualname__}(player={self.player!r}, take={self.take!r}, "
+            f"card={self.card!r}, place_left={self.place_left!r}, placing={self.placing!r}, "
+            f"placed={self.placed!r}, special={self.special!r}, "
+            f"infiltrate={self.infiltrate!r}, first_action={self.first_action!r}, "
+            f"first_throw={self.first_throw!r})"
+        )
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Turn:
-        return replace(self)  # every field is immutable (copy.deepcopy works compiled too)
+        return Turn(*self._fields())  # every field is immutable (copy.deepcopy works compiled too)
 
 
-@dataclass
 class Veto:
     holder: int
     card: str
     expires_after_round: int
 
+    def __init__(self, holder: int, card: str, expires_after_round: int) -> None:
+        self.holder = holder
+        self.card = card
+        self.expires_after_round = expires_after_round
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Veto) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.holder, self.card, self.expires_after_round) == (
+            other.holder,
+            other.card,
+            other.expires_after_round,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"{self.__class__.__qualname__}(holder={self.holder!r}, card={self.card!r}, "
+            f"expires_after_round={self.expires_after_round!r})"
+        )
+
     def __deepcopy__(self, memo: dict[int, Any]) -> Veto:
-        return replace(self)  # every field is immutable (copy.deepcopy works compiled too)
+        # every field is immutable (copy.deepcopy works compiled too)
+        return Veto(self.holder, self.card, self.expires_after_round)
 
 
-@dataclass
 class Throw:
     """A public announcement: `by` threw `count` caballeros of `colour` into the castillo."""
 
@@ -111,5 +186,28 @@ class Throw:
     colour: int
     count: int
 
+    def __init__(self, round: int, by: int, colour: int, count: int) -> None:
+        self.round = round
+        self.by = by
+        self.colour = colour
+        self.count = count
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Throw) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.round, self.by, self.colour, self.count) == (
+            other.round,
+            other.by,
+            other.colour,
+            other.count,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"{self.__class__.__qualname__}(round={self.round!r}, by={self.by!r}, "
+            f"colour={self.colour!r}, count={self.count!r})"
+        )
+
     def __deepcopy__(self, memo: dict[int, Any]) -> Throw:
-        return replace(self)  # every field is immutable (copy.deepcopy works compiled too)
+        # every field is immutable (copy.deepcopy works compiled too)
+        return Throw(self.round, self.by, self.colour, self.count)

@@ -19,20 +19,22 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
-KING_BONUS = 2
-GRANDE_BONUS = 2
+KING_BONUS: Final = 2
+GRANDE_BONUS: Final = 2
 
 
-@dataclass(slots=True)
 class AreaScore:
     """The breakdown of one area's scoring.
 
     `ranks` maps each scoring candidate (≥ 1 caballero) to the place whose value it received
     (1-based; a tied group gets the next lower place); `points` holds the place points,
     `bonus` the King and Grande bonuses, and `notes` says in words why a bonus was or was not won.
+
+    A plain class with an explicit __init__ (made at every scoring: compiled with mypyc, a
+    dataclass's generated __init__ runs as interpreted Python); equality and repr are written
+    out as a dataclass's would be.
     """
 
     area: str
@@ -41,10 +43,61 @@ class AreaScore:
     ranks: Mapping[str, int]
     points: Mapping[str, int]
     bonus: Mapping[str, int]
-    tied: tuple[str, ...] = ()
-    king_here: bool = False
-    grandes_here: tuple[str, ...] = ()
-    token: str = ""  # the area's ASCII token ("Aragon"); `area` is its printed name
+    tied: tuple[str, ...]
+    king_here: bool
+    grandes_here: tuple[str, ...]
+    token: str  # the area's ASCII token ("Aragon"); `area` is its printed name
+
+    def __init__(
+        self,
+        area: str,
+        counts: Mapping[str, int],
+        values: tuple[int, ...],
+        ranks: Mapping[str, int],
+        points: Mapping[str, int],
+        bonus: Mapping[str, int],
+        tied: tuple[str, ...] = (),
+        king_here: bool = False,
+        grandes_here: tuple[str, ...] = (),
+        token: str = "",
+    ) -> None:
+        self.area = area
+        self.counts = counts
+        self.values = values
+        self.ranks = ranks
+        self.points = points
+        self.bonus = bonus
+        self.tied = tied
+        self.king_here = king_here
+        self.grandes_here = grandes_here
+        self.token = token
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (
+            self.area,
+            self.counts,
+            self.values,
+            self.ranks,
+            self.points,
+            self.bonus,
+            self.tied,
+            self.king_here,
+            self.grandes_here,
+            self.token,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AreaScore) or other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return (
+            f"{self.__class__.__qualname__}(area={self.area!r}, counts={self.counts!r}, "
+            f"values={self.values!r}, ranks={self.ranks!r}, points={self.points!r}, "
+            f"bonus={self.bonus!r}, tied={self.tied!r}, king_here={self.king_here!r}, "
+            f"grandes_here={self.grandes_here!r}, token={self.token!r})"
+        )
 
     def total(self, player: str) -> int:
         return self.points.get(player, 0) + self.bonus.get(player, 0)
@@ -129,7 +182,7 @@ def note_text(key: str, params: Mapping[str, str | int]) -> str:
     return NOTE_TEXTS[key].format(**params)
 
 
-_COUNT = operator.itemgetter(1)
+_COUNT: Final = operator.itemgetter(1)
 
 
 def score_area(
