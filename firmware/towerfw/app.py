@@ -251,28 +251,80 @@ class Tower:
             self.hal.wdt_feed()
 
     def one_pass(self) -> None:
-        hal = self.hal
-        now = hal.ticks_us()
         state = self.state
         if state == PULSE or state == TAIL:  # noqa: SIM109 - `in (..)` builds a tuple every pass
-            # a sensing pass: edges, the stuck check, the sensor; nothing else (no uptime tick:
-            # emit() does it)
-            pending2 = self._beam2_pending
-            if self._beam_pending() or (pending2 is not None and pending2()):
-                self.take_edges()
-            if self.state == PULSE and hal.ticks_diff(now, self.t_entry) > self._stuck_us:
-                self.stuck(now)
-            self.sense(now)
+            self.track()
             return
+        now = self.hal.ticks_us()
         self.tick_clock()
         self.handle_edges()
         state = self.state
-        if state != IDLE:  # a piece came in (or is stuck)
-            self.sense(now)
+        if state != IDLE:  # a piece came in (the next pass tracks it) or is stuck
             if state != STUCK:
                 return
+            self.sense(now)
         self.idle_work()
-        hal.idle_wait()
+        self.hal.idle_wait()
+
+    def track(self) -> None:
+        """Sensing passes while a piece is in the beam or just left it, back to back until it is
+        counted (or stuck, or a glitch): edges, the stuck check and a sensor read every
+        integration; no serial, LED or flash work (no uptime tick: emit() does it). One call a
+        piece with everything in locals: a pass is a few lookups, allocates nothing, and feeds
+        the watchdog as a main loop pass does."""
+        hal = self.hal
+        ticks_us = hal.ticks_us
+        ticks_diff = hal.ticks_diff
+        ticks_add = hal.ticks_add
+        sleep_us = hal.sleep_us
+        feed = hal.wdt_feed
+        read = hal.sensor_read
+        pending = self._beam_pending
+        pending2 = self._beam2_pending
+        sample = self.sample
+        add = self.burst.add
+        integ = self._integration_us
+        state = self.state
+        while True:
+            now = ticks_us()
+            if pending() or (pending2 is not None and pending2()):
+                self.take_edges()
+                state = self.state
+            if state == PULSE:
+                if ticks_diff(now, self.t_entry) > self._stuck_us:
+                    self.stuck(now)
+                    self.sense(now)
+                    return
+            elif state != TAIL:
+                return  # counted (a piece came in during the tail) or a glitch
+            next_sample = self.next_sample
+            if ticks_diff(now, next_sample) >= 0:
+                try:
+                    read(sample)
+                    add(ticks_us(), sample)
+                except Exception:  # OSError on a bus error; reported once the cube has passed
+                    self.burst_fault = "i2c"
+                next_sample = ticks_add(next_sample, integ)
+                if ticks_diff(next_sample, now) <= 0:
+                    next_sample = ticks_add(now, integ)
+                self.next_sample = next_sample
+                now = ticks_us()
+            wait = ticks_diff(next_sample, now)
+            if state == TAIL:
+                # done once no later reading can fall inside the cube's window (which ends one
+                # integration after the exit: finish() reads no sample after that)
+                if (
+                    ticks_diff(now, self.tail_end) >= 0
+                    or ticks_diff(next_sample, ticks_add(self.t_exit, integ)) > 0
+                ):
+                    self.finish()
+                    if not pending():
+                        self.flush()  # the event leaves now, not one loop pass later
+                    return
+                wait = min(wait, ticks_diff(self.tail_end, now))
+            if wait > 0:
+                sleep_us(wait)
+            feed()
 
     def tick_clock(self) -> None:
         ms = self.hal.ticks_ms()
@@ -314,7 +366,9 @@ class Tower:
                     self.burst.clear()
                     self.burst_fault = None
                     self.state = PULSE
-                    self.next_sample = t
+                    # the first read one integration in: a read at the entry sees the empty
+                    # chute (its window ends before finish()'s, so it never counted)
+                    self.next_sample = hal.ticks_add(t, self._integration_us)
             else:
                 if self.state == PULSE:
                     self.t_exit = t
@@ -347,33 +401,14 @@ class Tower:
             return False
 
     def sense(self, now: int) -> None:
-        hal = self.hal
-        ticks_diff = hal.ticks_diff
-        state = self.state
-        if ticks_diff(now, self.next_sample) >= 0:
+        """A stuck piece's reads: one every five integrations, between idle passes."""
+        if self.hal.ticks_diff(now, self.next_sample) >= 0:
             if self.read_sensor():
-                self.burst.add(hal.ticks_us(), self.sample)
-            period = self._integration_us if state != STUCK else 5 * self._integration_us
-            self.next_sample = hal.ticks_add(self.next_sample, period)
-            if ticks_diff(self.next_sample, now) <= 0:
-                self.next_sample = hal.ticks_add(now, period)
-        if state == STUCK:
-            return
-        now = hal.ticks_us()
-        if state == TAIL:
-            # done once no later reading can fall inside the cube's window (which ends one
-            # integration after the exit: finish() reads no sample after that)
-            last = hal.ticks_add(self.t_exit, self._integration_us)
-            if ticks_diff(now, self.tail_end) >= 0 or ticks_diff(self.next_sample, last) > 0:
-                self.finish()
-                if not self._beam_pending():
-                    self.flush()  # the event leaves now, not one loop pass later
-                return
-        wait = ticks_diff(self.next_sample, now)
-        if state == TAIL:
-            wait = min(wait, ticks_diff(self.tail_end, now))
-        if wait > 0:
-            hal.sleep_us(wait)
+                self.burst.add(self.hal.ticks_us(), self.sample)
+            period = 5 * self._integration_us
+            self.next_sample = self.hal.ticks_add(self.next_sample, period)
+            if self.hal.ticks_diff(self.next_sample, now) <= 0:
+                self.next_sample = self.hal.ticks_add(now, period)
 
     def colour_from(self, f: "Any", mean: "Any") -> "tuple[Any, Any, float, Any]":
         """(colour or None, nearest, distance, why-not) for a reading's features ``f``
