@@ -267,15 +267,15 @@ class Tower:
         sleep_us = hal.sleep_us
         feed = hal.wdt_feed
         read = hal.sensor_read
-        pending = self._beam_pending
-        pending2 = self._beam2_pending
+        edges = hal.beam
+        edges2 = hal.beam2
         sample = self.sample
         add = self.burst.add
         integ = self._integration_us
         state = self.state
         while True:
             now = ticks_us()
-            if pending() or (pending2 is not None and pending2()):
+            if edges.head != edges.tail or (edges2 is not None and edges2.head != edges2.tail):
                 self.take_edges()
                 state = self.state
             if state == PULSE:
@@ -306,7 +306,7 @@ class Tower:
                     or ticks_diff(next_sample, ticks_add(self.t_exit, integ)) > 0
                 ):
                     self.finish()
-                    if not pending():
+                    if edges.head == edges.tail:
                         self.flush()  # the event leaves now, not one loop pass later
                     return
                 wait = min(wait, ticks_diff(self.tail_end, now))
@@ -333,8 +333,11 @@ class Tower:
             # both beams' edges in time order: a piece's second-beam rise belongs to its pulse
             if (
                 beam2 is not None
-                and beam2.pending()
-                and (not beam.pending() or hal.ticks_diff(beam2.peek_time(), beam.peek_time()) < 0)
+                and beam2.head != beam2.tail
+                and (
+                    beam.head == beam.tail
+                    or hal.ticks_diff(beam2.peek_time(), beam.peek_time()) < 0
+                )
             ):
                 t2, level2 = beam2.pop()
                 if level2 and self.state == PULSE and self.t_rise2 < 0:
