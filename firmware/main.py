@@ -7,37 +7,27 @@ handled between two passes, so it never lands in the middle of counting a cube);
 (which cannot be stopped) is then fed from a timer so the REPL stays usable.
 """
 
-import json
+import sys
 
-import micropython
-from towerfw import app
-from towerfw.hal_pico import PicoHal
+import towerfw
 
 
-def load(name):
-    for prefix in ("", "hardware/", "firmware/"):
-        try:
-            with open(prefix + name) as f:
-                return json.load(f)
-        except OSError:
-            pass
-    raise OSError("missing data file " + name)
+def forget_boot_code():
+    """Drop the modules only boot uses (the tower's construction, the calibration record's
+    parsing, the HAL's setup): their code leaves the heap. The ``cal`` steps import calibration
+    again."""
+    for name in ("start", "pico_start", "calibration"):
+        sys.modules.pop("towerfw." + name, None)
+        if hasattr(towerfw, name):
+            delattr(towerfw, name)
 
 
 def main():
-    # room for the traceback of an exception raised inside the beam interrupt handler
-    reserve = getattr(micropython, "alloc_emergency_exception_buf", None)
-    if reserve is not None:
-        reserve(100)
-    ledmap = load("ledmap.json")
-    hal = PicoHal(load("pinmap.json"), ledmap)  # the pin map is not kept: heap is scarce
-    cal_text = hal.load_text(app.CAL_FILE)
-    config = load("config.json")
-    palette = load("palette.json")
-    config.pop("note", None)  # the files' notes for people would stay in the heap
-    palette.pop("note", None)
-    tower = app.Tower(hal, config, palette, ledmap, cal_text)
-    ledmap = cal_text = config = palette = None  # the tower keeps what it needs of them
+    from towerfw import pico_start  # boot-only code: dropped below
+
+    hal, tower = pico_start.build()
+    pico_start = None
+    forget_boot_code()
     hal.trap_ctrl_c(True)
     try:
         tower.run()

@@ -10,20 +10,18 @@ nothing here imports a hardware module. The loop has two modes:
 The watchdog is fed at the end of each healthy loop pass only.
 """
 
-from towerfw import VERSION, calibration, codec, pieces
+from towerfw import VERSION, codec, const, pieces
 from towerfw.classifier import Classifier
-from towerfw.counter import UNCERTAIN, Counts, EventRing, FrameQueue
-from towerfw.leds import USB_BUDGET_MA, CurrentLimiter, Scene
-from towerfw.sampler import Burst
+from towerfw.counter import UNCERTAIN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
     from typing import Any
 
-IDLE = 0
-PULSE = 1  # beam interrupted
-TAIL = 2  # beam clear again; one more integration still sees the cube
-STUCK = 3  # beam interrupted for longer than stuck_ms
+IDLE = const(0)
+PULSE = const(1)  # beam interrupted
+TAIL = const(2)  # beam clear again; one more integration still sees the cube
+STUCK = const(3)  # beam interrupted for longer than stuck_ms
 
 OUTBOX_MAX = 96
 MAX_FAULTS = 20  # consecutive failing loop passes before the watchdog is left to bite
@@ -32,6 +30,72 @@ BASE_STEP = 30  # counts: two empty-chute readings this far off the baseline in 
 
 
 class Tower:
+    if TYPE_CHECKING:  # set by start.py; declared for the type checker only (no code)
+        hal: Any
+        cfg: Any
+        palette: Any
+        colours: Any
+        counts: Any
+        ring: Any
+        seq: Any
+        outbox: Any
+        decoder: Any
+        _rx: Any
+        cal: Any
+        cal_saved_hash: Any
+        cal_colour: Any
+        cal_pulses: Any
+        classifier: Any
+        base: Any
+        _last_jump: Any
+        white_c: Any
+        _dark: Any
+        boot_id: Any
+        reset_cause: Any
+        uid: Any
+        up_ms: Any
+        _last_ms: Any
+        _hb_ms: Any
+        _base_ms: Any
+        _diag_ms: Any
+        _led_ms: Any
+        diag: Any
+        state: Any
+        burst: Any
+        sample: Any
+        t_entry: Any
+        t_exit: Any
+        t_rise2: Any
+        grande_ok: Any
+        tail_end: Any
+        next_sample: Any
+        last_edge: Any
+        sensor_ok: Any
+        sensor_fault: Any
+        burst_fault: Any
+        glitches: Any
+        gate_open: Any
+        _gate_raw: Any
+        _gate_since: Any
+        scene: Any
+        limiter: Any
+        frame: Any
+        led_dirty: Any
+        led_ma: Any
+        _baseline_ms: Any
+        _led_frame_ms: Any
+        _heartbeat_ms: Any
+        _integration_us: Any
+        _tail_us: Any
+        _stuck_us: Any
+        best_samples: Any
+        _beam_pending: Any
+        _beam2_pending: Any
+        _gc_activity: Any
+        stopped: Any
+        faults: Any
+        fault_total: Any
+
     def __init__(
         self,
         hal: "Any",
@@ -40,96 +104,20 @@ class Tower:
         ledmap: "dict[str, Any]",
         cal_text: "Any" = None,
     ) -> None:
-        self.hal = hal
-        self.cfg = config
-        self.palette = palette
-        self.colours = list(palette["colours"])
-        self.counts = Counts(self.colours)
-        self.ring = EventRing(int(config["ring_size"]))
-        self.seq = 0
-        self.outbox = FrameQueue(OUTBOX_MAX)
-        self.decoder = codec.FrameDecoder()
-        self._rx = bytearray()
-        cal = calibration.from_json(cal_text) if cal_text else None
-        self.cal = cal if cal is not None else calibration.empty()
-        self.cal_saved_hash = calibration.cal_hash(self.cal)
-        self.cal_colour: Any = None  # armed colour while calibrating, else None
-        self.cal_pulses: list[Any] = []  # [pulse_us, measured size or -1] per accepted cube
-        self.classifier = Classifier({}, 1.0, 1.0, 1.0, 1.0)
-        self.base = [0.0, 0.0, 0.0, 0.0]  # empty-chute reading now (tracks ambient light)
-        self._last_jump = 0.0  # the last baseline reading's clear count minus the baseline
-        self.white_c = 1.0
-        self._dark: Any = None
-        self.rebuild()
-        self.boot_id = codec.hex8(hal.random32() & 0xFFFFFFFF)
-        self.reset_cause = hal.reset_cause()
-        self.uid = hal.unique_id()
-        # time
-        self.up_ms = 0
-        self._last_ms = hal.ticks_ms()
-        self._hb_ms = 0
-        self._base_ms = 0
-        self._diag_ms = 0
-        self._led_ms = 0
-        self.diag = False
-        # sensing
-        self.state = IDLE
-        self.burst = Burst()
-        self.sample = [0, 0, 0, 0]
-        self.t_entry = 0
-        self.t_exit = 0
-        # the optional second beam (hal.beam2) below the first: when it rises during a pulse
-        # (-1: not yet) times the piece
-        self.t_rise2 = -1
-        self.grande_ok = False  # the host says a Grande may fall in now (Tournament)
-        self.tail_end = 0
-        self.next_sample = 0
-        # as if the last edge were long ago: the chute starts quiet
-        self.last_edge = hal.ticks_add(hal.ticks_us(), -1000 * int(config["cal_save_quiet_ms"]) - 1)
-        self.sensor_ok = True
-        self.sensor_fault: Any = None  # why of the last reported sensor fault
-        self.burst_fault: Any = None
-        self.glitches = 0
-        # gate
-        self.gate_open = bool(hal.gate_open())
-        self._gate_raw = self.gate_open
-        self._gate_since = 0
-        # leds
-        segs: dict[str, Any] = {}
-        for s in ledmap["segments"]:
-            segs[s["name"]] = (s["start"], s["count"])
-        pixels = int(ledmap["total_pixels"])
-        self.scene = Scene(segs, pixels, ledmap["segments"])
-        self.limiter = CurrentLimiter(
-            pixels,
-            ledmap.get("milliamps_per_channel", 20),
-            ledmap.get("idle_milliamps_per_pixel", 1),
-            ledmap.get("budget_milliamps", USB_BUDGET_MA),
-        )
-        self.frame = bytearray(3 * pixels)
-        self.led_dirty = True
-        self.led_ma = 0.0
-        # the idle pass's settings, read once (a dict lookup per pass costs)
-        self._baseline_ms = int(config["baseline_period_ms"])
-        self._led_frame_ms = int(config["led_frame_ms"])
-        self._heartbeat_ms = int(config["heartbeat_ms"])
-        self._integration_us = int(config["integration_us"])
-        self._tail_us = int(config["tail_us"])
-        self._stuck_us = int(config["stuck_ms"]) * 1000
-        self.best_samples = int(config["best_samples"])
-        self._beam_pending = hal.beam.pending  # bound once: every sensing pass asks
-        self._beam2_pending = hal.beam2.pending if hal.beam2 is not None else None
-        self._gc_activity = -1  # events and frames seen at the last collection
-        # health
-        self.stopped = False
-        self.faults = 0
-        self.fault_total = 0
+        """The tower's state (the code lives in ``start.py``: only boot runs it, and main.py
+        drops that module once the tower is built, so its code leaves the Pico's heap)."""
+        from towerfw import start
+
+        start.tower(self, hal, config, palette, ledmap, cal_text)
 
     # ----------------------------------------------------------------- calibration / classes
     def rebuild(self) -> None:
         """Recompute centroids (and the baseline, if the dark reading changed) from the record."""
+        import towerfw.calibration as calibration  # boot and the cal steps only: not kept
+
         cfg = self.cfg
         cents = calibration.centroids(self.cal, self.palette)
+        self.cal_hash = calibration.cal_hash(self.cal)  # every change of the record rebuilds
         self.classifier = Classifier(
             cents,
             cfg["chroma_scale"],
@@ -185,7 +173,7 @@ class Tower:
             "boot": self.boot_id,
             "up_ms": self.up_ms,
             "reset": self.reset_cause,
-            "cal": calibration.cal_hash(self.cal),
+            "cal": self.cal_hash,
             "seq": self.seq,
             "unacked": len(self.ring),
             "colours": self.colours,
@@ -193,7 +181,7 @@ class Tower:
 
     def flush(self, limit: int = 8) -> None:
         n = 0
-        while len(self.outbox) and n < limit:
+        while self.outbox.count and n < limit:
             self.hal.write(self.outbox.pop())
             n += 1
 
@@ -217,7 +205,7 @@ class Tower:
                 self.healthy_passes()
             except Exception as exc:  # a failing pass must not kill the link
                 self.loop_fault(exc)
-        self.flush(len(self.outbox))
+        self.flush(self.outbox.count)
 
     def healthy_passes(self) -> None:
         """Passes back to back until one raises. One try block around many passes: MicroPython
@@ -251,28 +239,80 @@ class Tower:
             self.hal.wdt_feed()
 
     def one_pass(self) -> None:
-        hal = self.hal
-        now = hal.ticks_us()
         state = self.state
         if state == PULSE or state == TAIL:  # noqa: SIM109 - `in (..)` builds a tuple every pass
-            # a sensing pass: edges, the stuck check, the sensor; nothing else (no uptime tick:
-            # emit() does it)
-            pending2 = self._beam2_pending
-            if self._beam_pending() or (pending2 is not None and pending2()):
-                self.take_edges()
-            if self.state == PULSE and hal.ticks_diff(now, self.t_entry) > self._stuck_us:
-                self.stuck(now)
-            self.sense(now)
+            self.track()
             return
+        now = self.hal.ticks_us()
         self.tick_clock()
         self.handle_edges()
         state = self.state
-        if state != IDLE:  # a piece came in (or is stuck)
-            self.sense(now)
+        if state != IDLE:  # a piece came in (the next pass tracks it) or is stuck
             if state != STUCK:
                 return
+            self.sense(now)
         self.idle_work()
-        hal.idle_wait()
+        self.hal.idle_wait()
+
+    def track(self) -> None:
+        """Sensing passes while a piece is in the beam or just left it, back to back until it is
+        counted (or stuck, or a glitch): edges, the stuck check and a sensor read every
+        integration; no serial, LED or flash work (no uptime tick: emit() does it). One call a
+        piece with everything in locals: a pass is a few lookups, allocates nothing, and feeds
+        the watchdog as a main loop pass does."""
+        hal = self.hal
+        ticks_us = hal.ticks_us
+        ticks_diff = hal.ticks_diff
+        ticks_add = hal.ticks_add
+        sleep_us = hal.sleep_us
+        feed = hal.wdt_feed
+        read = hal.sensor_read
+        edges = hal.beam
+        edges2 = hal.beam2
+        sample = self.sample
+        add = self.burst.add
+        integ = self._integration_us
+        state = self.state
+        while True:
+            now = ticks_us()
+            if edges.head != edges.tail or (edges2 is not None and edges2.head != edges2.tail):
+                self.take_edges()
+                state = self.state
+            if state == PULSE:
+                if ticks_diff(now, self.t_entry) > self._stuck_us:
+                    self.stuck(now)
+                    self.sense(now)
+                    return
+            elif state != TAIL:
+                return  # counted (a piece came in during the tail) or a glitch
+            next_sample = self.next_sample
+            if ticks_diff(now, next_sample) >= 0:
+                try:
+                    read(sample)
+                    add(ticks_us(), sample)
+                except Exception:  # OSError on a bus error; reported once the cube has passed
+                    self.burst_fault = "i2c"
+                next_sample = ticks_add(next_sample, integ)
+                if ticks_diff(next_sample, now) <= 0:
+                    next_sample = ticks_add(now, integ)
+                self.next_sample = next_sample
+                now = ticks_us()
+            wait = ticks_diff(next_sample, now)
+            if state == TAIL:
+                # done once no later reading can fall inside the cube's window (which ends one
+                # integration after the exit: finish() reads no sample after that)
+                if (
+                    ticks_diff(now, self.tail_end) >= 0
+                    or ticks_diff(next_sample, ticks_add(self.t_exit, integ)) > 0
+                ):
+                    self.finish()
+                    if edges.head == edges.tail:
+                        self.flush()  # the event leaves now, not one loop pass later
+                    return
+                wait = min(wait, ticks_diff(self.tail_end, now))
+            if wait > 0:
+                sleep_us(wait)
+            feed()
 
     def tick_clock(self) -> None:
         ms = self.hal.ticks_ms()
@@ -293,8 +333,11 @@ class Tower:
             # both beams' edges in time order: a piece's second-beam rise belongs to its pulse
             if (
                 beam2 is not None
-                and beam2.pending()
-                and (not beam.pending() or hal.ticks_diff(beam2.peek_time(), beam.peek_time()) < 0)
+                and beam2.head != beam2.tail
+                and (
+                    beam.head == beam.tail
+                    or hal.ticks_diff(beam2.peek_time(), beam.peek_time()) < 0
+                )
             ):
                 t2, level2 = beam2.pop()
                 if level2 and self.state == PULSE and self.t_rise2 < 0:
@@ -314,7 +357,9 @@ class Tower:
                     self.burst.clear()
                     self.burst_fault = None
                     self.state = PULSE
-                    self.next_sample = t
+                    # the first read one integration in: a read at the entry sees the empty
+                    # chute (its window ends before finish()'s, so it never counted)
+                    self.next_sample = hal.ticks_add(t, self._integration_us)
             else:
                 if self.state == PULSE:
                     self.t_exit = t
@@ -347,33 +392,14 @@ class Tower:
             return False
 
     def sense(self, now: int) -> None:
-        hal = self.hal
-        ticks_diff = hal.ticks_diff
-        state = self.state
-        if ticks_diff(now, self.next_sample) >= 0:
+        """A stuck piece's reads: one every five integrations, between idle passes."""
+        if self.hal.ticks_diff(now, self.next_sample) >= 0:
             if self.read_sensor():
-                self.burst.add(hal.ticks_us(), self.sample)
-            period = self._integration_us if state != STUCK else 5 * self._integration_us
-            self.next_sample = hal.ticks_add(self.next_sample, period)
-            if ticks_diff(self.next_sample, now) <= 0:
-                self.next_sample = hal.ticks_add(now, period)
-        if state == STUCK:
-            return
-        now = hal.ticks_us()
-        if state == TAIL:
-            # done once no later reading can fall inside the cube's window (which ends one
-            # integration after the exit: finish() reads no sample after that)
-            last = hal.ticks_add(self.t_exit, self._integration_us)
-            if ticks_diff(now, self.tail_end) >= 0 or ticks_diff(self.next_sample, last) > 0:
-                self.finish()
-                if not self._beam_pending():
-                    self.flush()  # the event leaves now, not one loop pass later
-                return
-        wait = ticks_diff(self.next_sample, now)
-        if state == TAIL:
-            wait = min(wait, ticks_diff(self.tail_end, now))
-        if wait > 0:
-            hal.sleep_us(wait)
+                self.burst.add(self.hal.ticks_us(), self.sample)
+            period = 5 * self._integration_us
+            self.next_sample = self.hal.ticks_add(self.next_sample, period)
+            if self.hal.ticks_diff(self.next_sample, now) <= 0:
+                self.next_sample = self.hal.ticks_add(now, period)
 
     def colour_from(self, f: "Any", mean: "Any") -> "tuple[Any, Any, float, Any]":
         """(colour or None, nearest, distance, why-not) for a reading's features ``f``
@@ -403,7 +429,9 @@ class Tower:
         integ = self._integration_us
         t_from = hal.ticks_add(self.t_entry, integ // 2)
         t_to = hal.ticks_add(self.t_exit, integ)
-        mean, lit = pieces.pick(self, t_from, t_to)
+        mean, lit = self.burst.pick(
+            self.best_samples, t_from, t_to, hal.ticks_diff, self.base[3], pieces.LIT_SHARE
+        )
         problem = self.burst_problem()
         if problem is not None:
             self.report_sensor(problem)
@@ -421,15 +449,15 @@ class Tower:
                 self, steps.reading(self, mean, lit), pulse, ratio, size, problem, why
             )
             return
-        fields: dict[str, Any] = {"pulse_us": pulse}
         kind = pieces.kind(self, ratio, size, problem)
+        if kind == "single" and colour is not None:  # the common case: no dict for the fields
+            self.counts.add(colour)
+            self.emit_drop(colour, pulse, d)
+            return
+        fields: dict[str, Any] = {"pulse_us": pulse}
         if size >= 0 and kind != "single":
             fields["size"] = round(size, 2)  # only where it explains the verdict: small frames
         if kind == "single":
-            if colour is not None:
-                self.counts.add(colour)
-                self.emit_drop(colour, pulse, d)
-                return
             self.counts.add(UNCERTAIN)
             fields["best"] = best
             fields["d"] = round(d, 2)
@@ -500,7 +528,7 @@ class Tower:
         """Between cubes. Each check is cheap and the rare work lives in its own function: an
         idle pass allocates nothing (small frames stay on the C stack, no garbage)."""
         self.read_input()
-        if len(self.outbox):
+        if self.outbox.count:
             self.flush()
         self.check_gate()
         ms = self.up_ms

@@ -21,35 +21,36 @@ class BeamEdges:
         self._read_level = read_level
         self._times = array("l", [0] * _SIZE)
         self._levels = bytearray(_SIZE)
-        self._head = 0  # next slot the handler writes
-        self._tail = 0  # next slot the main loop reads
+        # pending() is head != tail; the sensing loop compares them itself (no call a pass)
+        self.head = 0  # next slot the handler writes
+        self.tail = 0  # next slot the main loop reads
         self.overflows = 0
         self.handler = self._on_edge  # bound once: binding in the IRQ would allocate
 
     def _on_edge(self, _pin: "Any") -> None:
         t = self._ticks_us()
-        nxt = (self._head + 1) % _SIZE
-        if nxt == self._tail:
+        nxt = (self.head + 1) % _SIZE
+        if nxt == self.tail:
             self.overflows += 1
             return
-        self._times[self._head] = t
-        self._levels[self._head] = 1 if self._read_level() else 0
-        self._head = nxt
+        self._times[self.head] = t
+        self._levels[self.head] = 1 if self._read_level() else 0
+        self.head = nxt
 
     def pending(self) -> bool:
-        return self._head != self._tail
+        return self.head != self.tail
 
     def peek_time(self) -> int:
         """The time of the oldest unread edge (call only when ``pending()``)."""
-        return self._times[self._tail]
+        return self._times[self.tail]
 
     def pop(self) -> "Any":
         """The oldest unread edge as (t_us, level), or None."""
-        if self._head == self._tail:
+        if self.head == self.tail:
             return None
-        i = self._tail
+        i = self.tail
         edge = (self._times[i], self._levels[i])
-        self._tail = (i + 1) % _SIZE
+        self.tail = (i + 1) % _SIZE
         return edge
 
     def level(self) -> int:

@@ -6,15 +6,26 @@ the host can tell which calibration a count was made with.
 """
 
 import json
+import math
 
 from towerfw import codec
-from towerfw.classifier import features
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
     from typing import Any
 
 VERSION = 1
+
+
+def features(sample: "Any", base: "Any", white_c: float) -> "Any":
+    """(r/c, g/c, b/c, ln(c/white)) of a raw sample minus the empty-chute ``base``; None if dark."""
+    c = sample[3] - base[3]
+    if c <= 0:
+        return None
+    r = max(sample[0] - base[0], 0.0)
+    g = max(sample[1] - base[1], 0.0)
+    b = max(sample[2] - base[2], 0.0)
+    return (r / c, g / c, b / c, math.log(c / white_c))
 
 
 def canonical(obj: "Any") -> str:

@@ -94,7 +94,7 @@ def calibration_cube(
 
 
 def reading(tower: "Any", mean: "Any", lit: "Any") -> "Any":
-    """The piece's reading from ``pieces.pick`` (what calibration records): the brightness of
+    """The piece's reading from ``Burst.pick`` (what calibration records): the brightness of
     its best-covered samples, with the colour ratios of every well-lit sample (more samples,
     less shot noise in the ratios)."""
     base = tower.base

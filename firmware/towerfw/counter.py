@@ -18,41 +18,55 @@ class Counts:
         self.colours = colours
         self.n: dict[str, int] = {}
         self.reset()
-        # a drop event's frame from a byte template: json.dumps of it took ~0.7 ms on the Pico
-        # (and the str it returns is checked against every interned string), the template
-        # ~0.25 ms. None if a name would need escaping (drops then go through codec.encode).
+        # a drop event's frame joined from byte pieces: json.dumps took ~0.7 ms on the Pico (and
+        # the str it returns is checked against every interned string), one bytes % template
+        # ~0.25 ms (it copies the template byte by byte); the pieces are the literal text, the
+        # colour names and the numbers, and a count is formatted again only when it changed.
+        # None if a name would need escaping (drops then go through codec.encode).
         self.keys = list(colours)
         self.keys.append(UNCERTAIN)
-        body: Any = b'{"t":"ev","seq":%d,"k":"drop","ms":%d,"n":{'
+        parts: Any = [b'{"t":"ev","seq":', b"", b',"k":"drop","ms":', b"", b',"n":{']
         for k in self.keys:
-            if json.dumps(k) != '"' + k + '"' or "%" in k:
-                body = None
+            if json.dumps(k) != '"' + k + '"':
+                parts = None
                 break
-            body += b'"' + k.encode() + b'":%d,'
-        self.drop_body = body and body[:-1] + b'},"pulse_us":%d,"c":"%s","d":%d.%02d}'
-        # the template's arguments, filled in place (no list or tuple built per drop)
-        self._args: list[Any] = [0] * (len(self.keys) + 6)
+            parts[-1] += b'"' + k.encode() + b'":'
+            parts.append(b"")  # the count
+            parts.append(b",")
+        if parts is not None:
+            parts[-1] = b'},"pulse_us":'
+            parts.extend((b"", b',"c":"', b"", b'","d":', b"", b"}"))
+        self.parts = parts
+        self._shown = [-1] * len(self.keys)  # the counts the pieces hold now
+        # the colour names as bytes (no new bytes object per drop)
+        self.names: dict[str, bytes] = {}
+        for k in self.keys:
+            self.names[k] = k.encode()
 
     def drop_frame(self, seq: int, ms: int, colour: str, pulse: int, d: float) -> "Any":
         """The frame of a drop event (the same JSON as codec.encode gives, up to key order;
-        ``d`` to two decimals), or None when the template does not fit (a Grande's count)."""
+        ``d`` to two decimals), or None when the pieces do not fit (a Grande's count)."""
         keys = self.keys
         n = self.n
-        if self.drop_body is None or len(n) != len(keys):
+        parts = self.parts
+        if parts is None or len(n) != len(keys):
             return None
-        args = self._args
-        args[0] = seq
-        args[1] = ms
-        i = 2
+        parts[1] = b"%d" % seq
+        parts[3] = b"%d" % ms
+        shown = self._shown
+        i = 0
         for k in keys:
-            args[i] = n[k]
+            v = n[k]
+            if v != shown[i]:
+                shown[i] = v
+                parts[5 + 2 * i] = b"%d" % v
             i += 1
+        j = 5 + 2 * i
+        parts[j] = b"%d" % pulse
+        parts[j + 2] = self.names.get(colour) or colour.encode()
         hundredths = int(d * 100 + 0.5)
-        args[i] = pulse
-        args[i + 1] = colour.encode()
-        args[i + 2] = hundredths // 100
-        args[i + 3] = hundredths % 100
-        return codec.frame(self.drop_body % tuple(args))
+        parts[j + 4] = b"%d.%02d" % (hundredths // 100, hundredths % 100)
+        return codec.frame(b"".join(parts))
 
     def reset(self) -> None:
         n: dict[str, int] = {}
@@ -82,30 +96,30 @@ class FrameQueue:
         self.size = size
         self._slots: list[Any] = [None] * size
         self._head = 0
-        self._count = 0
+        self.count = 0  # frames held (len() of it is a Python call on MicroPython)
         self.dropped = 0
 
     def push(self, frame: bytes) -> None:
-        if self._count == self.size:
+        if self.count == self.size:
             self._slots[self._head] = None
             self._head = (self._head + 1) % self.size
-            self._count -= 1
+            self.count -= 1
             self.dropped += 1
-        self._slots[(self._head + self._count) % self.size] = frame
-        self._count += 1
+        self._slots[(self._head + self.count) % self.size] = frame
+        self.count += 1
 
     def pop(self) -> "Any":
         """The oldest frame, or None when empty."""
-        if not self._count:
+        if not self.count:
             return None
         frame = self._slots[self._head]
         self._slots[self._head] = None
         self._head = (self._head + 1) % self.size
-        self._count -= 1
+        self.count -= 1
         return frame
 
     def __len__(self) -> int:
-        return self._count
+        return self.count
 
 
 class EventRing:

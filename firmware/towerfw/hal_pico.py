@@ -7,14 +7,10 @@ built-in ``neopixel`` disables them for ~30 us per LED, which would delay beam t
 """
 
 import os
-import select
 import sys
 import time
 
 import machine
-
-from towerfw.beam import BeamEdges
-from towerfw.tcs34725 import TCS34725
 
 # The idle loop sleeps up to this long between passes on the Pico, looking every millisecond
 # for a beam edge or host bytes (which end the wait). Nothing else needs a faster pass.
@@ -25,41 +21,17 @@ if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annota
     from typing import Any
 
 
-def _ws2812_program() -> "Any":
-    """The WS2812 bit timing as a PIO program (T1=2, T2=5, T3=3 cycles at 8 MHz)."""
-    import rp2
-
-    @rp2.asm_pio(
-        sideset_init=rp2.PIO.OUT_LOW,
-        out_shiftdir=rp2.PIO.SHIFT_LEFT,
-        autopull=True,
-        pull_thresh=24,
-    )
-    def ws2812() -> None:
-        # fmt: off
-        label("bitloop")  # type: ignore  # noqa: F821 - PIO assembler names
-        out(x, 1).side(0)[2]  # type: ignore  # noqa: F821
-        jmp(not_x, "do_zero").side(1)[1]  # type: ignore  # noqa: F821
-        jmp("bitloop").side(1)[4]  # type: ignore  # noqa: F821
-        label("do_zero")  # type: ignore  # noqa: F821
-        nop().side(0)[4]  # type: ignore  # noqa: F821
-        # fmt: on
-
-    return ws2812
-
-
 class PioStrip:
     """WS2812 chain on a PIO state machine; takes logical r, g, b frames."""
 
+    if TYPE_CHECKING:  # set by pico_start.py; declared for the type checker only (no code)
+        sm: Any
+        words: Any
+
     def __init__(self, pin: int, count: int) -> None:
-        from array import array
+        from towerfw import pico_start  # boot-only code, dropped once the tower is built
 
-        import rp2
-
-        prog = _ws2812_program()
-        self.sm = rp2.StateMachine(0, prog, freq=8_000_000, sideset_base=machine.Pin(pin))
-        self.sm.active(1)
-        self.words = array("I", [0] * count)
+        pico_start.strip(self, pin, count)
 
     def write(self, frame: "Any") -> None:
         w = self.words
@@ -69,42 +41,26 @@ class PioStrip:
         self.sm.put(w)
 
 
-def _alarm_program() -> "Any":
-    """A one-shot timer: count down the word pulled from the FIFO, then raise the SM's IRQ."""
-    import rp2
-
-    @rp2.asm_pio()
-    def alarm() -> None:
-        # fmt: off
-        pull(block)  # type: ignore  # noqa: F821 - PIO assembler names
-        mov(x, osr)  # type: ignore  # noqa: F821
-        label("count")  # type: ignore  # noqa: F821
-        jmp(x_dec, "count")  # type: ignore  # noqa: F821
-        irq(rel(0))  # type: ignore  # noqa: F821
-        # fmt: on
-
-    return alarm
-
-
 class PioSleep:
     """Microsecond sleeps that do not spin: a PIO state machine times the wait and its
     interrupt wakes the core from machine.idle(). time.sleep_us sleeps whole milliseconds and
     spins for the rest: on average 0.5 ms of CPU for each 2.4 ms sensor read."""
+
+    if TYPE_CHECKING:  # set by pico_start.py; declared for the type checker only (no code)
+        fired: Any
+        sm: Any
+        on_alarm: Any
+        idle: Any
+        spin: Any
 
     FREQ = 2_000_000  # 2 PIO cycles a microsecond (one per countdown step)
     LEAD_US = 40  # the put, the interrupt and the return take about this long
     SPIN_US = 100  # shorter waits spin: cheaper than setting up the alarm
 
     def __init__(self, sm_id: int) -> None:
-        import rp2
+        from towerfw import pico_start
 
-        self.fired = bytearray(1)
-        self.sm = rp2.StateMachine(sm_id, _alarm_program(), freq=self.FREQ)
-        self.on_alarm = self._on_alarm  # bound once: binding in the IRQ would allocate
-        self.sm.irq(self.on_alarm, hard=True)
-        self.sm.active(1)
-        self.idle = machine.idle
-        self.spin = time.sleep_us
+        pico_start.sleeper(self, sm_id)
 
     def _on_alarm(self, _sm: "Any") -> None:
         self.fired[0] = 1
@@ -127,18 +83,85 @@ class PioSleep:
             self.spin(rest)
 
 
+# RP2040 I2C controller registers (DW_apb_i2c; datasheet 4.3.17), as offsets from its base
+_I2C_BASE = (0x40044000, 0x40048000)  # I2C0, I2C1
+_IC_DATA_CMD = 0x10  # write: bits 7:0 data, 8 read, 9 STOP after, 10 RESTART before; read: data
+_IC_RAW_INTR_STAT = 0x34  # bit 6 TX_ABRT: the target (or a byte) was not acknowledged
+_IC_CLR_TX_ABRT = 0x54  # read: clears TX_ABRT and releases the flushed TX FIFO
+_IC_RXFLR = 0x78  # bytes waiting in the RX FIFO
+_TX_ABRT = 0x40
+_READ = 0x100
+_STOP = 0x200
+_RESTART = 0x400
+
+
+class FifoBlockRead:
+    """The sensor's 8-byte block read (TCS34725.read_into) queued in the I2C controller's FIFOs
+    while the core sleeps: ``machine.I2C`` spins for the whole transfer (~250 us at 400 kHz,
+    a third of a sensing pass). The controller must be set up and addressed to the sensor
+    already (``machine.I2C`` leaves IC_TAR at the last target: the sensor's start and ID reads).
+
+    ``read_into(out)``: ``out[0:4] = r, g, b, c`` of the latest completed integration, as the
+    driver's; OSError if the sensor does not acknowledge (the FIFOs are left empty)."""
+
+    BUS_US = 250  # command + restart + 8 data bytes at 400 kHz, 9 bit-times each
+
+    def __init__(self, i2c_id: int, register: int, sleep_us: "Any") -> None:
+        base = _I2C_BASE[i2c_id]
+        self.data_cmd = base + _IC_DATA_CMD
+        self.raw_intr = base + _IC_RAW_INTR_STAT
+        self.clr_abrt = base + _IC_CLR_TX_ABRT
+        self.rxflr = base + _IC_RXFLR
+        self.register = register  # the command byte: 0x80 | auto-increment | CDATAL
+        self.sleep_us = sleep_us
+
+    def read_into(self, out: "Any") -> None:
+        m = machine.mem32
+        dc = self.data_cmd
+        m[dc] = self.register
+        m[dc] = _RESTART | _READ
+        m[dc] = _READ
+        m[dc] = _READ
+        m[dc] = _READ
+        m[dc] = _READ
+        m[dc] = _READ
+        m[dc] = _READ
+        m[dc] = _STOP | _READ
+        self.sleep_us(self.BUS_US - 60)  # the commands above took about 60 us
+        rxflr = self.rxflr
+        spins = 200
+        while m[rxflr] < 8:
+            if m[self.raw_intr] & _TX_ABRT or not spins:
+                self._abort(m)
+            spins -= 1
+        c = m[dc] & 0xFF
+        out[3] = c | ((m[dc] & 0xFF) << 8)
+        c = m[dc] & 0xFF
+        out[0] = c | ((m[dc] & 0xFF) << 8)
+        c = m[dc] & 0xFF
+        out[1] = c | ((m[dc] & 0xFF) << 8)
+        c = m[dc] & 0xFF
+        out[2] = c | ((m[dc] & 0xFF) << 8)
+
+    def _abort(self, m: "Any") -> None:
+        m[self.clr_abrt]  # reading clears the abort
+        while m[self.rxflr]:
+            m[self.data_cmd]
+        raise OSError(5)  # EIO, as machine.I2C raises
+
+
 class BeamInput:
     """A slotted break-beam on a pin: every edge timestamped by a hard IRQ into ``edges``."""
 
+    if TYPE_CHECKING:  # set by pico_start.py; declared for the type checker only (no code)
+        pin: Any
+        high: Any
+        edges: Any
+
     def __init__(self, spec: "dict[str, Any]") -> None:
-        self.pin = machine.Pin(spec["pin"], machine.Pin.IN, _pull(spec))
-        self.high = spec.get("active", "high") == "high"
-        self.edges = BeamEdges(time.ticks_us, self.level)  # bound once: the IRQ must not allocate
-        self.pin.irq(
-            handler=self.edges.handler,
-            trigger=machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING,
-            hard=True,
-        )
+        from towerfw import pico_start
+
+        pico_start.beam(self, spec)
 
     def level(self) -> int:
         """1 while the beam is interrupted."""
@@ -146,58 +169,45 @@ class BeamInput:
 
 
 class PicoHal:
-    def __init__(self, pinmap: "dict[str, Any]", ledmap: "dict[str, Any]") -> None:
-        i2c = pinmap["i2c"]
-        self.i2c = machine.I2C(
-            i2c["id"], sda=machine.Pin(i2c["sda"]), scl=machine.Pin(i2c["scl"]), freq=i2c["freq_hz"]
-        )
-        self.sensor = TCS34725(self.i2c, int(i2c["devices"]["tcs34725"], 16))
-        self.sensor_led = machine.Pin(pinmap["sensor_led"]["pin"], machine.Pin.OUT)
-        self.sensor_led.value(1 if pinmap["sensor_led"].get("active", "high") == "high" else 0)
-        self.beam = BeamInput(pinmap["break_beam"]).edges
-        self._beam_pending = self.beam.pending  # bound once: the idle wait calls it often
-        # the optional second beam below the first (None when the pin map has none)
-        bb2 = pinmap.get("break_beam_2")
-        self.beam2: Any = BeamInput(bb2).edges if bb2 is not None else None
-        gs = pinmap["gate_switch"]
-        self._gate = machine.Pin(gs["pin"], machine.Pin.IN, _pull(gs))
-        self._gate_high = gs.get("active", "high") == "high"
-        self._status = machine.Pin(pinmap["status_led"]["pin"], machine.Pin.OUT)
-        npx = pinmap["neopixel"]["pin"]
-        count = int(ledmap["total_pixels"])
-        try:
-            self.strip: Any = PioStrip(npx, count)
-        except Exception:  # no PIO (or no rp2 module): fall back to the bit-banged driver
-            from towerfw.neostrip import NeoStrip  # off the Pico's heap: only without PIO
+    if TYPE_CHECKING:  # set by pico_start.py; declared for the type checker only (no code)
+        i2c: Any
+        sensor: Any
+        sensor_led: Any
+        beam: Any
+        _beam_pending: Any
+        beam2: Any
+        _gate: Any
+        _gate_high: Any
+        _status: Any
+        strip: Any
+        _wdt: Any
+        _poll: Any
+        _ipoll: Any
+        _in: Any
+        _byte: Any
+        _readinto: Any
+        _out: Any
+        ticks_us: Any
+        ticks_ms: Any
+        ticks_diff: Any
+        ticks_add: Any
+        sleep_us: Any
+        sleep_ms: Any
+        sensor_read: Any
+        _pio_sleep: Any
+        _i2c_id: Any
+        _long_idle: Any
 
-            self.strip = NeoStrip(npx, count)
-        self._wdt: Any = None
-        self._poll = select.poll()
-        self._poll.register(sys.stdin, select.POLLIN)
-        # ipoll reuses its result (poll returns a new list every call: garbage each idle pass)
-        self._ipoll = getattr(self._poll, "ipoll", None)
-        self._in: Any = getattr(sys.stdin, "buffer", sys.stdin)
-        self._byte = bytearray(1)
-        self._readinto = getattr(self._in, "readinto", None)
-        self._out: Any = getattr(sys.stdout, "buffer", sys.stdout)
-        self.ticks_us = time.ticks_us
-        self.ticks_ms = time.ticks_ms
-        self.ticks_diff = time.ticks_diff
-        self.ticks_add = time.ticks_add
-        self.sleep_us = time.sleep_us
-        self.sleep_ms = time.sleep_ms
-        # sensor_read(out): the latest completed integration as out[0:4] = r, g, b, c (OSError
-        # on a bus error); an attribute like the ticks functions: no call in between
-        self.sensor_read: Any = self.sensor.read_into
-        if sys.platform == "rp2" and isinstance(self.strip, PioStrip):
-            self._pio_sleep = PioSleep(1)  # state machine 0 drives the NeoPixels
-            self.sleep_us = self._pio_sleep.sleep_us
-        # the Pico sleeps in the idle wait; elsewhere (the unix port behind the simulated tower)
-        # the loop keeps its plain 1 ms pause per pass
-        self._long_idle = sys.platform == "rp2"
+    def __init__(self, pinmap: "dict[str, Any]", ledmap: "dict[str, Any]") -> None:
+        from towerfw import pico_start
+
+        pico_start.hal(self, pinmap, ledmap)
 
     def sensor_start(self, gain: int) -> None:
         self.sensor.start(gain, sleep_ms=time.sleep_ms)
+        if sys.platform == "rp2":  # the sensor answered: read it through the FIFOs from now on
+            fifo = FifoBlockRead(self._i2c_id, self.sensor.block_command, self.sleep_us)
+            self.sensor_read = fifo.read_into
 
     def sensor_id(self) -> int:
         return self.sensor.read_id()
@@ -309,12 +319,3 @@ class PicoHal:
             wdt.feed()
 
         self._timer = machine.Timer(-1, mode=machine.Timer.PERIODIC, period=1000, callback=feed)
-
-
-def _pull(spec: "dict[str, Any]") -> "Any":
-    pull = spec.get("pull")
-    if pull == "up":
-        return machine.Pin.PULL_UP
-    if pull == "down":
-        return machine.Pin.PULL_DOWN
-    return None

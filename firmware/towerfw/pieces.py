@@ -16,14 +16,6 @@ LIT_SHARE = 0.5  # samples at least this bright (of the brightest) give the colo
 LOOK_RATIO = 1.2  # one beam: a longer pulse may be two fast cubes, so look for a seam
 
 
-def pick(tower: "Any", t_from: int, t_to: int) -> "Any":
-    """(mean, lit) of the burst's samples read in [t_from, t_to] (``Burst.pick``): the mean of
-    the best-covered samples and of every well-lit one."""
-    return tower.burst.pick(
-        tower.best_samples, t_from, t_to, tower.hal.ticks_diff, tower.base[3], LIT_SHARE
-    )
-
-
 def features(tower: "Any", mean: "Any", lit: "Any") -> "Any":
     """``classifier.features`` of ``calsteps.reading(tower, mean, lit)``, straight from the
     two: the reading's colour ratios are the lit samples' ratios and its brightness the best

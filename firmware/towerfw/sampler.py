@@ -5,11 +5,13 @@ Preallocated: adding a sample never allocates, so the sampling path stays fast a
 
 from array import array
 
+from towerfw import const
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
     from typing import Any
 
-TICKS_MASK = (1 << 30) - 1  # MicroPython's ticks_us wraps at 2**30
+TICKS_MASK = const(0x3FFFFFFF)  # MicroPython's ticks_us wraps at 2**30
 CAPACITY = 48  # 115 ms at 2.4 ms: far longer than a Grande or two merged cubes
 
 

@@ -44,6 +44,7 @@ class TCS34725:
         self._block = bytearray(8)
         self._one = bytearray(1)
         self.cycles = 1
+        self.block_command = CMD | AUTO_INC | CDATAL  # C, R, G, B in one read
 
     def _write(self, reg: int, value: int) -> None:
         self._one[0] = value

@@ -6,7 +6,8 @@ import math
 
 from hypothesis import given
 from hypothesis import strategies as st
-from towerfw.classifier import Classifier, features
+from towerfw.calibration import features
+from towerfw.classifier import Classifier
 from towerfw.counter import Counts, EventRing, FrameQueue
 from towerfw.leds import CurrentLimiter, Scene
 from towerfw.sampler import Burst

@@ -8,22 +8,27 @@ from __future__ import annotations
 
 import statistics
 
+import pytest
+
 from tests.pico.emulator import EmulatedPico
-from tests.pico.measure import heap_after_cubes, idle_cpu_pct, p99, timed_cubes
+from tests.pico.measure import CubeFigures, heap_after_cubes, idle_cpu_pct, p99, timed_cubes
 
 IDLE_CPU_PCT_MAX = 10.0  # the issue's budget
-# Bytes free after 500 cubes. The issue's budget "190 KB" is NOT held reliably: the reading
-# moves by about 80 B from run to run (when the host's ack and diag land between the firmware's
-# passes), and fresh-clone runs gave 190,048 and 189,968 B (190 KiB = 194,560 B is further
-# off; docs/pico-emulation.md; `make bench` prints the verdicts). This floor holds the ground
-# won and catches a leak (a leak of one object a cube costs thousands of bytes over 500 cubes).
-HEAP_FREE_MIN = 189_500
-# The issue's budgets are 6 ms of CPU per cube and the event on USB <= 5 ms (p99) after the
-# beam clears; the firmware does not meet them yet (docs/pico-emulation.md has the figures and
-# where the time goes). These ceilings hold the ground won (20.4 -> 12.7 -> 9.14 -> 7.99 ms
-# median, 12.2 -> 8.52 -> 6.79 -> 5.77 ms p99) with a small margin, until the budgets are met.
-CPU_MS_PER_CUBE_MAX = 8.3
-EVENT_AFTER_EXIT_MS_P99_MAX = 6.0
+# The issue's budgets for a cube: 6 ms of CPU from the beam entry to its event on USB (median of
+# the timed cubes, as `python -m bench pico` reports), and the event on USB within 5 ms of the
+# beam clearing (p99). Timed over 40 cubes, as the bench does.
+TIMED_CUBES = 40
+CPU_MS_PER_CUBE_MAX = 6.0
+EVENT_AFTER_EXIT_MS_P99_BUDGET = 5.0
+# The 5 ms p99 is NOT met yet (5.55 ms p99, 4.46 ms mean: the tail read waits up to one
+# integration, 2.4 ms, after the exit, then ~3 ms of work; docs/pico-emulation.md). This ceiling
+# holds the ground won (12.2 -> 8.52 -> 6.79 -> 5.77 -> 5.55 ms); the budget's own test below
+# is an expected failure that turns into a failure (strict) once the budget is met.
+EVENT_AFTER_EXIT_MS_P99_MAX = 5.7
+# Bytes free after 500 cubes: the issue's "190 KB" read as 190 KiB, the stricter reading (the
+# reading moves by about 80 B from run to run, with when the host's ack and diag land between
+# the firmware's passes). A leak of one object a cube costs thousands of bytes over 500 cubes.
+HEAP_FREE_MIN = 190 * 1024
 
 
 def test_the_idle_main_loop_uses_at_most_10_percent_of_the_cpu(pico: EmulatedPico) -> None:
@@ -31,12 +36,30 @@ def test_the_idle_main_loop_uses_at_most_10_percent_of_the_cpu(pico: EmulatedPic
     assert idle_cpu_pct(pico, 2_000_000) <= IDLE_CPU_PCT_MAX
 
 
-def test_cpu_per_cube_and_the_event_after_the_beam_clears(pico: EmulatedPico) -> None:
-    figures = timed_cubes(pico, 12)
-    assert len(figures.cpu_ms) == figures.cubes == 12
-    assert figures.wrong == 0 and figures.correct >= 10  # a cube may be uncertain, never wrong
-    assert statistics.median(figures.cpu_ms) <= CPU_MS_PER_CUBE_MAX
-    assert p99(figures.after_exit_ms) <= EVENT_AFTER_EXIT_MS_P99_MAX
+@pytest.fixture(scope="module")
+def cubes(pico: EmulatedPico) -> CubeFigures:
+    figures = timed_cubes(pico, TIMED_CUBES)
+    assert len(figures.cpu_ms) == figures.cubes == TIMED_CUBES
+    return figures
+
+
+def test_cubes_are_counted_right_while_timed(cubes: CubeFigures) -> None:
+    assert cubes.wrong == 0 and cubes.correct >= TIMED_CUBES - 2  # uncertain maybe, never wrong
+
+
+def test_cpu_per_cube_is_at_most_6_ms(cubes: CubeFigures) -> None:
+    assert statistics.median(cubes.cpu_ms) <= CPU_MS_PER_CUBE_MAX
+
+
+def test_the_event_after_the_beam_clears_holds_its_ground(cubes: CubeFigures) -> None:
+    assert p99(cubes.after_exit_ms) <= EVENT_AFTER_EXIT_MS_P99_MAX
+
+
+@pytest.mark.xfail(
+    strict=True, reason="issue 14's 5 ms p99 is not met yet (docs/pico-emulation.md)"
+)
+def test_the_event_after_the_beam_clears_within_5_ms_p99(cubes: CubeFigures) -> None:
+    assert p99(cubes.after_exit_ms) <= EVENT_AFTER_EXIT_MS_P99_BUDGET
 
 
 def test_the_heap_holds_after_500_cubes(pico: EmulatedPico) -> None:
