@@ -255,7 +255,7 @@ function renderPlayers(game) {
         h("span.swatch", { style: { background: COLOURS[p] } }),
         h("span.pname", {}, capitalise(i18n.colour(p))),
         game.first_player === p ? h("span.first", { title: i18n.t("ui.first_player") }, " ★") : null,
-        game.vetoes?.some((v) => v.holder === p) ? h("span.veto", { title: i18n.t("ui.vetoes") }, " ✋") : null,
+        game.vetoes?.some((v) => v.holder === p) ? h("span.veto", { title: i18n.t("ui.vetoes"), role: "img", "aria-label": i18n.t("ui.vetoes") }) : null,
       ),
       h("td.score", {}, String(game.scores[p])),
       h("td.court", {}, String(game.court[p])),
