@@ -64,7 +64,7 @@ function chipRows(cx, top, entries, perRow, z) {
 /** The King, Grandes and caballeros of an area in centred rows (a chip and a gap a step). */
 function itemRows(cx, top, items, perRow, z) {
   let out = "";
-  const step = z.chip + 4;
+  const step = z.chip + 3;
   for (let i = 0; i < items.length; i += perRow) {
     const row = items.slice(i, i + perRow);
     const start = cx - ((row.length - 1) * step) / 2;
@@ -107,7 +107,7 @@ function sizes(k, readable) {
     value: Math.max(15, readable.value * k),
     count: Math.max(17, readable.count * k),
   };
-  z.chip = Math.max(28, z.count * 1.3);
+  z.chip = Math.max(28, z.count * 1.2);
   return z;
 }
 
@@ -152,6 +152,7 @@ export function boardSvg(game, opts) {
   }
   let contents = "";
   let outlines = "";
+  let pieces = "";
   for (const [token, r] of Object.entries(map.regions)) {
     const classes = ["region"];
     if (lit.has(token)) classes.push("lit");
@@ -165,7 +166,7 @@ export function boardSvg(game, opts) {
     for (const colour of grandesAt[token] ?? []) items.push(["grande", colour]);
     for (const [colour, n] of here) items.push(["chip", colour, n]);
     const label = `${i18n.area(token)}: ${here.map(([c, n]) => `${i18n.colour(c)} ${n}`).join(", ")}`;
-    // shapes first, then every label and piece above all shapes, then the lit outlines on top
+    // shapes first, then every label, then the pieces above all labels, then the lit outlines
     svg +=
       `<g class="${classes.join(" ")}" data-area="${token}"${taps.has(token) ? ' role="button" tabindex="0"' : ""} ` +
       `aria-label="${esc(label)}"><polygon points="${points(r.points)}"/></g>`;
@@ -173,19 +174,47 @@ export function boardSvg(game, opts) {
       `<g class="region-content" data-content="${token}">` +
       `<text class="region-name" x="${lx}" y="${ly}">${esc(i18n.area(token))}</text>` +
       (values ? `<text class="values${values.tile ? " tile" : ""}" x="${lx}" y="${r1(ly + z.value * 1.05)}">${esc(values.text)}</text>` : "") +
-      itemRows(lx, ly + z.value * 1.3 + z.chip / 2 + 4, items, perRow(r, z), z) +
       "</g>";
+    // the pieces above every name: a crowded region's last row may reach a neighbour's name,
+    // and a count matters more than a name the map already shows
+    pieces += `<g class="region-content" data-pieces="${token}">${piecesOf(r, items, ly + z.value * 1.3 + z.chip / 2 + 4, z)}</g>`;
     if (lit.has(token)) outlines += `<polygon class="lit-outline" points="${points(r.points)}"/>`;
   }
-  svg += contents + outlines;
+  svg += contents + pieces + outlines;
   svg += castilloSvg(game, opts, z);
   return `${svg}</svg>`;
 }
 
-/** Pieces per row in a region: its own number while chips are small, fewer as they grow. */
-function perRow(region, z) {
-  const n = region.perRow ?? 4;
-  return Math.max(2, Math.round((n * 32) / (z.chip + 4)));
+/** A region's pieces in rows from `top` (the first row's centre), as many a row as it is wide. */
+function piecesOf(region, items, top, z) {
+  if (!items.length) return "";
+  const { n, cx } = perRow(region, z, top, items.length);
+  return itemRows(cx, top, items, n, z);
+}
+
+/** Pieces per row in a region (and the row's centre): as many as its width holds at `y`. */
+function perRow(region, z, y, count) {
+  const [lx] = region.label;
+  let left = -Infinity;
+  let right = Infinity;
+  const pts = region.points;
+  // where the row's line crosses the region's edges, nearest the label on either side
+  pts.forEach(([x1, y1], i) => {
+    const [x2, y2] = pts[(i + 1) % pts.length];
+    if ((y1 <= y) === (y2 <= y)) return;
+    const x = x1 + ((y - y1) * (x2 - x1)) / (y2 - y1);
+    if (x <= lx) left = Math.max(left, x);
+    else right = Math.min(right, x);
+  });
+  if (!Number.isFinite(left) || !Number.isFinite(right)) {
+    return { n: Math.max(2, Math.round(((region.perRow ?? 4) * 32) / (z.chip + 3))), cx: lx };
+  }
+  const room = right - left - 8;
+  const n = Math.max(2, Math.floor((room + 3) / (z.chip + 3)));
+  // under the label when the row fits there, else centred in the region's width
+  const wide = Math.min(n, count) * (z.chip + 3) - 3;
+  const cx = lx - wide / 2 >= left + 4 && lx + wide / 2 <= right - 4 ? lx : (left + right) / 2;
+  return { n, cx };
 }
 
 function castilloSvg(game, opts, z) {
@@ -213,7 +242,7 @@ function castilloSvg(game, opts, z) {
   }
   const contents = game.castillo?.contents;
   if (contents) {
-    out += chipRows(cx, cy - 80 - z.chip, Object.entries(contents).filter(([, n]) => n), perRow({ perRow: 5 }, z), z);
+    out += chipRows(cx, cy - 80 - z.chip, Object.entries(contents).filter(([, n]) => n), Math.max(2, Math.round(160 / (z.chip + 3))), z);
   }
   return `${out}</g>`;
 }
