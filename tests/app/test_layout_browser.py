@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,6 +40,7 @@ from tests.app.ui_browser import (
 )
 from tests.app.ui_driver import Driver
 
+I18N = Path(__file__).resolve().parents[2] / "host" / "app" / "static" / "i18n"
 MISSING = chromium_missing()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
 
@@ -230,6 +232,16 @@ def test_a_general_scoring_fits_every_tablet_in_every_language(game: Any) -> Non
     # the scoring itself: its breakdown pops up; once closed, the table after the scoring
     while not driver.table.locator("#overlay:not([hidden]) article.scoring").count():
         assert driver.step(), "the game ended before the scoring"
+    # the breakdown follows the table's language while it is open
+    table = driver.table
+    for lang in ("cs", "en"):
+        table.select_option("#lang", lang)
+        close = json.loads((I18N / f"{lang}.json").read_text("utf-8"))["ui.close"]
+        table.wait_for_function(
+            "(text) => document.querySelector('#overlay button[data-close]')?.textContent"
+            ".includes(text)",
+            arg=close,
+        )
     driver.close_scoring_dialog()
     driver.table.wait_for_selector("#overlay", state="hidden")
     failures += _check_table(driver.table, "after-scoring")

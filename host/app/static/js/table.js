@@ -29,6 +29,7 @@ const ui = {
   lobbyOpen: false,
   network: null, // GET /api/info's `network`: how devices reach the app
   plugin: null, // the active game's UI plugin (null: El Grande, built into this page)
+  overlayView: null, // builds the open scoring dialog (again, in a new language)
 };
 
 // ------------------------------------------------------------------ actions
@@ -442,9 +443,11 @@ function maybeShowScoring(game) {
   if (count > ui.seenScorings) {
     ui.seenScorings = count;
     const latest = game.scorings[count - 1];
-    showOverlay(h("div.dialog.scoring-dialog", { role: "dialog", "aria-modal": "true" },
+    // built again in the new language when the table's language changes while it is open
+    ui.overlayView = () => h("div.dialog.scoring-dialog", { role: "dialog", "aria-modal": "true" },
       h("div.dialog-bar", {}, h("button.primary", { type: "button", "data-close": "1", onclick: closeOverlay }, `✕ ${i18n.t("ui.close")}`)),
-      scoringView(i18n, latest, game.players)));
+      scoringView(i18n, latest, game.players));
+    showOverlay(ui.overlayView());
   }
 }
 
@@ -455,6 +458,7 @@ function showOverlay(content) {
 }
 
 function closeOverlay() {
+  ui.overlayView = null;
   $("#overlay").hidden = true;
   fill($("#overlay"));
   ui.lobbyOpen = false;
@@ -587,6 +591,7 @@ async function main() {
     await i18n.use(lang);
     send({ type: "language", lang });
     if (ui.lobbyOpen) openLobby();
+    else if (ui.overlayView && !$("#overlay").hidden) showOverlay(ui.overlayView());
     render();
   });
   $("#games-btn").addEventListener("click", () => openLobby());
