@@ -102,10 +102,11 @@ export function unitsPerPx(container, fill = false) {
 
 /** Text and piece sizes in board units for `k` units per pixel, never below the drawing's own. */
 function sizes(k, readable) {
+  const m = k * 1.01; // 1 % to spare: the container's size in whole pixels rounds the scale
   const z = {
-    name: Math.max(21, readable.name * k),
-    value: Math.max(15, readable.value * k),
-    count: Math.max(17, readable.count * k),
+    name: Math.max(21, readable.name * m),
+    value: Math.max(15, readable.value * m),
+    count: Math.max(17, readable.count * m),
   };
   z.chip = Math.max(28, z.count * 1.2);
   return z;
