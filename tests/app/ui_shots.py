@@ -1,10 +1,12 @@
 """Screenshots of the UI at interesting moments, for a person to look at:
-`python -m tests.app.ui_shots` writes PNGs to tests/app/artifacts/.
+`python -m tests.app.ui_shots` writes PNGs to tests/app/artifacts/shots/.
 
 The real app with the simulated tower; the game is played by the browser test's driver until
-each moment: a turn in progress, a special action's step, secret discs, a scoring breakdown, the
-end. The tablet (1280 x 800) shows the table in English (or Czech), the phones (390 x 844) the
-seat pages in four languages.
+each moment: a turn in progress, a special action's step, the secret discs of a general scoring,
+its breakdown, and the table after it with the score chart. At each moment the table page is
+shot at the three tablet sizes (1280 x 800 and 1024 x 768 landscape, 768 x 1024 portrait) and on
+a phone (390 x 844, the whole page), and a seat page on a phone, each in the four languages:
+`shot-<moment>-<size>-<lang>.png` and `shot-<moment>-seat-<size>-<lang>.png`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,13 @@ from tests.app.ui_browser import (
 from tests.app.ui_driver import Driver
 
 Moment = Callable[[dict[str, Any]], bool]
+LANGS = ("en", "cs", "pl", "uk")
+TABLETS = {
+    "1280x800": {"width": 1280, "height": 800},
+    "1024x768": {"width": 1024, "height": 768},
+    "768x1024": {"width": 768, "height": 1024},
+}
+SHOTS = ARTIFACTS / "shots"
 
 
 def _moments() -> list[tuple[str, Moment]]:
@@ -37,8 +46,46 @@ def _moments() -> list[tuple[str, Moment]]:
     ]
 
 
+def _use_lang(page: Any, lang: str) -> None:
+    page.select_option("#lang", lang)
+    page.wait_for_function(f"document.documentElement.lang === {lang!r}")
+    _drawn(page)
+
+
+def _drawn(page: Any) -> None:
+    """Wait until the board (when there is one) was drawn for the page's current size."""
+    page.wait_for_function(
+        """() => { const b = document.querySelector('#board');
+                   return !b || !b.querySelector('svg.board')
+                     || (b.dataset.drawnFor ?? '') === `${b.clientWidth}x${b.clientHeight}`; }""",
+        timeout=20_000,
+    )
+
+
+def shoot_table(table: Any, name: str, tablet_tab: str | None = None) -> None:
+    """The table page at every tablet size and on a phone, in every language."""
+    table.bring_to_front()
+    if tablet_tab:
+        table.locator(f'button[data-tab="{tablet_tab}"]').click()
+    for size, viewport in [*TABLETS.items(), ("phone", PHONE)]:
+        table.set_viewport_size(viewport)
+        for lang in LANGS:
+            _use_lang(table, lang)
+            path = SHOTS / f"shot-{name}-{size}-{lang}.png"
+            table.screenshot(path=str(path), full_page=size == "phone")
+    table.set_viewport_size(TABLET)
+    _use_lang(table, "en")
+
+
+def shoot_seat(page: Any, name: str) -> None:
+    page.bring_to_front()
+    for lang in LANGS:
+        _use_lang(page, lang)
+        page.screenshot(path=str(SHOTS / f"shot-{name}-seat-phone-{lang}.png"), full_page=True)
+
+
 def main() -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
+    SHOTS.mkdir(parents=True, exist_ok=True)
     with app_server() as base:
         reply = post_json(
             base + "/api/games",
@@ -49,12 +96,11 @@ def main() -> None:
             table.goto(base + "/")
             table.wait_for_selector("body[data-ready='1']")
             seats: dict[str, Any] = {}
-            for seat, lang in zip(reply["seats"], ("en", "cs", "pl", "uk", "en"), strict=True):
+            for seat in reply["seats"]:
                 page = context.new_page()
                 page.set_viewport_size(PHONE)
                 page.goto(seat["url"])
                 page.wait_for_selector("body[data-ready='1']")
-                page.select_option("#lang", lang)
                 seats[seat["colour"]] = page
             driver = Driver(base, table, seats)
             for name, moment in _moments():
@@ -64,29 +110,21 @@ def main() -> None:
                         break
                     if not driver.step():
                         break
-                table.bring_to_front()
-                table.screenshot(path=str(ARTIFACTS / f"shot-{name}-tablet.png"))
+                shoot_table(table, name, tablet_tab="log")
                 actor = (state.get("acting_as") or "").strip()
                 if name == "disc":
-                    for colour, page in seats.items():
-                        page.screenshot(path=str(ARTIFACTS / f"shot-disc-{colour}-phone.png"))
+                    shoot_seat(seats["purple"], name)
                 elif actor in seats:
-                    seats[actor].screenshot(path=str(ARTIFACTS / f"shot-{name}-seat-phone.png"))
+                    shoot_seat(seats[actor], name)
             # the breakdown dialog after the first general scoring
             while driver.step():
                 if table.locator("#overlay:not([hidden]) article.scoring").count():
                     break
-            table.screenshot(path=str(ARTIFACTS / "shot-scoring-dialog-tablet.png"))
-            table.set_viewport_size(PHONE)
-            table.screenshot(path=str(ARTIFACTS / "shot-scoring-dialog-phone.png"), full_page=True)
-            table.set_viewport_size(TABLET)
+            shoot_table(table, "scoring-dialog")
             driver.close_scoring_dialog()
-            table.select_option("#lang", "cs")
-            table.locator('button[data-tab="chart"]').click()
-            table.screenshot(path=str(ARTIFACTS / "shot-chart-cs-tablet.png"))
-            table.set_viewport_size(PHONE)
-            table.screenshot(path=str(ARTIFACTS / "shot-table-cs-phone.png"), full_page=True)
-    print(f"screenshots in {ARTIFACTS}", file=sys.stderr)
+            shoot_table(table, "chart", tablet_tab="chart")
+            shoot_seat(seats["purple"], "after-scoring")
+    print(f"screenshots in {SHOTS}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -10,15 +10,15 @@ export function checksView(i18n, checks, { send, players = [] }) {
   const warnings = Object.entries(checks?.warnings ?? {});
   if (!checks || (!checks.open?.length && !checks.issues?.length && !checks.scoring_check && !warnings.length)) return null;
   const open = (checks.open ?? []).flatMap((o) => [
-    o.waiting ? h("p.check-open", { "data-check": o.colour }, "⏳ ", i18n.t("check.open", { count: o.waiting, colour: i18n.colour(o.colour) })) : null,
-    o.unannounced ? h("p.check-open", { "data-check": o.colour }, "⏳ ", i18n.t("check.unannounced", { count: o.unannounced, colour: i18n.colour(o.colour) })) : null,
+    o.waiting ? h("p.check-open", { "data-check": o.colour }, h("span.hourglass", { "aria-hidden": "true" }), i18n.t("check.open", { count: o.waiting, colour: i18n.colour(o.colour) })) : null,
+    o.unannounced ? h("p.check-open", { "data-check": o.colour }, h("span.hourglass", { "aria-hidden": "true" }), i18n.t("check.unannounced", { count: o.unannounced, colour: i18n.colour(o.colour) })) : null,
   ]);
   const issues = (checks.issues ?? []).map((issue) => issueView(i18n, issue, send, players));
   return h(
     `div.check-box${checks.blocked ? ".blocked" : ""}`,
     {},
     checks.blocked ? h("strong", {}, i18n.t("check.blocked")) : null,
-    checks.scoring_check ? h("p.check-open", {}, "⏳ ", i18n.t("check.scoring")) : null,
+    checks.scoring_check ? h("p.check-open", {}, h("span.hourglass", { "aria-hidden": "true" }), i18n.t("check.scoring")) : null,
     open,
     issues,
     warnings.map(([key, text]) =>

@@ -3,7 +3,7 @@
 
 import { $, fill, h, renderTimed, toast } from "./dom.js";
 import { i18n, LANGUAGES, loadGameData } from "./i18n.js";
-import { boardSvg, COLOURS, loadMap, onBoardTap } from "./board.js";
+import { boardSvg, COLOURS, loadMap, onBoardTap, READABLE, unitsPerPx } from "./board.js";
 import { undoWithCare } from "./checks.js";
 import { renderChoices, takenCard } from "./choices.js";
 import { areasOf, parse } from "./notation.js";
@@ -15,7 +15,7 @@ const token = decodeURIComponent(location.pathname.split("/").filter(Boolean).po
 // Game data per edition, fetched once (the default edition's already while the page starts).
 const gameData = new Map([["2023", loadGameData("2023")]]);
 // plugin: the active game's UI plugin (null: El Grande, built into this page)
-const ui = { state: null, rev: -1, conn: null, dataEdition: null, focusArea: null, plugin: null };
+const ui = { state: null, rev: -1, conn: null, dataEdition: null, focusArea: null, plugin: null, drawn: null };
 
 function showError(err) {
   toast(i18n.refusal(err), "error");
@@ -87,8 +87,16 @@ function render() {
   fill($("#undo-row"), legal.length && state.can_undo ? h("button.secondary.undo", { type: "button", "data-undo": "1", onclick: () => undoWithCare(i18n, state, send, { type: "undo" }) }, `↶ ${i18n.t("ui.undo")}`) : null);
   renderHand(game, legal, Boolean(state.checks?.blocked));
   const taps = new Set(legal.flatMap((t) => areasOf(parse(t))));
-  $("#board").innerHTML = boardSvg(game, { i18n, data: i18n.data, lit: taps, taps });
+  drawBoard(game, taps);
   renderMe(game, me);
+}
+
+/** The map as wide as the page, its text drawn readable on a phone (>= 12 px on the screen). */
+function drawBoard(game, taps) {
+  const board = $("#board");
+  board.innerHTML = boardSvg(game, { i18n, data: i18n.data, lit: taps, taps, k: unitsPerPx(board), readable: READABLE.phone });
+  board.dataset.drawnFor = `${board.clientWidth}x${board.clientHeight}`;
+  ui.drawn = { game, taps };
 }
 
 function renderHand(game, legal, blocked) {
@@ -153,6 +161,12 @@ async function onState(state, rev) {
 
 async function main() {
   await Promise.all([i18n.use(navigator.language?.slice(0, 2) ?? "en"), loadMap()]);
+  // a turned phone or a new width: the map's text is drawn again for its new size
+  new ResizeObserver(() => {
+    const board = $("#board");
+    if (ui.plugin || !ui.drawn || !board.querySelector("svg.board")) return;
+    if (board.dataset.drawnFor !== `${board.clientWidth}x${board.clientHeight}`) drawBoard(ui.drawn.game, ui.drawn.taps);
+  }).observe($("#board"));
   onBoardTap($("#board"), (area) => {
     const legal = legalOf(ui.state ?? {});
     const matching = legal.filter((t) => areasOf(parse(t)).includes(area));

@@ -3,7 +3,7 @@
 
 import { $, fill, h, renderTimed, toast } from "./dom.js";
 import { i18n, LANGUAGES, loadGameData, gameStrings } from "./i18n.js";
-import { boardSvg, COLOURS, loadMap, onBoardTap } from "./board.js";
+import { boardSvg, COLOURS, loadMap, onBoardTap, READABLE, unitsPerPx } from "./board.js";
 import { renderChoices, takenCard } from "./choices.js";
 import { areasOf, logText, parse } from "./notation.js";
 import { capitalise, promptFor, promptText } from "./prompt.js";
@@ -29,6 +29,7 @@ const ui = {
   lobbyOpen: false,
   network: null, // GET /api/info's `network`: how devices reach the app
   plugin: null, // the active game's UI plugin (null: El Grande, built into this page)
+  overlayView: null, // builds the open scoring dialog (again, in a new language)
 };
 
 // ------------------------------------------------------------------ actions
@@ -58,6 +59,8 @@ function render() {
   document.title = ui.title ? `${ui.title} — ${i18n.t("app.title")}` : i18n.t("app.title");
   $(".brand").textContent = ui.title ?? i18n.t("app.title");
   translateStatic();
+  // El Grande's table fits one screen (app.css, body[data-layout="fit"]); a plugin lays out its own
+  document.body.dataset.layout = state?.game && !ui.plugin ? "fit" : "flow";
   renderTower(state);
   if (!state?.game) {
     fill($("#prompt"), i18n.t("ui.no_game"));
@@ -138,7 +141,23 @@ function renderBoard(state) {
     ...(game.highlight ?? []),
   ]);
   const taps = legalAreas(state);
-  $("#board").innerHTML = boardSvg(game, { i18n, data: i18n.data, lit, taps });
+  const board = $("#board");
+  // the board's text is drawn for the size the board gets on this screen (ResizeObserver below)
+  const fills = getComputedStyle(board).getPropertyValue("--board-fill").trim() === "1";
+  const k = unitsPerPx(board, fills);
+  // a table page on a phone-sized screen is read in the hand, like a seat's page
+  const readable = fills || board.clientWidth >= 600 ? READABLE.table : READABLE.phone;
+  board.innerHTML = boardSvg(game, { i18n, data: i18n.data, lit, taps, k, readable });
+  board.dataset.drawnFor = `${board.clientWidth}x${board.clientHeight}`;
+}
+
+/** Draw the board again when its size changed since it was drawn (a turned tablet, a panel). */
+function watchBoardSize() {
+  const board = $("#board");
+  new ResizeObserver(() => {
+    if (!ui.state?.game || ui.plugin || !board.querySelector("svg.board")) return;
+    if (board.dataset.drawnFor !== `${board.clientWidth}x${board.clientHeight}`) renderBoard(ui.state);
+  }).observe(board);
 }
 
 function onArea(area) {
@@ -221,8 +240,8 @@ function dummyRow(game) {
   const d = game.dummy;
   return h("tr.dummy", { "data-colour": d },
     h("th", { scope: "row" }, h("span.swatch", { style: { background: COLOURS[d] } }), `${capitalise(i18n.colour(d))} (${i18n.t("ui.dummy_player")})`),
-    h("td.score", {}, "–"), h("td", {}, String(game.court[d] ?? 0)), h("td", {}, String(game.province?.[d] ?? "–")),
-    h("td", {}, String(game.hand_sizes?.[d] ?? "")), h("td.played", {}, game.played?.[d] ? String(game.played[d]) : "–"), h("td", {}, "–"));
+    h("td.score", {}, "–"), h("td.court", {}, String(game.court[d] ?? 0)), h("td", {}, String(game.province?.[d] ?? "–")),
+    h("td.hand", {}, String(game.hand_sizes?.[d] ?? "")), h("td.played", {}, game.played?.[d] ? String(game.played[d]) : "–"), h("td", {}, "–"));
 }
 
 function renderPlayers(game) {
@@ -235,16 +254,16 @@ function renderPlayers(game) {
         "th",
         { scope: "row" },
         h("span.swatch", { style: { background: COLOURS[p] } }),
-        capitalise(i18n.colour(p)),
+        h("span.pname", {}, capitalise(i18n.colour(p))),
         game.first_player === p ? h("span.first", { title: i18n.t("ui.first_player") }, " ★") : null,
-        game.vetoes?.some((v) => v.holder === p) ? h("span.veto", { title: i18n.t("ui.vetoes") }, " ✋") : null,
+        game.vetoes?.some((v) => v.holder === p) ? h("span.veto", { title: i18n.t("ui.vetoes"), role: "img", "aria-label": i18n.t("ui.vetoes") }) : null,
       ),
       h("td.score", {}, String(game.scores[p])),
-      h("td", {}, String(game.court[p])),
+      h("td.court", {}, String(game.court[p])),
       h("td", {}, String(game.province?.[p] ?? "–")), // closed castillo: not public
-      h("td", {}, String(game.hand_sizes?.[p] ?? "")),
+      h("td.hand", {}, String(game.hand_sizes?.[p] ?? "")),
       h("td.played", {}, game.played?.[p] ? String(game.played[p]) : "–"),
-      h("td", {}, game.grandes?.[p] ? i18n.area(game.grandes[p]) : "–"),
+      h("td.grande", {}, game.grandes?.[p] ? i18n.area(game.grandes[p]) : "–"),
     ),
   );
   fill(
@@ -262,8 +281,8 @@ function renderPlayers(game) {
           "tr",
           {},
           h("th", { scope: "col" }, i18n.t("ui.players")),
-          [["ui.score"], ["ui.court"], ["ui.province"], ["ui.hand_size"], ["ui.played"], ["ui.grande"]].map(([k]) =>
-            h("th", { scope: "col" }, i18n.t(k)),
+          [["ui.score", "score"], ["ui.court", "court"], ["ui.province", "province"], ["ui.hand_size", "hand"], ["ui.played", "played"], ["ui.grande", "grande"]].map(([k, col]) =>
+            h(`th.${col}`, { scope: "col" }, i18n.t(k)),
           ),
         ),
       ),
@@ -424,9 +443,11 @@ function maybeShowScoring(game) {
   if (count > ui.seenScorings) {
     ui.seenScorings = count;
     const latest = game.scorings[count - 1];
-    showOverlay(h("div.dialog.scoring-dialog", { role: "dialog", "aria-modal": "true" },
+    // built again in the new language when the table's language changes while it is open
+    ui.overlayView = () => h("div.dialog.scoring-dialog", { role: "dialog", "aria-modal": "true" },
       h("div.dialog-bar", {}, h("button.primary", { type: "button", "data-close": "1", onclick: closeOverlay }, `✕ ${i18n.t("ui.close")}`)),
-      scoringView(i18n, latest, game.players)));
+      scoringView(i18n, latest, game.players));
+    showOverlay(ui.overlayView());
   }
 }
 
@@ -437,6 +458,7 @@ function showOverlay(content) {
 }
 
 function closeOverlay() {
+  ui.overlayView = null;
   $("#overlay").hidden = true;
   fill($("#overlay"));
   ui.lobbyOpen = false;
@@ -516,7 +538,9 @@ function renderTower(state) {
     return;
   }
   pill.dataset.state = tower.state ?? "none";
-  fill(pill, h("span.led"), `${capitalise(i18n.t(`tower.mode.${tower.mode}`))}: ${i18n.t(`tower.state.${tower.state}`)}`, tower.warning ? h("span.warn", { title: tower.warning }, ` ⚠ ${towerWarning(i18n, tower)}`) : null);
+  const words = `${capitalise(i18n.t(`tower.mode.${tower.mode}`))}: ${i18n.t(`tower.state.${tower.state}`)}`;
+  pill.title = words;
+  fill(pill, h("span.led"), h("span.pill-text", {}, words), tower.warning ? h("span.warn", { title: tower.warning }, ` ⚠ ${towerWarning(i18n, tower)}`) : null);
 }
 
 // ------------------------------------------------------------------ start-up
@@ -560,12 +584,14 @@ async function main() {
   await Promise.all([i18n.use(localStorage.getItem("castillo.lang") ?? navigator.language?.slice(0, 2) ?? "en"), loadMap()]);
   translateStatic();
   onBoardTap($("#board"), onArea);
+  watchBoardSize();
   $("#lang").addEventListener("change", async (event) => {
     const lang = event.target.value;
     localStorage.setItem("castillo.lang", lang);
     await i18n.use(lang);
     send({ type: "language", lang });
     if (ui.lobbyOpen) openLobby();
+    else if (ui.overlayView && !$("#overlay").hidden) showOverlay(ui.overlayView());
     render();
   });
   $("#games-btn").addEventListener("click", () => openLobby());
