@@ -3,8 +3,13 @@
 VERSION = "0.1.0"
 
 try:  # MicroPython folds NAME = const(value) at compile time: no global lookup where it is used
-    from micropython import const  # type: ignore  # the stub types it generically
-except ImportError:  # CPython (the host's tests)
+    # pyright's stub takes its argument positional-only, mypy's by name (x): the fallback
+    # below matches mypy's (MicroPython has no `/` syntax)
+    from micropython import const  # pyright: ignore[reportAssignmentType]
+except ImportError:  # CPython (the host's tests): typing exists there
+    from typing import TypeVar
 
-    def const(value: int) -> int:
-        return value
+    _T = TypeVar("_T")
+
+    def const(x: _T) -> _T:
+        return x
