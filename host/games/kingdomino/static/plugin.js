@@ -340,7 +340,7 @@ function undoButton(i18n, state, send) {
 
 function hintButton(i18n, send, key, redraw) {
   if (local.asking) return h("button.secondary", { type: "button", id: "kd-hint", disabled: true }, i18n.t("kingdomino.ui.thinking"));
-  return h("button.secondary", { type: "button", id: "kd-hint", onclick: () => askHint(send, key, redraw) }, `💡 ${i18n.t("kingdomino.ui.hint")}`);
+  return h("button.secondary", { type: "button", id: "kd-hint", onclick: () => askHint(send, key, redraw) }, i18n.t("kingdomino.ui.hint"));
 }
 
 /** The acting seat's controls (a phone, or the table acting for it): placing or claiming. */
