@@ -49,6 +49,7 @@ class Tower:
         base: Any
         _last_jump: Any
         white_c: Any
+        min_signal: Any
         _dark: Any
         boot_id: Any
         reset_cause: Any
@@ -69,6 +70,7 @@ class Tower:
         grande_ok: Any
         tail_end: Any
         next_sample: Any
+        read_us: Any
         last_edge: Any
         sensor_ok: Any
         sensor_fault: Any
@@ -131,7 +133,7 @@ class Tower:
             self.base = [float(v) for v in dark]
         white = self.cal["white"] or self.palette.get("white") or [0, 0, 0, 1024]
         self.white_c = max(white[3] - dark[3], 1)
-        self._min_signal = cfg["min_signal_ratio"] * self.white_c
+        self.min_signal = cfg["min_signal_ratio"] * self.white_c
 
     def single_pulse_us(self) -> int:
         return int(self.cal.get("pulse_us") or self.cfg["single_pulse_us"])
@@ -151,8 +153,15 @@ class Tower:
         self.record(codec.encode(ev))
 
     def record(self, frame: bytes) -> None:
+        """Send a sensed event and keep it in the ring until the host acknowledges it. It is
+        written at once when nothing waits before it (no queued frame, no beam edge): the
+        ring's bookkeeping comes after, off the event's way to the host."""
+        beam = self.hal.beam
+        if self.outbox.count or beam.head != beam.tail:
+            self.outbox.push(frame)
+        else:
+            self.hal.write(frame)
         self.ring.push(self.seq, frame)
-        self.outbox.push(frame)
 
     def emit_drop(self, colour: str, pulse: int, d: float) -> None:
         """``emit("drop", ...)``, from the count vector's byte template when it fits."""
@@ -287,9 +296,24 @@ class Tower:
                 return  # counted (a piece came in during the tail) or a glitch
             next_sample = self.next_sample
             if ticks_diff(now, next_sample) >= 0:
+                if state == TAIL:
+                    start = ticks_us()
+                    closes = ticks_add(self.t_exit, integ)
+                    if ticks_diff(ticks_add(start, self.read_us), closes) > 0:
+                        # a read now would be stamped after the cube's window closes (one
+                        # integration after the exit), so finish() would leave it out: the
+                        # event need not wait for it
+                        self.finish()
+                        if edges.head == edges.tail:
+                            self.flush()
+                        return
+                else:
+                    start = now
                 try:
                     read(sample)
-                    add(ticks_us(), sample)
+                    t = ticks_us()
+                    add(t, sample)
+                    self.read_us = ticks_diff(t, start)  # a sample's stamp follows its start
                 except Exception:  # OSError on a bus error; reported once the cube has passed
                     self.burst_fault = "i2c"
                 next_sample = ticks_add(next_sample, integ)
@@ -404,7 +428,7 @@ class Tower:
     def colour_from(self, f: "Any", mean: "Any") -> "tuple[Any, Any, float, Any]":
         """(colour or None, nearest, distance, why-not) for a reading's features ``f``
         (``pieces.features``; its brightness from the raw ``mean``)."""
-        if f is None or (mean[3] - self.base[3]) < self._min_signal:
+        if f is None or (mean[3] - self.base[3]) < self.min_signal:
             return None, None, 0.0, "dark"
         colour, best, d = self.classifier.classify(f)
         return colour, best, d, (None if colour is not None else "colour")
@@ -429,18 +453,26 @@ class Tower:
         integ = self._integration_us
         t_from = hal.ticks_add(self.t_entry, integ // 2)
         t_to = hal.ticks_add(self.t_exit, integ)
-        mean, lit = self.burst.pick(
-            self.best_samples, t_from, t_to, hal.ticks_diff, self.base[3], pieces.LIT_SHARE
-        )
         problem = self.burst_problem()
-        if problem is not None:
-            self.report_sensor(problem)
-            colour, best, d, why = None, None, 0.0, problem
-        else:
+        mean = lit = verdict = None
+        if problem is None and self.cal_colour is None:
+            verdict = pieces.colour_in_steps(self, t_from, t_to)  # the common cube, in integers
+        if verdict is not None:
             self.sensor_fault = None
-            colour, best, d, why = self.colour_from(pieces.features(self, mean, lit), mean)
+            colour, best, d = verdict
+            why = None
+        else:
+            mean, lit = self.burst.pick(
+                self.best_samples, t_from, t_to, hal.ticks_diff, self.base[3], pieces.LIT_SHARE
+            )
+            if problem is not None:
+                self.report_sensor(problem)
+                colour, best, d, why = None, None, 0.0, problem
+            else:
+                self.sensor_fault = None
+                colour, best, d, why = self.colour_from(pieces.features(self, mean, lit), mean)
         if self.diag:
-            self.send_burst()
+            calsteps().send_burst(self)
         ratio = pulse / self.single_pulse_us()
         size = pieces.length(self, pulse)
         if self.cal_colour is not None:
@@ -504,14 +536,6 @@ class Tower:
             self.sensor_fault = why
             self.emit("sensor", {"why": why})
 
-    def send_burst(self) -> None:
-        b = self.burst
-        for i in range(b.count):
-            s = b.sample(i)
-            frame = {"t": "diag", "us": b.t[i], "r": s[0], "g": s[1], "b": s[2], "c": s[3]}
-            frame["beam"] = 1
-            self.send(frame)
-
     # ----------------------------------------------------------------- idle work
     def quiet(self) -> bool:
         """No beam activity for a while: safe for LED writes and flash."""
@@ -537,7 +561,7 @@ class Tower:
             self.baseline()
         if self.diag and ms - self._diag_ms >= self.cfg["diag_period_ms"]:
             self._diag_ms = ms
-            self.send(self.diag_frame())
+            self.send(calsteps().diag_frame(self))
         # a new scene is written in the pass that read it (after its answer is flushed), or the
         # first quiet one; animations keep their frame rate. Passes are >= 1 ms apart: more
         # than the WS2812 latch gap between two frames.
@@ -561,18 +585,6 @@ class Tower:
             _collect()
         self.hal.status_led((ms // 1000) & 1)
         self.send({"t": "hb", "up_ms": ms, "seq": self.seq, "unacked": len(self.ring)})
-
-    def diag_frame(self) -> "dict[str, Any]":
-        s = self.sample
-        return {
-            "t": "diag",
-            "us": self.hal.ticks_us(),
-            "r": s[0],
-            "g": s[1],
-            "b": s[2],
-            "c": s[3],
-            "beam": self.hal.beam.level(),
-        }
 
     def baseline(self) -> None:
         """Track the empty-chute reading (ambient light changes) and watch sensor health."""
@@ -746,8 +758,8 @@ class Tower:
 
 
 def calsteps() -> "Any":
-    """The calibration steps' module, loaded at the first use: its code stays out of the heap
-    while the tower only counts."""
+    """The calibration steps' and diagnostic streams' module, loaded at the first use: its code
+    stays out of the heap while the tower only counts."""
     from towerfw import calsteps
 
     return calsteps

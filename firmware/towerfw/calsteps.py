@@ -1,6 +1,7 @@
-"""The calibration steps (the ``cal`` command, and each cube while a colour is sampled):
-functions of the ``Tower`` (app.py) in their own module, which app.py imports at the first
-use, so that their code stays out of the Pico's heap while the tower only counts."""
+"""The calibration steps (the ``cal`` command, and each cube while a colour is sampled) and the
+diagnostic streams (``diag`` on): functions of the ``Tower`` (app.py) in their own module,
+which app.py imports at the first use, so that their code stays out of the Pico's heap while
+the tower only counts."""
 
 from towerfw.app import CAL_FILE
 from towerfw.calibration import add_colour_sample, cal_hash, canonical, empty
@@ -109,3 +110,27 @@ def reading(tower: "Any", mean: "Any", lit: "Any") -> "Any":
         base[2] + k * (lit[2] - base[2]),
         mean[3],
     )
+
+
+def send_burst(tower: "Any") -> None:
+    """Every sample of the piece that just passed, one diag frame each."""
+    b = tower.burst
+    for i in range(b.count):
+        s = b.sample(i)
+        frame = {"t": "diag", "us": b.t[i], "r": s[0], "g": s[1], "b": s[2], "c": s[3]}
+        frame["beam"] = 1
+        tower.send(frame)
+
+
+def diag_frame(tower: "Any") -> "dict[str, Any]":
+    """The latest reading, for the periodic diag stream."""
+    s = tower.sample
+    return {
+        "t": "diag",
+        "us": tower.hal.ticks_us(),
+        "r": s[0],
+        "g": s[1],
+        "b": s[2],
+        "c": s[3],
+        "beam": tower.hal.beam.level(),
+    }

@@ -6,6 +6,8 @@ has left the beam (never in the sampling loop).
 
 import math
 
+from towerfw.sampler import TICKS_MASK
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # MicroPython has no typing module and never evaluates annotations
     from typing import Any
@@ -39,6 +41,47 @@ def features(tower: "Any", mean: "Any", lit: "Any") -> "Any":
         r / lc if r > 0 else 0.0,
         g / lc if g > 0 else 0.0,
         b / lc if b > 0 else 0.0,
+        math.log(c / tower.white_c),
+    )
+
+
+def colour_in_steps(tower: "Any", t_from: int, t_to: int) -> "Any":
+    """``tower.colour_from(features(tower, mean, lit), mean)[:3]`` for the common cube: two
+    best samples, and every sample since the entry held and read in [t_from, t_to] (then the
+    two brightest are the ones ``Burst.add`` kept); worked out from the burst's integer sums
+    in the classifier's integer steps. (colour, colour, distance) when that settles a colour,
+    else None (another case, dark, no lit sample, or near a threshold: then the exact path
+    decides). No tuple for the mean, the lit mean or the features and no exact distance: on
+    the Pico each float result is an allocation."""
+    burst = tower.burst
+    count = burst.count
+    if tower.best_samples != 2 or not count or burst.total != count:
+        return None
+    span = tower.hal.ticks_diff(t_to, t_from)
+    times = burst.t
+    # the samples are in time order: the first and the last tell (ticks wrap at 2**30, so a
+    # sample before t_from lands far above span)
+    if (times[0] - t_from) & TICKS_MASK > span or (times[count - 1] - t_from) & TICKS_MASK > span:
+        return None
+    base = tower.base
+    floor = base[3]
+    peak = burst.peak
+    c = (peak if burst.i_second < 0 else (peak + burst.second) / 2) - floor  # the mean's clear
+    if c < tower.min_signal:
+        return None  # dark: colour_from says so
+    used = burst.lit_sums(peak - floor, floor, LIT_SHARE, False)
+    if not used:
+        return None
+    s = burst.sums
+    # features(): the lit mean's ratios, (s_x / used - base_x) / (s_c / used - base_c)
+    lc = s[3] - used * floor
+    if lc <= 0:
+        return None
+    return tower.classifier.in_steps(
+        s[0] - used * base[0],
+        s[1] - used * base[1],
+        s[2] - used * base[2],
+        lc,
         math.log(c / tower.white_c),
     )
 

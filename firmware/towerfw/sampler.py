@@ -23,15 +23,25 @@ class Burst:
         self.t = array("l", [0] * capacity)
         self.rgbc = array("H", [0] * (4 * capacity))  # readings are 16-bit: stored unclamped
         self._seen = bytearray(capacity)  # pick(): 1 where a sample lies in the window
+        self.sums = array("l", [0, 0, 0, 0])  # lit_sums(): r, g, b, c summed
         self.count = 0  # samples held (<= capacity)
         self.total = 0  # samples added since clear
-        self.peak = 0  # the largest clear count added since clear
+        # the two largest clear counts added since clear and their slots (ties: the later one,
+        # as best()'s sort has it); kept as samples arrive, so pick() needs no search after
+        # the cube has left, when the event waits for it
+        self.peak = 0
+        self.second = -1
+        self.i_peak = -1
+        self.i_second = -1
         self._next = 0
 
     def clear(self) -> None:
         self.count = 0
         self.total = 0
         self.peak = 0
+        self.second = -1
+        self.i_peak = -1
+        self.i_second = -1
         self._next = 0
 
     def add(self, t_us: int, sample: "Any") -> None:
@@ -45,8 +55,14 @@ class Burst:
         rgbc[j + 2] = sample[2]
         c = sample[3]
         rgbc[j + 3] = c
-        if c > self.peak:
+        if c >= self.peak:
+            self.second = self.peak if self.i_peak >= 0 else -1
+            self.i_second = self.i_peak
             self.peak = c
+            self.i_peak = i
+        elif c >= self.second:
+            self.second = c
+            self.i_second = i
         self._next = (i + 1) % self.capacity
         if self.count < self.capacity:
             self.count += 1
@@ -105,8 +121,9 @@ class Burst:
         ``floor`` is at least ``share`` of the brightest one's (more samples than ``best``
         takes: the colour's ratios get less shot noise), None if there is none.
 
-        For n of 1 or 2 (the configured 2) no list, no sort, no tuple per sample, one
-        ticks_diff a sample: this runs for every cube."""
+        For n of 1 or 2 (the configured 2) no list, no sort, no tuple per sample, no call a
+        sample (a cube the integer path settles, ``pieces.colour_in_steps``, never comes
+        here)."""
         if not self.count:
             return None, None
         span = ticks_diff(t_to, t_from)
@@ -135,11 +152,11 @@ class Burst:
                 i2 = i
         if not found or n < 1 or n > 2:  # (rare) every sample counts, or another n
             mean, _ = self.best(n, t_from, t_to, ticks_diff)
-            return mean, None if not found else self._lit(c1 - floor, floor, share)
-        j = 4 * i1
-        if n == 1 or i2 < 0:
+        elif n == 1 or i2 < 0:
+            j = 4 * i1
             mean = (float(r[j]), float(r[j + 1]), float(r[j + 2]), float(r[j + 3]))
         else:
+            j = 4 * i1
             k = 4 * i2
             mean = (
                 (r[j] + r[k]) / 2,
@@ -147,13 +164,19 @@ class Burst:
                 (r[j + 2] + r[k + 2]) / 2,
                 (r[j + 3] + r[k + 3]) / 2,
             )
-        return mean, self._lit(c1 - floor, floor, share)
+        used = self.lit_sums(c1 - floor, floor, share, True) if found else 0
+        if not used:
+            return mean, None
+        s = self.sums
+        return mean, (s[0] / used, s[1] / used, s[2] / used, s[3] / used)
 
-    def _lit(self, top: float, floor: float, share: float) -> "Any":
-        """pick()'s lit mean over the samples it marked in the window; ``top``: the brightest
-        one's clear count above ``floor``."""
+    def lit_sums(self, top: float, floor: float, share: float, marked: bool) -> int:
+        """How many samples are lit (their clear count above ``floor`` at least ``share`` of
+        ``top``, the brightest one's; among those pick() marked in the window, or every one held
+        if not ``marked``), with their r, g, b and clear counts summed into ``sums``: integers,
+        so no float is made per sample. 0 if none."""
         if top <= 0:
-            return None
+            return 0
         # the smallest clear count that qualifies, as an int: no float per sample
         least = floor + share * top
         need = int(least)
@@ -164,13 +187,18 @@ class Burst:
         acc0 = acc1 = acc2 = acc3 = used = 0
         for i in range(self.count):
             j = 4 * i
-            if seen[i] and r[j + 3] >= need:
+            if r[j + 3] >= need and (not marked or seen[i]):
                 acc0 += r[j]
                 acc1 += r[j + 1]
                 acc2 += r[j + 2]
                 acc3 += r[j + 3]
                 used += 1
-        return (acc0 / used, acc1 / used, acc2 / used, acc3 / used)
+        sums = self.sums
+        sums[0] = acc0
+        sums[1] = acc1
+        sums[2] = acc2
+        sums[3] = acc3
+        return used
 
     def dips(self, t_from: int, t_to: int, ticks_diff: "Any", floor: float, depth: float) -> int:
         """Dark seams: runs of samples (read in [t_from, t_to]) whose clear count above

@@ -68,6 +68,7 @@ def tower(
     self.grande_ok = False  # the host says a Grande may fall in now (Tournament)
     self.tail_end = 0
     self.next_sample = 0
+    self.read_us = 0  # how long the last sensor read took, to its sample's stamp
     # as if the last edge were long ago: the chute starts quiet
     self.last_edge = hal.ticks_add(hal.ticks_us(), -1000 * int(config["cal_save_quiet_ms"]) - 1)
     self.sensor_ok = True

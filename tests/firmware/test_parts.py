@@ -135,3 +135,66 @@ def test_scene_renders_segments_and_animations() -> None:
     assert scene.animated()
     assert scene.set({"a": [1, 2]}, {}, True) is not None
     assert scene.set({}, {"a": "disco"}, True) is not None
+
+
+TWO_PATH_CENTROIDS = {
+    "red": (0.6, 0.2, 0.2, math.log(0.4)),
+    "orange": (0.55, 0.3, 0.15, math.log(0.6)),
+    "blue": (0.18, 0.32, 0.5, math.log(0.3)),
+    "white": (0.33, 0.33, 0.33, 0.0),
+}
+
+
+@st.composite
+def cube_samples(draw: st.DrawFn) -> list[tuple[int, int, int, int]]:
+    """A cube's burst near one colour: its brightness around the colour's (white 250 counts),
+    some samples dim (the edges), chromaticity jittered by up to ~2 noise units."""
+    centre = draw(st.sampled_from(sorted(TWO_PATH_CENTROIDS.values())))
+    jitter = st.floats(-0.06, 0.06)
+    out = []
+    for _ in range(draw(st.integers(1, 10))):
+        c = min(1023, round(250 * math.exp(centre[3]) * draw(st.floats(0.1, 1.4))))
+        r, g, b = (max(0, min(c, round((centre[k] + draw(jitter)) * c))) for k in range(3))
+        out.append((r, g, b, c))
+    return out
+
+
+@given(cube_samples(), st.tuples(*[st.floats(0, 12)] * 4))
+def test_the_integer_colour_path_agrees_with_the_exact_one(
+    samples: list[tuple[int, int, int, int]], base: tuple[float, float, float, float]
+) -> None:
+    """pieces.colour_in_steps (integer sums and steps) answers only when the exact path
+    (Burst.pick, features, Classifier.classify) gives the same colour, at a distance within
+    the steps' rounding (4/256 of a noise unit)."""
+    from types import SimpleNamespace
+
+    from towerfw import pieces
+
+    burst = Burst(capacity=16)
+    for i, s in enumerate(samples):
+        burst.add(1000 * (i + 1), s)
+    tower = SimpleNamespace(
+        burst=burst,
+        best_samples=2,
+        hal=SimpleNamespace(ticks_diff=diff),
+        base=list(base),
+        min_signal=8.0,
+        white_c=250.0,
+        classifier=Classifier(dict(TWO_PATH_CENTROIDS), 0.03, 0.35, 4.0, 0.55),
+    )
+    fast = pieces.colour_in_steps(tower, 500, 1000 * (len(samples) + 1))
+    if fast is None:
+        return
+    mean, lit = burst.pick(2, 500, 1000 * (len(samples) + 1), diff, base[3], pieces.LIT_SHARE)
+    assert mean is not None and mean[3] - base[3] >= tower.min_signal
+    colour, best, d = tower.classifier.classify(pieces.features(tower, mean, lit))
+    assert fast[0] == fast[1] == colour == best
+    assert abs(fast[2] - d) <= 4 / 256 + 1e-9
+
+
+def test_a_reading_near_a_threshold_is_left_to_the_exact_path() -> None:
+    c = make()
+    mid = tuple((a + b) / 2 for a, b in zip(CENTROIDS["red"], CENTROIDS["orange"], strict=True))
+    assert c.in_steps(mid[0], mid[1], mid[2], 1.0, mid[3]) is None
+    red = CENTROIDS["red"]
+    assert c.in_steps(red[0], red[1], red[2], 1.0, red[3])[:2] == ("red", "red")
