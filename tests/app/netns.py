@@ -91,6 +91,11 @@ def wire() -> Iterator[Wire]:
         _ip("-n", server, "link", "add", "veth-table", "type", "veth", *peer)
         _ip("-n", server, "addr", "add", f"10.231.{octet}.1/30", "dev", "veth-table")
         _ip("-n", client, "addr", "add", f"10.231.{octet}.2/30", "dev", "veth-phone")
+        # no IPv6 link-local addresses: each one's duplicate-address check ends ~1 s after
+        # the link comes up, and Chromium reads that address change as a network change that
+        # aborts a page's loads in flight (net::ERR_NETWORK_CHANGED)
+        _ip("-n", server, "link", "set", "veth-table", "addrgenmode", "none")
+        _ip("-n", client, "link", "set", "veth-phone", "addrgenmode", "none")
         _ip("-n", server, "link", "set", "veth-table", "up")
         _ip("-n", client, "link", "set", "veth-phone", "up")
         yield Wire(server, client, f"10.231.{octet}.1", f"10.231.{octet}.2")
