@@ -66,6 +66,7 @@ def options_view(game: Game) -> dict[str, Any]:
         "players": [game.colours[p] for p in seat_indices(game)],
         "short_game": options.short_game,
         "open_castillo": options.open_castillo,
+        "open_power_cards": options.open_power_cards,
         "merge_decks_2_3": options.merge_decks_2_3 or dummy >= 0,
         "new_regency": options.new_regency,
         "power_shift": options.power_shift,
