@@ -173,6 +173,11 @@ class GameAdapter:
         """The scorings so far (each one is announced to the table when it happens)."""
         return []
 
+    def reveals(self, state: GameState) -> list[dict[str, Any]]:
+        """Secret choices turned face up so far, each `{"card", "discs"}` (El Grande's discs:
+        the card or "general", colour -> region); each one is logged when it happens."""
+        return []
+
     # ------------------------------------------------------------------ seats entering chance
     def seat_chance(self, state: GameState, colour: str) -> list[str] | None:
         """Chance steps one seat enters on its own page now (their outcome is that seat's

@@ -159,6 +159,9 @@ class Adapter(GameAdapter):
     def scorings(self, state: GameState) -> list[dict[str, Any]]:
         return _game(state).scorings
 
+    def reveals(self, state: GameState) -> list[dict[str, Any]]:
+        return _game(state).disc_reveals
+
     # Power Shift in table mode: each player enters their own modifier cards
     def seat_enters(self, action: Action) -> bool:
         return action.kind == "deal"
