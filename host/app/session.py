@@ -469,7 +469,7 @@ class Session:
         elif kind == "undo":
             undone = game.undo(active.player(actor))
             active.history = len(game.history)
-            active.note("undo", actor, active.adapter.public_text(undone))
+            active.note("undo", actor, active.adapter.public_text(undone, game))
             self._after_engine(active, at)
         elif kind == "tower":
             self._apply_tower(active, payload, at)
@@ -493,7 +493,7 @@ class Session:
         if adapter.tower:
             active.checks.sync_game(adapter.tower_facts(game), at)
         for player, action in game.history[active.history :]:
-            active.note("action", active.name_of(player), adapter.public_text(action))
+            active.note("action", active.name_of(player), adapter.public_text(action, game))
         active.history = len(game.history)
         reveals = adapter.reveals(game)
         for reveal in reveals[min(active.reveals, len(reveals)) :]:

@@ -7,7 +7,11 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from engine import registry
+from engine.core.actions import Action
+from engine.elgrande.game import Game, Options
 from host.app.session import Role
+from host.games import adapter_for
 from tests.app.conftest import Table, new_game
 from tests.app.test_castillo_secret import game_of, passive
 
@@ -84,3 +88,14 @@ def test_a_general_scorings_discs_are_logged_once_revealed(
         engine_log = state["game"]["log"]
         for colour, region in scoring["discs"].items():
             assert [colour, f"disc {region}"] in engine_log
+
+
+def test_a_power_card_taken_back_is_logged_by_the_table_with_open_power_cards() -> None:
+    """Power of attorney: from an open discard pile the card is seen leaving (docs/variants.md);
+    by default "you need not show it to the others"."""
+    adapter = adapter_for(registry.get("elgrande"))
+    back = Action("powerback", "9")
+    assert adapter.public_text(back, Game(Options(open_power_cards=True))) == "powerback 9"
+    assert adapter.public_text(back, Game(Options())) == "powerback"
+    assert adapter.public_text(back) == "powerback"
+    assert adapter.public_text(Action("disc", "Toledo"), Game(Options())) == "disc"

@@ -133,10 +133,13 @@ class Adapter(GameAdapter):
     def public_log(self, state: GameState, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return public_log_lines(_game(state), lines)
 
-    def public_text(self, action: Action) -> str:
+    def public_text(self, action: Action, state: GameState | None = None) -> str:
         """Secret choices without their argument. A deal keeps its colour and a card set aside
         its deck: who is dealt a card and which deck lost one are public, not which card (the
-        rulebook sets it aside unseen)."""
+        rulebook sets it aside unseen). With open power cards (docs/variants.md) the card Power
+        of attorney takes back is public: it leaves an open discard pile."""
+        if action.kind == "powerback" and state and _game(state).options.open_power_cards:
+            return str(action)
         if action.kind in ("deal", "remove"):
             return f"{action.kind} {action.arg}"
         return action.kind if action.kind in SECRET_KINDS else str(action)
