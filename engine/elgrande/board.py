@@ -229,6 +229,7 @@ class Board:
     played: list[int]  # power card played this round (0: none yet)
     totals: list[int]  # power card + modifier (Power Shift), which sets the turn order
     played_grey: list[str]
+    taken: list[str]  # the action card each player (the dummy too) took this round
     grey_hands: list[list[str]]
     grey_discards: list[list[str]]
     grey_deck: list[str]
@@ -259,6 +260,9 @@ class Board:
     throw_key: tuple[int, ...]
     score_events: list[dict[str, Any]]  # every scoring; "areas" hold AreaScore objects
     score_history: list[dict[str, Any]]
+    # every set of secret discs once revealed: {"card" (the card's id, or "general"), "round",
+    # "discs" (colour -> region)}
+    disc_reveals: list[dict[str, Any]]
     history: list[tuple[int, Action]]
     checkpoint: int
     _legal: dict[int, list[Action]]
@@ -305,6 +309,7 @@ class Board:
         self.played = [0] * n  # power card played this round (0: none yet)
         self.totals = [0] * n  # power card + modifier (Power Shift), which sets the turn order
         self.played_grey = [""] * n
+        self.taken = [""] * n
         self.grey_hands = [[] for _ in range(n)]
         self.grey_discards = [[] for _ in range(n)]
         self.grey_deck = list(layout.grey_deck)
@@ -337,6 +342,7 @@ class Board:
         self.throw_key = ()
         self.score_events = []  # "areas" hold AreaScore objects
         self.score_history = []
+        self.disc_reveals = []
         self.history = []
         self.checkpoint = 0
         self._legal = {}
@@ -669,6 +675,7 @@ OWN_FIELDS = (
     "played",
     "totals",
     "played_grey",
+    "taken",
     "grey_hands",
     "grey_discards",
     "grey_deck",
@@ -699,6 +706,7 @@ OWN_FIELDS = (
     "throw_key",
     "score_events",
     "score_history",
+    "disc_reveals",
     "history",
     "checkpoint",
     "_legal",

@@ -461,6 +461,7 @@ class Game(Board):
             self._finish_pass(frame.chosen)
             return
         elif isinstance(frame, DiscFrame):
+            self._record_reveal(frame)
             if frame.purpose == "general":
                 self._finish_general_scoring(frame.chosen)
                 return
@@ -469,6 +470,17 @@ class Game(Board):
             self._after_take()
             return
         self._run_ops()
+
+    def _record_reveal(self, frame: DiscFrame) -> None:
+        """The discs are turned face up: who chose which region becomes public."""
+        general = frame.purpose == "general"
+        self.disc_reveals.append(
+            {
+                "card": "general" if general else self.card_in_play(),
+                "round": self.rounds[self.round_index - 1] if general else self.round_number,
+                "discs": {self.colours[p]: self.tok[r] for p, r in sorted(frame.chosen.items())},
+            }
+        )
 
     # --- set-up
     def _do_setup_first(self, player: int, action: Action) -> None:
@@ -549,6 +561,7 @@ class Game(Board):
         self.played = [0] * self.n
         self.totals = [0] * self.n
         self.played_grey = [""] * self.n
+        self.taken = [""] * self.n
         seats = self.seats
         start = seats.index(self.first)
         self.power_order = [seats[(start + i) % len(seats)] for i in range(len(seats))]
@@ -640,6 +653,7 @@ class Game(Board):
         slot = max(slots, key=lambda s: (cards[self.face_up[s]].place, s))
         card = self.face_up[slot]
         self.face_up[slot] = ""
+        self.taken[self.dummy] = card
         if card != self.king_card:
             self.used_cards.append(card)
 
@@ -674,6 +688,7 @@ class Game(Board):
         if action.arg != self.king_card:
             self.used_cards.append(action.arg)
         turn.card = action.arg
+        self.taken[player] = action.arg
         card = self.data.cards[action.arg]
         turn.place_left = card.place
         self.phase = "main"

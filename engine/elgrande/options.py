@@ -26,6 +26,9 @@ class Options:
     seed: int | None = None
     short_game: bool = False  # 6 rounds: the round track starts at 2 and skips 4 and 7
     open_castillo: bool = False  # table option: castillo contents are public
+    # table option: every player's power-card discard pile is open, so each player's remaining
+    # power cards are public (the rulebook discards face down: docs/variants.md)
+    open_power_cards: bool = False
     alternatives: tuple[str, ...] = ()  # alternative action cards, each replacing a random card
     merge_decks_2_3: bool = False  # decks 2 and 3 shuffled into one (always with 2 players)
     new_regency: bool = False  # the 10 New Regency King cards replace Your Majesty
@@ -62,6 +65,7 @@ OPTION_KINDS = {
     "seed": "int?",
     "short_game": "bool",
     "open_castillo": "bool",
+    "open_power_cards": "bool",
     "alternatives": "names",
     "merge_decks_2_3": "bool",
     "new_regency": "bool",

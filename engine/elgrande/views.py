@@ -1,8 +1,10 @@
 """What each viewer may see, and the full state for persistence and tests.
 
 Secrets: the castillo's per-colour contents (unless the table option `open_castillo` is on),
-each player's hand and face-down power discards, and disc choices before they are revealed.
-A seat's view adds that seat's own secrets; the public view (viewer None) adds none.
+each player's hand and face-down power discards (unless the table option `open_power_cards`
+opens the discard piles: then each player's discards, remaining power cards and Power of
+attorney's card taken back are public; docs/variants.md), and disc choices before they are
+revealed. A seat's view adds that seat's own secrets; the public view (viewer None) adds none.
 
 The castillo's secret (docs/castillo-secrecy.md): at the table each throw is announced once.
 With the castillo closed the views show the throws of the current turn only, drop the castillo
@@ -83,6 +85,7 @@ def public_state(g: Board) -> dict[str, Any]:
         "played": {g.colours[p]: v for p, v in enumerate(g.played) if v},
         "power_totals": {g.colours[p]: g.totals[p] for p in range(g.n) if g.played[p]},
         "modifiers_played": {g.colours[p]: m for p, m in enumerate(g.played_grey) if m},
+        "taken": {g.colours[p]: card for p, card in enumerate(g.taken) if card},
         "modifier_hand_sizes": {g.colours[p]: len(g.grey_hands[p]) for p in g.seats},
         "face_up": [c for c in g.face_up if c],
         "deck_sizes": {str(d): g.deck_size(d) for d in range(1, 6) if g.deck_size(d)},
@@ -90,7 +93,15 @@ def public_state(g: Board) -> dict[str, Any]:
         "turn": _turn(g),
         "scorings": g.scorings,  # built afresh on each call
         "score_history": copied(g.score_history),
+        "disc_reveals": copied(g.disc_reveals),
     }
+    if g.options.open_power_cards:
+        # open discard piles: what is left in each hand is the rest of the 13 cards
+        out["remaining_power"] = {g.colours[p]: sorted(g.hands[p]) for p in range(g.n)}
+        out["discarded_power"] = {g.colours[p]: sorted(g.power_discards[p]) for p in range(g.n)}
+        out["discarded_modifiers"] = {
+            g.colours[p]: sorted(g.grey_discards[p]) for p in g.seats if g.grey_discards[p]
+        }
     if g.options.open_castillo:
         out["province"] = dict(zip(g.colours, g.province, strict=True))
         out["castillo"]["contents"] = {
@@ -153,13 +164,29 @@ def public_log(g: Board) -> list[list[str]]:
     """The history as [actor, action] lines with secret arguments masked ("?"); with the
     castillo closed, the castillo throws and corrections of earlier turns left out.
 
-    Disc choices become public when revealed: the scorings carry them.
+    Disc choices are shown once revealed (those of the discs being set now stay masked); with
+    `open_power_cards` the card Power of attorney takes back is shown too.
     """
     colours = g.colours
     history = g.history
     hidden = set() if g.options.open_castillo else past_castillo_steps(g)
+    frame = g.frame
+    unrevealed = len(frame.chosen) if isinstance(frame, DiscFrame) else 0
+    shown: set[int] = set()
+    for i in range(len(history) - 1, -1, -1):
+        kind = history[i][1].kind
+        if kind == "disc":
+            if unrevealed:
+                unrevealed -= 1
+            else:
+                shown.add(i)
+        elif kind == "powerback" and g.options.open_power_cards:
+            shown.add(i)
     return [
-        ["chance" if player < 0 else colours[player], VERBS.redact(action)]
+        [
+            "chance" if player < 0 else colours[player],
+            str(action) if i in shown else VERBS.redact(action),
+        ]
         for i, (player, action) in enumerate(history)
         if i not in hidden
     ]

@@ -85,6 +85,7 @@ class ActiveGame:
     checks: Checks
     seats: dict[str, Seat]
     scorings: int = 0
+    reveals: int = 0  # secret choices revealed so far (each logged once)
     sweep: tuple[tuple[str, tuple[str, ...]], ...] = ()
     flash: int = 0
     log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
@@ -382,6 +383,7 @@ class Session:
         if isinstance(computers, dict):
             active.computers = {str(k): v for k, v in computers.items() if isinstance(v, int)}
         active.scorings = len(adapter.scorings(game))
+        active.reveals = len(adapter.reveals(game))
         active.history = len(game.history)  # an imported record's actions are not logged
         if adapter.tower:
             checks.sync_game(adapter.tower_facts(game), self.clock())
@@ -467,7 +469,7 @@ class Session:
         elif kind == "undo":
             undone = game.undo(active.player(actor))
             active.history = len(game.history)
-            active.note("undo", actor, active.adapter.public_text(undone))
+            active.note("undo", actor, active.adapter.public_text(undone, game))
             self._after_engine(active, at)
         elif kind == "tower":
             self._apply_tower(active, payload, at)
@@ -491,8 +493,13 @@ class Session:
         if adapter.tower:
             active.checks.sync_game(adapter.tower_facts(game), at)
         for player, action in game.history[active.history :]:
-            active.note("action", active.name_of(player), adapter.public_text(action))
+            active.note("action", active.name_of(player), adapter.public_text(action, game))
         active.history = len(game.history)
+        reveals = adapter.reveals(game)
+        for reveal in reveals[min(active.reveals, len(reveals)) :]:
+            discs = {str(k): str(v) for k, v in reveal["discs"].items()}
+            active.note("reveal", "table", str(reveal["card"]), discs=discs)
+        active.reveals = len(reveals)
         scorings = adapter.scorings(game)
         active.sweep = ()
         if len(scorings) > active.scorings:

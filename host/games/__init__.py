@@ -133,8 +133,9 @@ class GameAdapter:
         """The log lines every client is shown now (El Grande: the castillo's secret)."""
         return lines
 
-    def public_text(self, action: Action) -> str:
-        """An action as the public log shows it (secret arguments hidden)."""
+    def public_text(self, action: Action, state: GameState | None = None) -> str:
+        """An action as the public log shows it (secret arguments hidden); `state`: the game
+        just after it (a table option may make a secret public)."""
         return self.spec.verbs.redact(action)
 
     def secret(self, action: Action) -> bool:
@@ -171,6 +172,11 @@ class GameAdapter:
 
     def scorings(self, state: GameState) -> list[dict[str, Any]]:
         """The scorings so far (each one is announced to the table when it happens)."""
+        return []
+
+    def reveals(self, state: GameState) -> list[dict[str, Any]]:
+        """Secret choices turned face up so far, each `{"card", "discs"}` (El Grande's discs:
+        the card or "general", colour -> region); each one is logged when it happens."""
         return []
 
     # ------------------------------------------------------------------ seats entering chance

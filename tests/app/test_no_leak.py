@@ -116,7 +116,13 @@ class Audit:
         public = json.dumps(without_legal(message))
         for colour, region in undisclosed.items():
             if colour != receiver:
-                assert f"disc {region}" not in public, f"{colour}'s disc reached {receiver}"
+                # revealed discs are public (the log names them): the same choice made earlier
+                # may be shown, the undisclosed one may not
+                line = json.dumps([colour, f"disc {region}"])
+                seat = game.colour(colour)
+                made = sum(1 for p, a in game.history if p == seat and str(a) == f"disc {region}")
+                shown = public.count(line)
+                assert shown < made, f"{colour}'s disc reached {receiver}"
 
 
 def castillo_delta(before: dict[str, int], game: Game) -> list[str]:
@@ -193,10 +199,13 @@ def test_a_whole_game_leaks_nothing(client: TestClient, table: Table) -> None:
             payload = {"type": "action", "text": str(action), "id": rng.randrange(10**9)}
             answer = conn.request(payload)
             assert answer["type"] == "ack", answer
-            if action.kind == "disc" and isinstance(game.frame, DiscFrame):
-                undisclosed[colour] = action.arg
-            elif not isinstance(game.frame, DiscFrame):
-                undisclosed.clear()
+            # the discs set and not yet revealed (revealed discs are public: a set completed
+            # may be followed at once by the discs of a general scoring)
+            undisclosed.clear()
+            if isinstance(game.frame, DiscFrame):
+                undisclosed.update(
+                    {game.colours[p]: game.tok[r] for p, r in game.frame.chosen.items()}
+                )
             for cube in castillo_delta(before, game):
                 if uncertain_thrown < 3 and rng.random() < 0.3:
                     uncertain_thrown += 1

@@ -1,8 +1,10 @@
 """Views never leak secrets: checked over whole random games, structurally.
 
 Secrets: the castillo's per-colour contents (unless the table plays with `open_castillo`), every
-hand, every face-down power discard, a power card being taken back, disc choices before they are
-revealed, and a dealer game's seed (it would predict the cards).
+hand, every face-down power discard (unless the table plays with `open_power_cards`: then every
+discard pile is open and so every player's remaining power cards are public, docs/variants.md),
+a power card being taken back, disc choices before they are revealed, and a dealer game's seed
+(it would predict the cards).
 
 Key names alone prove little, so at every step the test plants *canaries* in a copy of the state:
 impossible values for each secret (castillo counts like 9711, hand and discard cards like 9803,
@@ -105,21 +107,26 @@ def check_views(game: Game) -> None:
     planted = plant(game)
     g = planted.game
     open_castillo = g.options.open_castillo
+    open_cards = g.options.open_power_cards  # the discard piles and so the hands are public
     castillo = [str(CASTILLO_CANARY + 11 * p) for p in range(g.n)]
     for viewer in [None, *range(g.n)]:
         text = view_text(g, viewer)
         who = "public" if viewer is None else g.colours[viewer]
         for p in range(g.n):
             own = viewer == p
-            for label, secret in (
-                ("hand", planted.hands.get(p)),
-                ("power discards", planted.discards.get(p)),
-                ("modifier hand", planted.modifiers.get(p)),
-                ("modifier discards", planted.modifier_discards.get(p)),
-                ("passed modifier", planted.passes.get(p)),
+            for label, secret, public in (
+                ("hand", planted.hands.get(p), open_cards),
+                ("power discards", planted.discards.get(p), open_cards),
+                ("modifier hand", planted.modifiers.get(p), False),
+                ("modifier discards", planted.modifier_discards.get(p), open_cards),
+                ("passed modifier", planted.passes.get(p), False),
             ):
-                if secret is not None:
-                    assert (secret in text) == own, f"{who} view: {g.colours[p]}'s {label}"
+                if secret is None:
+                    continue
+                if label == "modifier discards" and p not in g.seats:
+                    public = False  # the dummy plays no modifier
+                seen = own or public
+                assert (secret in text) == seen, f"{who} view: {g.colours[p]}'s {label}"
             assert (castillo[p] in text) == open_castillo, f"{who} view: castillo contents"
         disc_visible = viewer in planted.discs
         assert ("France" in text) == disc_visible, f"{who} view: unrevealed discs"
@@ -135,6 +142,12 @@ def check_real_views(game: Game) -> None:
     public = game.view(None)
     for key in ("hand", "hands", "power_discards", "legal", "can_undo"):
         assert key not in public, key
+    open_cards = game.options.open_power_cards
+    assert ("remaining_power" in public) == open_cards
+    if open_cards:
+        assert public["remaining_power"] == {
+            game.colours[p]: sorted(game.hands[p]) for p in range(game.n)
+        }
     expected_castillo = {"total"} | ({"contents"} if game.options.open_castillo else set())
     assert set(public["castillo"]) == expected_castillo
     assert public["castillo"]["total"] == sum(game.pieces[game.CASTILLO])
@@ -167,11 +180,17 @@ CASES = [
         alternatives=ALTERNATIVES_2023,
     ),
     Options(players=players_for("2023", 2), seed=8),
+    Options(players=players_for("2023", 4), seed=9, open_power_cards=True, power_shift=True),
+    Options(players=players_for("2023", 2), seed=10, open_power_cards=True),
 ]
 
 
 def case_id(o: Options) -> str:
-    flags = [f for f in ("power_shift", "new_regency", "open_castillo") if getattr(o, f)]
+    flags = [
+        f
+        for f in ("power_shift", "new_regency", "open_castillo", "open_power_cards")
+        if getattr(o, f)
+    ]
     return "-".join([o.edition, f"{len(o.players)}p", o.mode, *flags])
 
 

@@ -66,6 +66,7 @@ def options_view(game: Game) -> dict[str, Any]:
         "players": [game.colours[p] for p in seat_indices(game)],
         "short_game": options.short_game,
         "open_castillo": options.open_castillo,
+        "open_power_cards": options.open_power_cards,
         "merge_decks_2_3": options.merge_decks_2_3 or dummy >= 0,
         "new_regency": options.new_regency,
         "power_shift": options.power_shift,
@@ -132,10 +133,13 @@ class Adapter(GameAdapter):
     def public_log(self, state: GameState, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return public_log_lines(_game(state), lines)
 
-    def public_text(self, action: Action) -> str:
+    def public_text(self, action: Action, state: GameState | None = None) -> str:
         """Secret choices without their argument. A deal keeps its colour and a card set aside
         its deck: who is dealt a card and which deck lost one are public, not which card (the
-        rulebook sets it aside unseen)."""
+        rulebook sets it aside unseen). With open power cards (docs/variants.md) the card Power
+        of attorney takes back is public: it leaves an open discard pile."""
+        if action.kind == "powerback" and state and _game(state).options.open_power_cards:
+            return str(action)
         if action.kind in ("deal", "remove"):
             return f"{action.kind} {action.arg}"
         return action.kind if action.kind in SECRET_KINDS else str(action)
@@ -157,6 +161,9 @@ class Adapter(GameAdapter):
 
     def scorings(self, state: GameState) -> list[dict[str, Any]]:
         return _game(state).scorings
+
+    def reveals(self, state: GameState) -> list[dict[str, Any]]:
+        return _game(state).disc_reveals
 
     # Power Shift in table mode: each player enters their own modifier cards
     def seat_enters(self, action: Action) -> bool:

@@ -15,7 +15,14 @@ from engine.elgrande.data import EDITIONS
 from engine.elgrande.game import Options
 
 MODES = ("table", "dealer")
-FLAGS = ("short_game", "open_castillo", "merge_decks_2_3", "new_regency", "power_shift")
+FLAGS = (
+    "short_game",
+    "open_castillo",
+    "open_power_cards",
+    "merge_decks_2_3",
+    "new_regency",
+    "power_shift",
+)
 FIELDS = ("players", "edition", "mode", "seed", "alternatives", "dummy", *FLAGS)
 MAX_SEED = 2**31 - 1
 

@@ -22,6 +22,7 @@ function read(form) {
     mode: fd.get("mode"),
     short_game: fd.get("short_game") === "on",
     open_castillo: fd.get("open_castillo") === "on",
+    open_power_cards: fd.get("open_power_cards") === "on",
   };
   if (players.length === 2 && fd.get("dummy")) body.dummy = fd.get("dummy");
   if (players.length === 3 && fd.get("merge_decks_2_3") === "on") body.merge_decks_2_3 = true;
@@ -59,6 +60,7 @@ function elGrandeForm(ctx) {
       radios("mode", [["table", i18n.t("ui.mode_table")], ["dealer", i18n.t("ui.mode_dealer")]], "table")),
     check("short_game", i18n.t("ui.short_game")),
     check("open_castillo", i18n.t("ui.open_castillo")),
+    check("open_power_cards", i18n.t("ui.open_power_cards")),
     error,
     start,
   );
@@ -327,6 +329,7 @@ export function optionTags(i18n, game) {
   if (o.merge_decks_2_3 && (game.players ?? []).length === 3) tags.push(i18n.t("tag.merged"));
   if (o.new_regency) tags.push(i18n.t("tag.new_regency"));
   if (o.power_shift) tags.push(i18n.t("tag.power_shift"));
+  if (o.open_power_cards) tags.push(i18n.t("tag.open_power_cards"));
   for (const id of o.alternatives ?? []) tags.push(i18n.card(id));
   return tags;
 }

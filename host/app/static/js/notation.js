@@ -124,3 +124,92 @@ export function logText(i18n, text, ctx = {}) {
   if (action.verb === "card") return i18n.t("log.card", { card: i18n.card(action.args[0]) });
   return label(i18n, action, ctx);
 }
+
+/**
+ * One log line as one plain sentence (issue 11): `actor` is the actor's display name (null for
+ * chance steps, which need none). Secret steps arrive redacted ("disc", "powerback", "pass",
+ * "deal purple"); revealed ones with their argument. `ctx.card`: the card the actor took last.
+ */
+export function logSentence(i18n, actor, text, ctx = {}) {
+  const { verb, args } = parse(text);
+  const say = (key, params = {}) => i18n.t(`log.say.${key}`, { actor, ...params });
+  const area = (a) => i18n.area(a);
+  const colour = (c) => i18n.colour(c);
+  switch (verb) {
+    case "power":
+      return say("power", { n: args[0] });
+    case "shift":
+      return say("shift", { n: args[0], card: i18n.card(args[1]) });
+    case "take":
+      return say("take", { n: args[0] });
+    case "recall":
+      return say("recall", { area: area(args[0]) });
+    case "card":
+      return say("card", { card: i18n.card(args[0]) });
+    case "place":
+      return args[0] === "castillo" ? say("place_castillo") : say("place", { area: area(args[0]) });
+    case "special":
+      return ctx.card ? say("special", { card: i18n.card(ctx.card) }) : say("special_plain");
+    case "skip":
+    case "done":
+    case "grey":
+    case "veto":
+    case "allow":
+      return say(verb);
+    case "pick":
+      return say("pick", { colour: colour(args[0]), area: area(args[1]) });
+    case "to":
+      return args[0] === "castillo" ? say("to_castillo") : say("to", { area: area(args[0]) });
+    case "return":
+      return say("return", { colour: colour(args[0]), area: area(args[1]) });
+    case "disc":
+      return args.length && args[0] !== "?" ? say("disc", { area: area(args[0]) }) : say("disc_secret");
+    case "region":
+    case "king":
+    case "grande":
+      return say(verb, { area: area(args[0]) });
+    case "tile":
+      return say("tile", { tile: args[0], area: area(args[1]) });
+    case "powerback":
+      if (!args.length || args[0] === "?") return say("powerback_secret");
+      return /^\d+$/.test(args[0]) ? say("powerback", { n: args[0] }) : say("powerback_modifier", { card: i18n.card(args[0]) });
+    case "option":
+      return say("option", { choice: (ctx.card && i18n.cardOption(ctx.card, args[0])) || args[0] });
+    case "first":
+      return say("first", { colour: colour(args[0]) });
+    case "kingcard":
+      return say("kingcard", { area: area(args[0]) });
+    case "home":
+      return say("home", { colour: colour(args[0]), area: area(args[1]) });
+    case "reveal":
+      return say("reveal", { deck: args[0], card: i18n.card(args[1]) });
+    case "remove":
+      return !args[1] || args[1] === "?" ? say("remove_unseen", { deck: args[0] }) : say("remove", { deck: args[0], card: i18n.card(args[1]) });
+    case "deal":
+      return args.length > 1 && args[1] !== "?" ? say("deal", { colour: colour(args[0]), card: i18n.card(args[1]) }) : say("deal_secret", { colour: colour(args[0]) });
+    case "dummycard":
+      return say("dummycard", { area: area(args[0]) });
+    case "dummypower":
+      return say("dummypower", { n: args[0] });
+    case "pass":
+      return say("pass_secret");
+    case "movegrande":
+      return say("movegrande", { colour: colour(args[0]), area: area(args[1]) });
+    case "viceroy":
+      return say("viceroy", { colour: colour(args[0]) });
+    case "castillo-fix": {
+      const m = /^([a-z]+)([+-]\d+)$/.exec(args[0] ?? "");
+      if (m) return say("castillo_fix", { colour: colour(m[1]), delta: m[2] });
+      return say("other", { text: label(i18n, parse(text), ctx) });
+    }
+    default:
+      return say("other", { text: label(i18n, parse(text), ctx) });
+  }
+}
+
+/** A revealed set of secret discs as one sentence ("Coup: green → Valencia, blue → Sevilla"). */
+export function revealSentence(i18n, card, discs, round) {
+  const what = card === "general" ? i18n.t("score.general", { round }) : i18n.card(card);
+  const list = Object.entries(discs ?? {}).map(([c, a]) => `${i18n.colour(c)} → ${i18n.area(a)}`).join(", ");
+  return i18n.t("log.reveal", { what, discs: list });
+}

@@ -6,6 +6,8 @@ import { i18n, LANGUAGES, loadGameData } from "./i18n.js";
 import { boardSvg, COLOURS, loadMap, onBoardTap, READABLE, unitsPerPx } from "./board.js";
 import { undoWithCare } from "./checks.js";
 import { renderChoices, takenCard } from "./choices.js";
+import { logList } from "./gamelog.js";
+import { powerCardsView, roundCards, scoresTable } from "./roundview.js";
 import { areasOf, parse } from "./notation.js";
 import { capitalise, promptFor, promptText } from "./prompt.js";
 import { Connection } from "./net.js";
@@ -57,7 +59,7 @@ function render() {
     return;
   }
   if (ui.plugin) {
-    for (const id of ["#mine", "#undo-row", "#hand", "#me"]) fill($(id));
+    for (const id of ["#mine", "#undo-row", "#hand", "#me", "#seat-players", "#seat-log"]) fill($(id));
     ui.plugin.renderSeat({ state, i18n, act, send }, { prompt: $("#prompt"), choices: $("#choices"), board: $("#board") });
     return;
   }
@@ -89,6 +91,24 @@ function render() {
   const taps = new Set(legal.flatMap((t) => areasOf(parse(t))));
   drawBoard(game, taps);
   renderMe(game, me);
+  renderTable(state, game);
+}
+
+/** Every player's score and this round's cards, and the game log (issue 11). */
+function renderTable(state, game) {
+  fill(
+    $("#seat-players"),
+    h("h2", {}, i18n.t("ui.players")),
+    scoresTable(i18n, game),
+    roundCards(i18n, game, "data-round-card"),
+    powerCardsView(i18n, game) ?? h("p.muted", {}, i18n.t("ui.power_left_note")),
+  );
+  const entries = state.log ?? [];
+  fill(
+    $("#seat-log"),
+    h("h2", {}, i18n.t("ui.log")),
+    entries.length ? logList(i18n, entries, { limit: 60 }) : h("p.muted", {}, i18n.t("ui.log_empty")),
+  );
 }
 
 /** The map as wide as the page, its text drawn readable on a phone (>= 12 px on the screen). */

@@ -4,8 +4,10 @@
 import { $, fill, h, renderTimed, toast } from "./dom.js";
 import { i18n, LANGUAGES, loadGameData, gameStrings } from "./i18n.js";
 import { boardSvg, COLOURS, loadMap, onBoardTap, READABLE, unitsPerPx } from "./board.js";
-import { renderChoices, takenCard } from "./choices.js";
-import { areasOf, logText, parse } from "./notation.js";
+import { renderChoices } from "./choices.js";
+import { powerCardsView, roundCards } from "./roundview.js";
+import { areasOf, parse } from "./notation.js";
+import { logList } from "./gamelog.js";
 import { capitalise, promptFor, promptText } from "./prompt.js";
 import { scoreChart, scoringView } from "./scoring.js";
 import { getJson, postJson, Connection, tableToken } from "./net.js";
@@ -304,8 +306,9 @@ function renderCards(game) {
     : h("span.muted", {}, ` (${i18n.t("ui.castillo_secret")})`);
   fill(
     $("#cards"),
-    takenCard(i18n, game),
+    roundCards(i18n, game),
     cards.length ? h("div.card-strip", {}, h("h3", {}, i18n.t("ui.action_cards")), h("div.face-cards", {}, cards)) : null,
+    powerCardsView(i18n, game),
     h(
       "div.facts",
       {},
@@ -368,59 +371,10 @@ function chartLegend(game) {
   return h("div.legend", {}, game.players.map((p) => h("span.mini", {}, h("span.swatch", { style: { background: COLOURS[p] } }), `${capitalise(i18n.colour(p))} ${game.scores[p]}`)));
 }
 
-function actorName(actor) {
-  if (actor === "chance") return i18n.t("colour.chance");
-  if (actor === "table") return i18n.t("colour.table");
-  if (actor === "tower") return i18n.t("tower.title");
-  return capitalise(i18n.colour(actor));
-}
-
-// a game's plugin may word its own actions (the shell's words are El Grande's notation)
-const actionText = (text, ctx = {}) => (ui.plugin?.logText ? ui.plugin.logText(i18n, text) : logText(i18n, text, ctx));
-
-/** `ctx.card`: the card the entry's actor took last (a choice's option is logged by its words). */
-function logLine(e, ctx = {}) {
-  const actor = actorName(e.actor);
-  switch (e.kind) {
-    case "undo":
-      return i18n.t("log.undo", { actor, text: actionText(e.text) });
-    case "correction": {
-      const how = e.text.startsWith("confirm ")
-        ? `${i18n.t("check.confirm_send")}: ${e.text.slice(8).split(" ").map((c) => i18n.colour(c)).join(", ")}`
-        : i18n.has(`check.how.${e.text}`) ? i18n.t(`check.how.${e.text}`) : e.text;
-      return i18n.t("log.correction", { text: e.note ? `${how} (${e.note})` : how });
-    }
-    case "tower": {
-      const key = `tower.event.${e.text}`;
-      return `${actor}: ${i18n.has(key) ? i18n.t(key, { colour: "" }) : e.text}`;
-    }
-    case "problem":
-      return i18n.t(`log.problem.${e.text}`, { entry: e.entry });
-    case "scoring":
-      return i18n.t("log.scoring", { text: e.text === "general" ? i18n.t("score.general", { round: e.round }) : i18n.card(e.text) });
-    default:
-      return i18n.t("log.line", { actor, text: actionText(e.text, ctx) });
-  }
-}
-
 function logView(state) {
   const game = state?.game;
   const entries = state?.log;
-  if (entries?.length) {
-    const taken = {};
-    const cards = entries.map((e) => {
-      if (e.kind !== "undo" && String(e.text).startsWith("card ")) taken[e.actor] = String(e.text).slice(5);
-      return taken[e.actor];
-    });
-    const items = entries.map((e, i) => [e, cards[i]]).reverse().map(([e, card]) => h(
-      "li",
-      { "data-kind": e.kind ?? "action", "data-n": e.n },
-      e.round ? h("span.log-round", {}, String(e.round)) : null,
-      COLOURS[e.actor] ? h("span.swatch", { style: { background: COLOURS[e.actor] } }) : null,
-      logLine(e, { card }),
-    ));
-    return h("ol.log", {}, items);
-  }
+  if (entries?.length) return logList(i18n, entries, { plugin: ui.plugin });
   // No server log yet: the public events the view itself carries.
   const lines = [];
   for (const t of game?.throws ?? []) {
