@@ -478,6 +478,15 @@ class Board:
         face_up = self.face_up
         return [s for s in self.round_slots if not face_up[s - 1] and self.deck_size(s)]
 
+    def next_pending_slot(self) -> int:
+        """The first of `pending_slots()`, 0 when there is none (no list made: every reveal
+        asks)."""
+        face_up = self.face_up
+        for s in self.round_slots:
+            if not face_up[s - 1] and self.deck_size(s):
+                return s
+        return 0
+
     def deck_size(self, deck: int) -> int:
         """The cards a deck holds: its list less the cards set aside unseen (table mode), whose
         identity nobody knows, so the list keeps every candidate."""

@@ -383,8 +383,12 @@ class Game(Board):
         return [self._card_action(c) for c in self.face_up if c]  # phase "card"
 
     def _power_actions(self, player: int) -> list[Action]:
-        taken = {self.totals[p] for p in range(self.n) if self.played[p]}
-        plain = [self.power_actions[v] for v in self.hands[player] if v not in taken]
+        played = self.played
+        taken = [self.totals[p] for p in range(self.n) if played[p]]
+        if taken:
+            plain = [self.power_actions[v] for v in self.hands[player] if v not in taken]
+        else:  # nobody has played yet: the whole hand
+            plain = [self.power_actions[v] for v in self.hands[player]]
         if not self.grey_hands[player]:
             return plain
         cards = self.data.grey_cards
@@ -575,12 +579,13 @@ class Game(Board):
         self._next_reveal()
 
     def _reveal_slot(self) -> int:
-        for slot in self.pending_slots():
-            return slot
-        raise AssertionError("no deck to reveal")
+        slot = self.next_pending_slot()
+        if not slot:
+            raise AssertionError("no deck to reveal")
+        return slot
 
     def _next_reveal(self) -> None:
-        if self.pending_slots():
+        if self.next_pending_slot():
             return
         self.phase = "dummy_power" if self.dummy >= 0 else "power"
 
