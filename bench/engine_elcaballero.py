@@ -9,7 +9,6 @@ are interleaved and the medians reported.
 from __future__ import annotations
 
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -52,36 +51,14 @@ def worker(root: str) -> None:
         print(games, time.perf_counter() - started, flush=True)
 
 
-class Worker:
-    def __init__(self, name: str, root: Path) -> None:
-        self.name = name
-        self.process = subprocess.Popen(
-            [sys.executable, str(Path(__file__).resolve()), "--worker", str(root)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=str(root),
-        )
-        assert self.process.stdout is not None
-        self.loaded = self.process.stdout.readline().strip()
-
-    def run(self, game: str, seconds: float) -> float:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(f"{game} {seconds}\n")
-        self.process.stdin.flush()
-        games, elapsed = self.process.stdout.readline().split()
-        return int(games) / float(elapsed)
-
-    def close(self) -> None:
-        if self.process.stdin is not None:
-            self.process.stdin.close()
-        self.process.wait(timeout=30)
-
-
 def main(*flags: str) -> None:
-    workers = [Worker("plain", ROOT)]
+    # Imported here: run as a worker, this file is a script without the bench package.
+    from bench._worker import Worker
+
+    script = Path(__file__).resolve()
+    workers = [Worker("plain", script, ROOT, "--worker")]
     if (COMPILED / "engine" / "elcaballero").is_dir():
-        workers.append(Worker("compiled", COMPILED))
+        workers.append(Worker("compiled", script, COMPILED, "--worker"))
     else:
         print("no compiled engine (make setup): plain only")
     runs: dict[tuple[str, str], list[float]] = {
@@ -91,7 +68,7 @@ def main(*flags: str) -> None:
         for _ in range(ROUNDS):
             for game in GAMES:
                 for w in workers:
-                    runs[(game, w.name)].append(w.run(game, SECONDS_PER_RUN))
+                    runs[(game, w.name)].append(w.rate(f"{game} {SECONDS_PER_RUN}"))
     finally:
         for w in workers:
             w.close()

@@ -17,12 +17,12 @@ from __future__ import annotations
 import random
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from bench._engine_worker import play_random_game
+from bench._worker import Worker
 from engine.elgrande.data import load
 from engine.elgrande.game import Game, Options
 from engine.elgrande.record import from_record, to_record
@@ -35,34 +35,6 @@ TARGET_FACTOR = 3.5
 ROUNDS = 5
 SECONDS_PER_RUN = 1.5
 EDITIONS = ("1995", "2023")
-
-
-class Worker:
-    """One engine in its own process (bench/_engine_worker.py)."""
-
-    def __init__(self, name: str, root: Path) -> None:
-        self.name = name
-        self.process = subprocess.Popen(
-            [sys.executable, str(ROOT / "bench" / "_engine_worker.py"), str(root)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=str(root),
-        )
-        assert self.process.stdout is not None
-        self.loaded = self.process.stdout.readline().strip()
-
-    def run(self, edition: str, seconds: float) -> float:
-        assert self.process.stdin is not None and self.process.stdout is not None
-        self.process.stdin.write(f"{edition} {seconds}\n")
-        self.process.stdin.flush()
-        games, elapsed = self.process.stdout.readline().split()
-        return int(games) / float(elapsed)
-
-    def close(self) -> None:
-        if self.process.stdin is not None:
-            self.process.stdin.close()
-        self.process.wait(timeout=30)
 
 
 def _baseline_checkout(into: Path) -> Path | None:
@@ -90,7 +62,8 @@ def compare_engines() -> None:
             engines.insert(0, (f"{BASELINE_COMMIT} plain", baseline))
         else:
             print(f"git cannot extract {BASELINE_COMMIT}: no baseline run in this checkout")
-        workers = [Worker(name, root) for name, root in engines]
+        script = ROOT / "bench" / "_engine_worker.py"
+        workers = [Worker(name, script, root) for name, root in engines]
         try:
             for worker in workers:
                 assert worker.loaded.startswith("ready"), f"{worker.name}: {worker.loaded}"
@@ -98,7 +71,7 @@ def compare_engines() -> None:
             for _ in range(ROUNDS):  # interleaved: each engine once per round and edition
                 for edition in EDITIONS:
                     for worker in workers:
-                        rate = worker.run(edition, SECONDS_PER_RUN)
+                        rate = worker.rate(f"{edition} {SECONDS_PER_RUN}")
                         rates.setdefault((worker.name, edition), []).append(rate)
         finally:
             for worker in workers:

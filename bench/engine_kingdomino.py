@@ -18,7 +18,6 @@ so the figures do not depend on the machine's load; the time per move is reporte
 from __future__ import annotations
 
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -108,45 +107,16 @@ def _worker(root: str) -> None:
             print(score, count, thinking / max(1, moves_timed), flush=True)
 
 
-class Worker:
-    def __init__(self, name: str, root: Path) -> None:
-        self.name = name
-        self.process = subprocess.Popen(
-            [sys.executable, __file__, "--worker", str(root)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            cwd=str(root),
-        )
-        assert self.process.stdout is not None
-        self.loaded = self.process.stdout.readline().strip()
-
-    def send(self, request: str) -> None:
-        assert self.process.stdin is not None
-        self.process.stdin.write(request + "\n")
-        self.process.stdin.flush()
-
-    def answer(self) -> list[str]:
-        assert self.process.stdout is not None
-        return self.process.stdout.readline().split()
-
-    def ask(self, request: str) -> list[str]:
-        self.send(request)
-        return self.answer()
-
-    def close(self) -> None:
-        if self.process.stdin is not None:
-            self.process.stdin.close()
-        self.process.wait(timeout=60)
-
-
 def main() -> None:
+    # Imported here: run as a worker, this file is a script without the bench package.
+    from bench._worker import Worker
+
     engines = [("plain", ROOT)]
     if (COMPILED / "engine" / "kingdomino").is_dir():
         engines.append(("compiled", COMPILED))
     else:
         print("no compiled Kingdomino engine in build/mypyc (run `make setup`)")
-    workers = [Worker(name, root) for name, root in engines]
+    workers = [Worker(name, Path(__file__), root, "--worker") for name, root in engines]
     try:
         for worker in workers:
             assert worker.loaded.startswith("ready"), f"{worker.name}: {worker.loaded}"
@@ -174,7 +144,10 @@ def main() -> None:
             )
         # The two matches run at once, each in its own worker on the fastest engine.
         name, root = engines[-1]
-        matches = [(opponent, target, Worker(name, root)) for opponent, target in MATCHES]
+        matches = [
+            (opponent, target, Worker(name, Path(__file__), root, "--worker"))
+            for opponent, target in MATCHES
+        ]
         workers.extend(worker for _, _, worker in matches)
         started = time.perf_counter()
         for opponent, _, worker in matches:

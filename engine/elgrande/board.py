@@ -17,7 +17,7 @@ from engine.core.jsondata import copied
 from engine.core.protocol import CHANCE
 from engine.elgrande import data as gamedata
 from engine.elgrande.options import Options, Throw, Turn, Veto
-from engine.elgrande.scoring import AreaScore, score_area
+from engine.elgrande.scoring import AreaScore, score_ranked
 
 __all__ = ["CHANCE", "Board", "Frame", "Layout"]
 
@@ -450,7 +450,10 @@ class Board:
     def board_supply(self, player: int) -> int:
         """Own caballeros a player could recall to court from regions (never the King's)."""
         pieces = self.pieces
-        return sum([pieces[r][player] for r in self.layout.movable[self.king]])
+        total = 0
+        for r in self.layout.movable[self.king]:
+            total += pieces[r][player]
+        return total
 
     def opponents_from_left(self, me: int, with_dummy: bool = False) -> list[int]:
         """The other players clockwise from `me`'s left (the dummy last, when asked for)."""
@@ -481,6 +484,15 @@ class Board:
         face_up = self.face_up
         return [s for s in self.round_slots if not face_up[s - 1] and self.deck_size(s)]
 
+    def next_pending_slot(self) -> int:
+        """The first of `pending_slots()`, 0 when there is none (no list made: every reveal
+        asks)."""
+        face_up = self.face_up
+        for s in self.round_slots:
+            if not face_up[s - 1] and self.deck_size(s):
+                return s
+        return 0
+
     def deck_size(self, deck: int) -> int:
         """The cards a deck holds: its list less the cards set aside unseen (table mode), whose
         identity nobody knows, so the list keeps every candidate."""
@@ -491,17 +503,26 @@ class Board:
         """Score one area by the majority rules and add the points (the dummy scores nothing)."""
         row = self.pieces[area]
         colours = self.colours
-        counts = {colours[p]: n for p, n in enumerate(row) if n}
+        # (colour, caballeros), most first, equal counts in seat order (as score_area's stable
+        # sort ranks them): each one goes in after every count at least as large
+        candidates: list[tuple[str, int]] = []
+        for p, count in enumerate(row):
+            if count > 0:
+                at = len(candidates)
+                while at and candidates[at - 1][1] < count:
+                    at -= 1
+                candidates.insert(at, (colours[p], count))
         where = self.grandes
-        grandes = [colours[p] for p in range(self.n) if where[p] == area]
-        result = score_area(
+        grandes = tuple([colours[p] for p in range(self.n) if where[p] == area])
+        values = self.values_of(area)
+        limit = min(self.places, len(values))
+        result = score_ranked(
             self.layout.area_names[area],
-            counts,
-            self.values_of(area),
-            self.places,
+            candidates,
+            values,
+            min(limit, 1) if first_only else limit,
             area == self.king,
             grandes,
-            first_only,
             self.layout.tok[area],
         )
         dummy = self.dummy
@@ -509,13 +530,14 @@ class Board:
             name = colours[dummy]
             result.points = {c: v for c, v in result.points.items() if c != name}
             result.bonus = {c: v for c, v in result.bonus.items() if c != name}
-        if counts:
-            index = self.layout.exact_colour
+        if candidates:
+            points = result.points
+            bonus = result.bonus
             scores = self.scores
-            for colour, points in result.points.items():
-                scores[index[colour]] += points
-            for colour, points in result.bonus.items():
-                scores[index[colour]] += points
+            for p in range(self.n):
+                if row[p] > 0:
+                    name = colours[p]
+                    scores[p] += points.get(name, 0) + bonus.get(name, 0)
         if area == self.CASTILLO:
             self.checkpoint = len(self.history)  # its contents are public now: no undo past
         return result

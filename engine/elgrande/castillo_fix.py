@@ -10,6 +10,7 @@ the province when the court is short; out of: back to the colour's court. The ta
 from __future__ import annotations
 
 import re
+from typing import Final
 
 from engine.core.actions import Action
 from engine.core.errors import IllegalAction
@@ -17,7 +18,7 @@ from engine.elgrande import data as gamedata
 from engine.elgrande.board import Board
 from engine.elgrande.explain import KEY_PREFIX
 
-FIX_VERB = "castillo-fix"
+FIX_VERB: Final = "castillo-fix"
 # Why the tower's count wins: a cube of another colour went in, more cubes went in than were
 # announced, a thrown cube stayed in after an undo, a cube stuck in the chute, or the castillo
 # was counted by hand.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from engine.core.actions import Action
+from engine.core.actions import Action, shared_action
 from engine.elgrande.board import Board
 from engine.elgrande.frames import (
     UNLIMITED,
@@ -172,7 +172,7 @@ def op_king(g: Board, op: Op, me: int) -> None:
         if king >= g.R:
             return
         swappable = [p for p in range(g.n) if 0 <= g.grandes[p] < g.R and g.grandes[p] != king]
-        choices = [Action("viceroy", g.colours[p]) for p in swappable]
+        choices = [shared_action("viceroy", g.colours[p]) for p in swappable]
         if choices:
             g.frame = ChoiceFrame(actor=me, kind="viceroy", choices=choices)
         return
@@ -199,7 +199,7 @@ def op_king(g: Board, op: Op, me: int) -> None:
 def op_grande(g: Board, op: Op, me: int) -> None:
     if op.get("any"):  # Power Shift: move any one Grande
         choices = [
-            Action("movegrande", g.colours[p], g.tok[r])
+            shared_action("movegrande", g.colours[p], g.tok[r])
             for p in range(g.n)
             if 0 <= g.grandes[p] < g.R and g.grandes[p] != g.king
             for r in range(g.R)
@@ -222,7 +222,7 @@ def op_tile(g: Board, op: Op, me: int) -> None:
     for tile in g.data.tiles:
         if g.tiles.get(tile.id, -1) == g.king:
             continue  # never taken out of the King's region
-        choices.extend(Action("tile", tile.id, g.tok[a]) for a in free)
+        choices.extend(shared_action("tile", tile.id, g.tok[a]) for a in free)
     if choices:
         g.frame = ChoiceFrame(actor=me, kind="tile", choices=choices)
 
@@ -231,18 +231,18 @@ def op_power_back(g: Board, op: Op, me: int) -> None:
     values = set(g.power_discards[me])
     if g.played[me] and g.played[me] not in g.hands[me]:
         values.add(g.played[me])
-    choices = [Action("powerback", str(v)) for v in sorted(values)]
+    choices = [shared_action("powerback", str(v)) for v in sorted(values)]
     # Power Shift: a grey card played earlier may be taken back instead.
     greys = set(g.grey_discards[me])
     if g.played_grey[me] and g.played_grey[me] not in g.grey_hands[me]:
         greys.add(g.played_grey[me])
-    choices += [Action("powerback", grey) for grey in sorted(greys)]
+    choices += [shared_action("powerback", grey) for grey in sorted(greys)]
     if choices:
         g.frame = ChoiceFrame(actor=me, kind="powerback", choices=choices)
 
 
 def op_either(g: Board, op: Op, me: int) -> None:
-    choices = [Action("option", str(i + 1)) for i in range(len(op["options"]))]
+    choices = [shared_action("option", str(i + 1)) for i in range(len(op["options"]))]
     g.frame = ChoiceFrame(actor=me, kind="option", choices=choices, payload=op["options"])
 
 

@@ -15,6 +15,8 @@ from engine.core.actions import Action
 from engine.elgrande.board import Board, Frame
 
 DONE: Final = Action("done")
+VETO: Final = Action("veto")
+ALLOW: Final = Action("allow")
 UNLIMITED: Final = 1_000
 
 
@@ -366,7 +368,7 @@ class VetoFrame(Frame):
         return clone
 
     def legal(self, g: Board, player: int) -> list[Action]:
-        return [Action("veto"), Action("allow")]
+        return [VETO, ALLOW]
 
     def apply(self, g: Board, player: int, action: Action) -> bool:
         g.resolve_veto(self, action.kind == "veto")

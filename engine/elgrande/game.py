@@ -23,7 +23,7 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
-from engine.core.actions import Action
+from engine.core.actions import Action, shared_action
 from engine.core.chance import dealer_draw
 from engine.core.errors import IllegalAction, NotationError, NotYourTurn, UndoError
 from engine.elgrande import data as gamedata
@@ -338,7 +338,7 @@ class Game(Board):
             return list(self.layout.first_actions)
         if phase == "setup_remove":
             deck = str(self.data.cards[self.pending_alternatives[0]].deck)
-            named = [Action("remove", deck, c) for c in dict.fromkeys(self._removal_pool())]
+            named = [shared_action("remove", deck, c) for c in dict.fromkeys(self._removal_pool())]
             # At the table the card goes back in the box unseen: `remove <deck> ?`.
             return named if self._dealer else [*named, Action("remove", deck, UNSEEN)]
         if phase == "setup_king":
@@ -349,12 +349,12 @@ class Game(Board):
             return [homes[r] for r in self.region_cards]
         if phase == "setup_deal":
             colour = self.colours[self.deal_seat()]
-            return [Action("deal", colour, g) for g in dict.fromkeys(self.grey_deck)]
+            return [shared_action("deal", colour, g) for g in dict.fromkeys(self.grey_deck)]
         if phase == "dummy_regions":
             dummycards = self.layout.dummycard_actions
             return [dummycards[r] for r in self.dummy_deck]
         if phase == "dummy_power":
-            return [Action("dummypower", str(v)) for v in self.hands[self.dummy]]
+            return [shared_action("dummypower", str(v)) for v in self.hands[self.dummy]]
         slot = self._reveal_slot()
         return [_reveal_action(slot, c) for c in dict.fromkeys(self.decks[slot])]
 
@@ -383,13 +383,17 @@ class Game(Board):
         return [self._card_action(c) for c in self.face_up if c]  # phase "card"
 
     def _power_actions(self, player: int) -> list[Action]:
-        taken = {self.totals[p] for p in range(self.n) if self.played[p]}
-        plain = [self.power_actions[v] for v in self.hands[player] if v not in taken]
+        played = self.played
+        taken = [self.totals[p] for p in range(self.n) if played[p]]
+        if taken:
+            plain = [self.power_actions[v] for v in self.hands[player] if v not in taken]
+        else:  # nobody has played yet: the whole hand
+            plain = [self.power_actions[v] for v in self.hands[player]]
         if not self.grey_hands[player]:
             return plain
         cards = self.data.grey_cards
         return plain + [
-            Action("shift", str(v), grey)
+            shared_action("shift", str(v), grey)
             for v in self.hands[player]
             for grey in dict.fromkeys(self.grey_hands[player])
             if v + cards[grey].value not in taken
@@ -541,7 +545,7 @@ class Game(Board):
         self.deal_pos += 1
         if self.deal_pos == 3 * len(self.seats):
             options = {
-                p: [Action("pass", g) for g in dict.fromkeys(self.grey_hands[p])]
+                p: [shared_action("pass", g) for g in dict.fromkeys(self.grey_hands[p])]
                 for p in self.seats
             }
             self.phase = "setup_pass"
@@ -588,12 +592,13 @@ class Game(Board):
         self._next_reveal()
 
     def _reveal_slot(self) -> int:
-        for slot in self.pending_slots():
-            return slot
-        raise AssertionError("no deck to reveal")
+        slot = self.next_pending_slot()
+        if not slot:
+            raise AssertionError("no deck to reveal")
+        return slot
 
     def _next_reveal(self) -> None:
-        if self.pending_slots():
+        if self.next_pending_slot():
             return
         self.phase = "dummy_power" if self.dummy >= 0 else "power"
 
@@ -722,12 +727,16 @@ class Game(Board):
             turn.special = 2
         elif kind == "special":
             turn.special = 1
-            # Each holder is asked once, however many Vetoes they hold.
-            holders = {v.holder for v in self.vetoes if v.holder != player}
-            self.veto_queue = sorted(holders, key=lambda h: (h - player) % self.n)
+            self.veto_queue = self._veto_holders(player) if self.vetoes else []
             self._ask_veto_or_run()
             return
         self._maybe_end_turn()
+
+    def _veto_holders(self, player: int) -> list[int]:
+        """Who may veto `player`'s special action, clockwise from their left: each holder is
+        asked once, however many Vetoes they hold."""
+        holders = {v.holder for v in self.vetoes if v.holder != player}
+        return sorted(holders, key=lambda h: (h - player) % self.n)
 
     def _ask_veto_or_run(self) -> None:
         turn = self.turn
@@ -786,8 +795,13 @@ class Game(Board):
             if card and card != self.king_card:
                 self.used_cards.append(card)
             self.face_up[slot] = ""
-        seats = self.seats
-        self.first = min(seats, key=lambda p: (self.totals[p], seats.index(p)))
+        # the lowest total starts the next round; a tie goes to the earlier seat
+        totals = self.totals
+        first = self.seats[0]
+        for p in self.seats:
+            if totals[p] < totals[first]:
+                first = p
+        self.first = first
         for p in range(self.n):
             value = self.played[p]
             if value and value not in self.hands[p]:  # not taken back by Power of attorney

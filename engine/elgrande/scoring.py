@@ -38,11 +38,11 @@ class AreaScore:
     """
 
     area: str
-    counts: Mapping[str, int]
+    counts: dict[str, int]
     values: tuple[int, ...]
-    ranks: Mapping[str, int]
-    points: Mapping[str, int]
-    bonus: Mapping[str, int]
+    ranks: dict[str, int]
+    points: dict[str, int]
+    bonus: dict[str, int]
     tied: tuple[str, ...]
     king_here: bool
     grandes_here: tuple[str, ...]
@@ -51,11 +51,11 @@ class AreaScore:
     def __init__(
         self,
         area: str,
-        counts: Mapping[str, int],
+        counts: dict[str, int],
         values: tuple[int, ...],
-        ranks: Mapping[str, int],
-        points: Mapping[str, int],
-        bonus: Mapping[str, int],
+        ranks: dict[str, int],
+        points: dict[str, int],
+        bonus: dict[str, int],
         tied: tuple[str, ...] = (),
         king_here: bool = False,
         grandes_here: tuple[str, ...] = (),
@@ -204,14 +204,29 @@ def score_area(
     `token`: the area's ASCII token, carried into the breakdown.
     """
     values = values if isinstance(values, tuple) else tuple(values)
-    grandes = tuple(grandes_here)
     limit = len(values) if places is None else min(places, len(values))
     if first_place_only:
         limit = min(limit, 1)
     # A stable sort: players with equal counts keep their order.
     candidates = sorted([item for item in counts.items() if item[1] > 0], key=_COUNT, reverse=True)
+    return score_ranked(area, candidates, values, limit, king_here, tuple(grandes_here), token)
+
+
+def score_ranked(
+    area: str,
+    candidates: list[tuple[str, int]],
+    values: tuple[int, ...],
+    limit: int,
+    king_here: bool,
+    grandes: tuple[str, ...],
+    token: str,
+) -> AreaScore:
+    """`score_area` once the players are ranked: `candidates` holds (player, caballeros) for
+    every player with caballeros here, most first (equal counts in a fixed order); `limit` is
+    how many places score. The board scores through here without building the mappings."""
     if not candidates:
         return AreaScore(area, {}, values, {}, {}, {}, (), king_here, grandes, token)
+    counts: dict[str, int] = {}
     ranks: dict[str, int] = {}
     points: dict[str, int] = {}
     tied: list[str] = []
@@ -225,6 +240,7 @@ def score_area(
             j += 1
         if j - i == 1:
             player = candidates[i][0]
+            counts[player] = count
             ranks[player] = place + 1
             points[player] = values[place] if place < limit else 0
             place += 1
@@ -232,6 +248,7 @@ def score_area(
             awarded = place + 1
             value = values[awarded] if awarded < limit else 0
             for player, _ in candidates[i:j]:
+                counts[player] = count
                 tied.append(player)
                 ranks[player] = awarded + 1
                 points[player] = value
@@ -245,7 +262,7 @@ def score_area(
         if first in grandes:
             bonus[first] = bonus.get(first, 0) + GRANDE_BONUS
     return AreaScore(
-        area, dict(candidates), values, ranks, points, bonus, tuple(tied), king_here, grandes, token
+        area, counts, values, ranks, points, bonus, tuple(tied), king_here, grandes, token
     )
 
 
