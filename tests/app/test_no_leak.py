@@ -9,6 +9,7 @@ seat has claimed its page).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from typing import Any
@@ -154,17 +155,17 @@ def test_a_whole_game_leaks_nothing(client: TestClient, table: Table) -> None:
     assert active is not None
     game = active.game
     undisclosed: dict[str, str] = {}
-    with (
-        client.websocket_connect(f"/ws?seat={tokens['purple']}") as ws_p,
-        client.websocket_connect(f"/ws?seat={tokens['green']}") as ws_g,
-        client.websocket_connect(f"/ws?seat={tokens['blue']}") as ws_b,
-        client.websocket_connect(f"/ws?seat={tokens['orange']}") as ws_o,
-        client.websocket_connect("/ws?role=table") as ws_t,
-    ):
+    with contextlib.ExitStack() as stack:
         seats = {
-            c: Conn(c, ws)
-            for c, ws in (("purple", ws_p), ("green", ws_g), ("blue", ws_b), ("orange", ws_o))
+            c: Conn(c, stack.enter_context(client.websocket_connect(f"/ws?seat={tokens[c]}")))
+            for c in ("purple", "green", "blue", "orange")
         }
+        # a seat is claimed just after its socket is accepted, before its hello: until then the
+        # table's state rightly carries its token (for the QR code), so the table connects once
+        # every seat has its hello
+        for conn in seats.values():
+            assert conn.read()["type"] == "hello"
+        ws_t = stack.enter_context(client.websocket_connect("/ws?role=table"))
         conns = [*seats.values(), Conn("table", ws_t)]
         table_conn = conns[-1]
 
