@@ -54,13 +54,15 @@ def worker(root: str) -> None:
 def main(*flags: str) -> None:
     # Imported here: run as a worker, this file is a script without the bench package.
     from bench._worker import Worker
+    from host.engine_build import why_not_compiled
 
     script = Path(__file__).resolve()
     workers = [Worker("plain", script, ROOT, "--worker")]
-    if (COMPILED / "engine" / "elcaballero").is_dir():
+    stale = why_not_compiled(COMPILED)
+    if not stale:
         workers.append(Worker("compiled", script, COMPILED, "--worker"))
     else:
-        print("no compiled engine (make setup): plain only")
+        print(f"compiled engine left out ({stale}): plain only")
     runs: dict[tuple[str, str], list[float]] = {
         (game, w.name): [] for game in GAMES for w in workers
     }

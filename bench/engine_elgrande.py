@@ -26,6 +26,7 @@ from bench._worker import Worker
 from engine.elgrande.data import load
 from engine.elgrande.game import Game, Options
 from engine.elgrande.record import from_record, to_record
+from host.engine_build import why_not_compiled
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPILED = ROOT / "build" / "mypyc"
@@ -53,10 +54,11 @@ def _baseline_checkout(into: Path) -> Path | None:
 def compare_engines() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         engines = [("plain", ROOT)]
-        if (COMPILED / "engine").is_dir():
+        stale = why_not_compiled(COMPILED)
+        if not stale:
             engines.append(("compiled", COMPILED))
         else:
-            print("no compiled engine in build/mypyc (run `make setup` with a C compiler)")
+            print(f"compiled engine left out: {stale}")
         baseline = _baseline_checkout(Path(tmp))
         if baseline is not None:
             engines.insert(0, (f"{BASELINE_COMMIT} plain", baseline))

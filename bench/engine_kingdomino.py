@@ -110,12 +110,14 @@ def _worker(root: str) -> None:
 def main() -> None:
     # Imported here: run as a worker, this file is a script without the bench package.
     from bench._worker import Worker
+    from host.engine_build import why_not_compiled
 
     engines = [("plain", ROOT)]
-    if (COMPILED / "engine" / "kingdomino").is_dir():
+    stale = why_not_compiled(COMPILED)
+    if not stale:
         engines.append(("compiled", COMPILED))
     else:
-        print("no compiled Kingdomino engine in build/mypyc (run `make setup`)")
+        print(f"compiled engine left out: {stale}")
     workers = [Worker(name, Path(__file__), root, "--worker") for name, root in engines]
     try:
         for worker in workers:
