@@ -331,8 +331,9 @@ def create_app(
 
     @app.get("/api/catalogue")
     async def catalogue() -> dict[str, Any]:
-        """The games this host plays: their player counts and options (public)."""
-        return {"games": available_games()}
+        """The games this host plays: their player counts and options (public); `default`: the
+        game the lobby offers first."""
+        return {"games": available_games(), "default": registry.DEFAULT}
 
     # ------------------------------------------------------------------ games
     def seat_base(request: Request) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,14 +24,11 @@ from tests.app.ui_browser import (
     post_json,
     watch_errors,
 )
+from tests.app.ui_strings import page_strings
 
 MISSING = chromium_missing()
-I18N = Path(__file__).resolve().parents[2] / "host/app/static/i18n"
 # the generic label a choice falls back to ("Option 1"): never shown for a card with labels
-GENERIC_OPTION = {
-    lang: json.loads((I18N / f"{lang}.json").read_text("utf-8"))["act.option"]
-    for lang in ("cs", "pl")
-}
+GENERIC_OPTION = {lang: page_strings(lang)["act.option"] for lang in ("cs", "pl")}
 CARD = "delegation"
 MAX_STEPS = 400
 

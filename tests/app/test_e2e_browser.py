@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,8 +28,8 @@ from tests.app.ui_browser import (
     watch_errors,
 )
 from tests.app.ui_driver import Driver
+from tests.app.ui_strings import GAMES, page_strings, shell_strings
 
-I18N = Path(__file__).resolve().parents[2] / "host" / "app" / "static" / "i18n"
 LANGS = ("en", "cs", "pl", "uk")
 MISSING = chromium_missing()
 browser = pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
@@ -71,24 +70,21 @@ def _placeholders(text: str) -> set[str]:
 
 
 def test_translation_tables_have_every_key_with_the_same_placeholders() -> None:
-    tables = {lang: json.loads((I18N / f"{lang}.json").read_text("utf-8")) for lang in LANGS}
-    for lang in LANGS[1:]:
-        assert set(tables[lang]) == set(tables["en"]), lang
-        for key, text in tables["en"].items():
-            assert _placeholders(tables[lang][key]) == _placeholders(text), (lang, key)
-            assert tables[lang][key].strip(), (lang, key)
+    """The shell's strings, and El Grande's over them, in every language (ui_strings.py)."""
+    for strings in (shell_strings, page_strings):
+        tables = {lang: strings(lang) for lang in LANGS}
+        for lang in LANGS[1:]:
+            assert set(tables[lang]) == set(tables["en"]), lang
+            for key, text in tables["en"].items():
+                assert _placeholders(tables[lang][key]) == _placeholders(text), (lang, key)
+                assert tables[lang][key].strip(), (lang, key)
 
 
 def test_server_prompt_keys_are_translated() -> None:
-    prompts = json.loads(
-        (I18N.parents[2] / "games" / "elgrande" / "data" / "prompts.json").read_text("utf-8")
-    )["prompts"]
-    english = json.loads((I18N / "en.json").read_text("utf-8"))
-    # the page merges El Grande's own bundle over the shell's table
-    for bundle in sorted(
-        (I18N.parents[2] / "games" / "elgrande" / "static" / "i18n" / "en").glob("*.json")
-    ):
-        english.update(json.loads(bundle.read_text("utf-8")))
+    prompts = json.loads((GAMES / "elgrande" / "data" / "prompts.json").read_text("utf-8"))[
+        "prompts"
+    ]
+    english = page_strings("en")
     missing = [key for key in prompts if f"prompt.{key}" not in english]
     assert not missing
 

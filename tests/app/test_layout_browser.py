@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -39,8 +38,8 @@ from tests.app.ui_browser import (
     post_json,
 )
 from tests.app.ui_driver import Driver
+from tests.app.ui_strings import page_strings
 
-I18N = Path(__file__).resolve().parents[2] / "host" / "app" / "static" / "i18n"
 MISSING = chromium_missing()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
 
@@ -236,7 +235,7 @@ def test_a_general_scoring_fits_every_tablet_in_every_language(game: Any) -> Non
     table = driver.table
     for lang in ("cs", "en"):
         table.select_option("#lang", lang)
-        close = json.loads((I18N / f"{lang}.json").read_text("utf-8"))["ui.close"]
+        close = page_strings(lang)["ui.close"]
         table.wait_for_function(
             "(text) => document.querySelector('#overlay button[data-close]')?.textContent"
             ".includes(text)",

@@ -8,7 +8,6 @@ a game and before New link revokes a seat link (on loopback).
 from __future__ import annotations
 
 import contextlib
-import json
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -34,8 +33,8 @@ from tests.app.ui_browser import (
     post_json,
     watch_errors,
 )
+from tests.app.ui_strings import shell_strings
 
-I18N = Path(__file__).resolve().parents[2] / "host" / "app" / "static" / "i18n"
 MISSING = chromium_missing()
 browser = pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
 if MISSING or NETNS_MISSING:
@@ -119,7 +118,7 @@ def test_a_wrong_code_is_refused_and_the_form_takes_the_right_one(lan: tuple[Wir
     wire, served = lan
     public = _public(served)
     wrong = ("0" if served.pairing_code[0] != "0" else "1") + served.pairing_code[1:]
-    english = json.loads((I18N / "en.json").read_text(encoding="utf-8"))
+    english = shell_strings("en")
     with _tablet(wire.client_ns) as context:
         page = context.new_page()
         page.goto(f"{public}/?pair={wrong}")
@@ -135,7 +134,7 @@ def test_a_wrong_code_is_refused_and_the_form_takes_the_right_one(lan: tuple[Wir
 @browser
 @in_netns
 def test_without_a_network_the_seats_tab_says_so_instead_of_codes() -> None:
-    czech = json.loads((I18N / "cs.json").read_text(encoding="utf-8"))
+    czech = shell_strings("cs")
     with lone_namespace() as ns, castillo_run(ns) as running, _tablet(ns) as context:
         here = running.lines[-1].split()[-1]
         page = context.new_page()

@@ -3,15 +3,13 @@ many games": the client translates keys, it never parses English), and areas car
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 import pytest
 
 from engine.elgrande.scoring import NOTE_TEXTS, score_area
+from tests.app.ui_strings import page_strings
 
-I18N = Path(__file__).resolve().parents[2] / "host" / "app" / "static" / "i18n"
 LANGUAGES = ("en", "cs", "pl", "uk")
 
 
@@ -21,7 +19,7 @@ def _placeholders(text: str) -> set[str]:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_reason_key_has_its_text_with_the_same_parameters(lang: str) -> None:
-    table = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+    table = page_strings(lang)
     for key, english in NOTE_TEXTS.items():
         assert key in table, f"{lang}: {key} missing"
         assert _placeholders(table[key]) == _placeholders(english), (lang, key)

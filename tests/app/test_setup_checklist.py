@@ -4,8 +4,6 @@ out): what it lists, when it shows, who gets it, and the table page in Chromium.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,9 +19,9 @@ from tests.app.ui_browser import (
     post_json,
     watch_errors,
 )
+from tests.app.ui_strings import page_strings
 
 MISSING = chromium_missing()
-I18N = Path(__file__).resolve().parents[2] / "host" / "app" / "static" / "i18n"
 
 
 def _params(items: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
@@ -65,14 +63,14 @@ def test_only_the_table_gets_the_checklist(client: TestClient) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "cs", "pl", "uk"])
 def test_every_checklist_key_is_translated(lang: str) -> None:
-    table = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+    table = page_strings(lang)
     keys = ("title", "king", "home", "reserve", "reserve_all", "first", "cards", "done")
     assert all(f"checklist.{key}" in table for key in keys)
 
 
 @pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
 def test_the_table_shows_the_checklist_until_it_is_ticked_off() -> None:
-    cs = json.loads((I18N / "cs.json").read_text(encoding="utf-8"))
+    cs = page_strings("cs")
     with app_server() as base, browser_context() as context:
         post_json(base + "/api/games", {"players": list(PLAYERS), "mode": "dealer", "seed": 3})
         page = context.new_page()

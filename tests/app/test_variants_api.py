@@ -24,9 +24,9 @@ from host.app.session import Role, Session
 from host.app.store import Store
 from host.games.elgrande.prompts import prompt_for
 from tests.app.conftest import Table
+from tests.app.ui_strings import page_strings
 
 MAX_STEPS = 600
-EN = Path(__file__).resolve().parents[2] / "host" / "app" / "static" / "i18n" / "en.json"
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -207,7 +207,7 @@ def test_a_card_set_aside_at_the_table_is_logged_without_its_name(client: TestCl
     ],
 )  # fmt: skip
 def test_the_ui_translates_every_prompt_and_phase_of_the_variants(options: Options) -> None:
-    english = json.loads(EN.read_text("utf-8"))
+    english = page_strings("en")
     seen: set[str] = set()
     for seed in range(4):
         rng = random.Random(seed)

@@ -1,7 +1,8 @@
-// Throw checks (the castillo): open expectations and blocking issues with their resolutions.
+// Throw checks (a game with the tower): open expectations and blocking issues with their
+// resolutions. `players`: the colours with pieces in play (the game's plugin says which).
 
 import { h } from "./dom.js";
-import { COLOURS } from "./board.js";
+import { COLOURS } from "./colours.js";
 import { confirmDialog } from "./confirm.js";
 
 const confirmPick = new Map(); // issue id -> chosen colours
@@ -40,24 +41,10 @@ function fixLabel(i18n, issue, how) {
   return how;
 }
 
-/** The colour whose cube an undo would leave in the tower: the last move threw a caballero into
- * the castillo and the tower has seen it (El Grande's `place castillo`, or a move `to castillo`). */
-export function cubeLeftByUndo(state) {
-  const log = state?.log ?? [];
-  const last = log[log.length - 1];
-  if (!last || last.kind !== "action" || !["place castillo", "to castillo"].includes(last.text)) return null;
-  let colour = last.actor;
-  if (last.text === "to castillo") {
-    const pick = log[log.length - 2]?.text?.split(" ") ?? [];
-    colour = pick[0] === "pick" ? pick[1] : null;
-  }
-  const waiting = (state.checks?.open ?? []).some((o) => o.colour === colour && o.waiting);
-  return colour && !waiting ? colour : null;
-}
-
-/** Undo, after asking for the cube to be taken out first when it is already in the tower. */
-export async function undoWithCare(i18n, state, send, message) {
-  const colour = cubeLeftByUndo(state);
+/** Undo, after asking for the cube to be taken out first when it is already in the tower.
+ * `cubeLeftByUndo(state)`: the game's plugin says which colour's cube the undo would leave. */
+export async function undoWithCare(i18n, state, send, message, cubeLeftByUndo = null) {
+  const colour = cubeLeftByUndo?.(state) ?? null;
   if (colour && !(await confirmDialog(i18n, i18n.t("check.undo_thrown", { colour: i18n.colour(colour) }), i18n.t("ui.undo")))) return;
   send(message);
 }

@@ -73,3 +73,22 @@ export function renderTimed(render, rev) {
   if (!document.body.dataset.ready) performance.mark("castillo-interactive"); // the UI benchmark
   document.body.dataset.ready = "1";
 }
+
+/** "green" → "Green": a name at the start of a line or a heading. */
+export const capitalise = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);
+
+const stylesheets = new Map();
+
+/** Add a stylesheet to the page once; resolves when it is loaded (or failed: unstyled beats
+ * not shown). A plugin awaits its own in `prepare`, so its first drawing is styled. */
+export function stylesheet(href) {
+  if (!stylesheets.has(href)) {
+    stylesheets.set(href, new Promise((resolve) => {
+      const link = h("link", { rel: "stylesheet", href });
+      link.addEventListener("load", resolve);
+      link.addEventListener("error", resolve);
+      document.head.append(link);
+    }));
+  }
+  return stylesheets.get(href);
+}

@@ -1,25 +1,23 @@
 // The simulation's dropper panel (throw virtual cubes into the simulated tower, lift the
 // castillo) and the tower's recent events.
 
-import { h } from "./dom.js";
-import { COLOURS } from "./board.js";
-import { capitalise } from "./prompt.js";
+import { capitalise, h } from "./dom.js";
+import { COLOURS } from "./colours.js";
 
 const panel = { colour: null, count: 1, how: "single" };
 const HOWS = ["single", "handful", "merged", "grande", "stuck"];
 const SIM_COLOURS = ["purple", "green", "blue", "orange", "red", "yellow", "black", "white"];
 
-export function dropperView(i18n, state, { send }) {
+/** `players`: the colours with pieces in play (the game's plugin says which). */
+export function dropperView(i18n, state, { send, players = [] }) {
   // the players' colours first, then the others the simulated sensor knows (a cube of a colour
   // not in the game comes back "uncertain": the table is asked to confirm it)
-  const game = state?.game;
-  const players = game ? [...game.players, ...(game.dummy ? [game.dummy] : [])] : [];
   const palette = [...players, ...SIM_COLOURS.filter((c) => !players.includes(c))];
   if (!panel.colour || !palette.includes(panel.colour)) {
     panel.colour = state?.acting_as && palette.includes(state.acting_as) ? state.acting_as : palette[0];
   }
   const root = h("div.dropper", { id: "dropper" });
-  const redraw = () => root.replaceWith(dropperView(i18n, state, { send }));
+  const redraw = () => root.replaceWith(dropperView(i18n, state, { send, players }));
   root.append(
     h("h3", {}, i18n.t("drop.title")),
     h("div.row", { role: "radiogroup", "aria-label": i18n.t("drop.colour") },

@@ -1,24 +1,23 @@
 // The game log as the table and the seat pages show it (docs/table-api.md, `state.log`): one
-// plain sentence per line, newest first, in the page's language (issue 11).
+// line per entry, newest first, in the page's language. The shell words what every game shares
+// (undo, corrections of the throw checks, the tower, problems); the game's plugin words its own
+// entries (`logLine`, else `logText` for an action's text).
 
-import { h } from "./dom.js";
-import { COLOURS } from "./board.js";
-import { logSentence, logText, revealSentence } from "./notation.js";
-import { capitalise } from "./prompt.js";
+import { COLOURS } from "./colours.js";
+import { capitalise, h } from "./dom.js";
 
 /** An actor's display name; null for chance steps (their sentences name no actor). */
-function actorName(i18n, actor) {
+export function actorName(i18n, actor) {
   if (actor === "chance") return null;
   if (actor === "table") return i18n.t("colour.table");
   if (actor === "tower") return i18n.t("tower.title");
   return capitalise(i18n.colour(actor));
 }
 
-/** `ctx.card`: the card the entry's actor took last (a choice's option is logged by its words);
- * `plugin`: a game's UI plugin, which words its own actions. */
+/** One entry's line. `ctx`: what the plugin's `logContext` says of this entry. */
 export function logLine(i18n, e, ctx = {}, plugin = null) {
   const actor = actorName(i18n, e.actor) ?? i18n.t("colour.chance");
-  const label = (text) => (plugin?.logText ? plugin.logText(i18n, text) : logText(i18n, text, ctx));
+  const label = (text) => (plugin?.logText ? plugin.logText(i18n, text, ctx) : text);
   switch (e.kind) {
     case "undo":
       return i18n.t("log.undo", { actor, text: label(e.text) });
@@ -34,30 +33,21 @@ export function logLine(i18n, e, ctx = {}, plugin = null) {
     }
     case "problem":
       return i18n.t(`log.problem.${e.text}`, { entry: e.entry });
-    case "scoring":
-      return i18n.t("log.scoring", { text: e.text === "general" ? i18n.t("score.general", { round: e.round }) : i18n.card(e.text) });
-    case "reveal":
-      return revealSentence(i18n, e.text, e.discs, e.round);
     default:
-      if (plugin?.logText) return i18n.t("log.line", { actor, text: plugin.logText(i18n, e.text) });
-      return capitalise(logSentence(i18n, actorName(i18n, e.actor), e.text, ctx));
+      return plugin?.logLine?.(i18n, e, ctx) ?? i18n.t("log.line", { actor, text: label(e.text) });
   }
 }
 
 /** The log's lines, newest first (`limit`: the newest that many only). */
 export function logList(i18n, entries, { plugin = null, limit = 0 } = {}) {
-  const taken = {};
-  const cards = entries.map((e) => {
-    if (e.kind !== "undo" && String(e.text).startsWith("card ")) taken[e.actor] = String(e.text).slice(5);
-    return taken[e.actor];
-  });
-  let rows = entries.map((e, i) => [e, cards[i]]).reverse();
+  const context = plugin?.logContext ? plugin.logContext(entries) : [];
+  let rows = entries.map((e, i) => [e, context[i] ?? {}]).reverse();
   if (limit) rows = rows.slice(0, limit);
-  return h("ol.log", {}, rows.map(([e, card]) => h(
+  return h("ol.log", {}, rows.map(([e, ctx]) => h(
     "li",
     { "data-kind": e.kind ?? "action", "data-n": e.n },
     e.round ? h("span.log-round", {}, String(e.round)) : null,
     COLOURS[e.actor] ? h("span.swatch", { style: { background: COLOURS[e.actor] } }) : null,
-    logLine(i18n, e, { card }, plugin),
+    logLine(i18n, e, ctx, plugin),
   )));
 }

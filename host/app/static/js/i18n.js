@@ -1,6 +1,5 @@
 // Translation tables: the shell's (static/i18n/{lang}.json) with the active game's bundle over
-// them (GET /games/{game}/i18n/{lang}.json: its plugin folder's i18n/{lang}/*.json merged), and
-// names from the game data.
+// them (GET /games/{game}/i18n/{lang}.json: its plugin folder's i18n/{lang}/*.json merged).
 
 import { getJson } from "./net.js";
 
@@ -42,8 +41,6 @@ export class I18n {
     this.game = null; // the active game's id (engine.registry): its bundle is merged in
     this.strings = {};
     this.fallback = {};
-    this.data = null; // GET /api/gamedata (card names), when the backend offers it
-    this.edition = "2023";
   }
 
   async use(lang, game = this.game) {
@@ -82,42 +79,14 @@ export class I18n {
   colour(colour) {
     return this.has(`colour.${colour}`) ? this.t(`colour.${colour}`) : colour;
   }
-
-  area(token) {
-    if (this.edition === "1995" && this.has(`area1995.${token}`)) return this.t(`area1995.${token}`);
-    if (this.has(`area.${token}`)) return this.t(`area.${token}`);
-    return token;
-  }
-
-  /** An action card's or a Power Shift modifier card's name in the current language. */
-  card(id) {
-    return this.cardOf(this.data, id);
-  }
-
-  /** The same from another edition's game data (the lobby shows any edition's cards). */
-  cardOf(data, id) {
-    const card = data?.cards?.[id] ?? data?.modifiers?.[id];
-    if (card?.names) return card.names[this.lang] || card.names.en || id;
-    const words = String(id).replace(/^95-/, "").replaceAll("-", " ");
-    return words.charAt(0).toUpperCase() + words.slice(1);
-  }
-
-  /** A card's effect text in the current language (English where the data lacks it). */
-  cardText(id) {
-    const card = this.data?.cards?.[id] ?? this.data?.modifiers?.[id];
-    return card?.texts?.[this.lang] || card?.text || "";
-  }
-
-  /** What option `n` (1-based) of a card with a choice does, or "" if the data does not say. */
-  cardOption(id, n) {
-    const option = this.data?.cards?.[id]?.options?.[Number(n) - 1];
-    return option?.[this.lang] || option?.en || "";
-  }
 }
 
 export const i18n = new I18n();
 
-/** Game data for names and the board's values: the backend's route, if it has one. */
-export async function loadGameData(edition) {
-  return getJson(`/api/gamedata?edition=${encodeURIComponent(edition)}`).catch(() => null);
+/** `i18n` with a game's strings over its own (the lobby words a game's form before it is active). */
+export function withStrings(i18n, strings) {
+  const words = Object.create(i18n);
+  words.strings = { ...i18n.strings, ...strings };
+  words.fallback = { ...i18n.fallback, ...strings };
+  return words;
 }

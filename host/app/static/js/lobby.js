@@ -1,186 +1,42 @@
 // The new-game form of the lobby: a picker of every game of GET /api/catalogue, then the chosen
-// game's options (POST /api/games, docs/table-api.md). A game's form is generated from its
-// options schema (name, kind, default), labelled from its i18n bundle (`options.<name>`,
-// `options.<name>.<value>`; the bare name without a bundle); refused fields are shown beside
-// each field. El Grande keeps its own form, which its edition's game data shapes (colours,
-// alternative action cards, mini-expansions).
+// game's options (POST /api/games, docs/table-api.md). A game's plugin may bring its own form
+// (`newGameForm`); otherwise the form is generated from the game's options schema (name, kind,
+// default), labelled from its i18n bundle (`options.<name>`, `options.<name>.<value>`; the bare
+// name without a bundle), with refused fields shown beside each field.
 
-import { h, fill } from "./dom.js";
-import { COLOURS } from "./board.js";
-import { capitalise } from "./prompt.js";
-
-const EDITIONS = ["2023", "1995"];
-const DEFAULT_PLAYERS = 4;
-
-/** The options the form holds now (the request body). */
-function read(form) {
-  const fd = new FormData(form);
-  const players = fd.getAll("players");
-  const body = {
-    players,
-    edition: fd.get("edition"),
-    mode: fd.get("mode"),
-    short_game: fd.get("short_game") === "on",
-    open_castillo: fd.get("open_castillo") === "on",
-    open_power_cards: fd.get("open_power_cards") === "on",
-  };
-  if (players.length === 2 && fd.get("dummy")) body.dummy = fd.get("dummy");
-  if (players.length === 3 && fd.get("merge_decks_2_3") === "on") body.merge_decks_2_3 = true;
-  if (fd.get("new_regency") === "on") body.new_regency = true;
-  if (fd.get("power_shift") === "on") body.power_shift = true;
-  const alternatives = fd.getAll("alternatives");
-  if (alternatives.length) body.alternatives = alternatives;
-  return body;
-}
-
-function check(name, label, attrs = {}) {
-  return h("label.check", {}, h("input", { type: "checkbox", name, ...attrs }), label);
-}
-
-function radios(name, choices, value) {
-  return choices.map(([v, label]) =>
-    h("label.check", {}, h("input", { type: "radio", name, value: v, checked: v === value }), label));
-}
-
-/** El Grande's own form. */
-function elGrandeForm(ctx) {
-  const { i18n } = ctx;
-  const form = h("form.new-game", { id: "new-game", novalidate: true });
-  const options = h("div", { id: "game-options" });
-  const error = h("p.lobby-error", { id: "lobby-error", role: "alert", hidden: true });
-  // disabled until the players are drawn (the edition's colours come with its game data)
-  const start = h("button.primary", { type: "submit", id: "start-game", disabled: true }, i18n.t("ui.start"));
-  let playable = false; // 2 to 5 players chosen
-  fill(
-    form,
-    h("h2", {}, i18n.t("ui.new_game")),
-    h("fieldset.row", {}, h("legend", {}, i18n.t("ui.edition")), radios("edition", EDITIONS.map((e) => [e, e]), "2023")),
-    options,
-    h("fieldset.row", {}, h("legend", {}, i18n.t("ui.mode")),
-      radios("mode", [["table", i18n.t("ui.mode_table")], ["dealer", i18n.t("ui.mode_dealer")]], "table")),
-    check("short_game", i18n.t("ui.short_game")),
-    check("open_castillo", i18n.t("ui.open_castillo")),
-    check("open_power_cards", i18n.t("ui.open_power_cards")),
-    error,
-    start,
-  );
-
-  // The parts that depend on the edition and the number of players, drawn from `draft`.
-  async function draw(draft) {
-    const data = await ctx.gameData(draft.edition);
-    if (form.querySelector('input[name="edition"]:checked')?.value !== draft.edition) return; // changed meanwhile
-    const palette = data?.colours ?? Object.keys(COLOURS);
-    const players = palette.filter((c) => draft.players.includes(c));
-    const n = players.length;
-    const focused = document.activeElement;
-    const focus = focused && form.contains(focused) ? [focused.name, focused.value] : null;
-    const playerBoxes = palette.map((c) =>
-      h("label.check", {}, h("input", { type: "checkbox", name: "players", value: c, checked: players.includes(c) }),
-        h("span.swatch", { style: { background: COLOURS[c] } }), capitalise(i18n.colour(c))));
-    const free = palette.filter((c) => !players.includes(c));
-    const dummy = n === 2
-      ? h("label.field", { id: "dummy-field" }, h("span", {}, i18n.t("ui.dummy")),
-        h("select", { name: "dummy" },
-          h("option", { value: "", selected: !free.includes(draft.dummy) }, i18n.t("ui.dummy_auto")),
-          free.map((c) => h("option", { value: c, selected: c === draft.dummy }, capitalise(i18n.colour(c))))))
-      : null;
-    const variants = [];
-    if (n === 3) variants.push(check("merge_decks_2_3", i18n.t("ui.merge_decks"), { checked: draft.merge_decks_2_3 }));
-    if (n === 2) variants.push(h("p.muted", { id: "merge-auto" }, i18n.t("ui.merge_auto")));
-    if (data?.new_regency) variants.push(check("new_regency", i18n.t("ui.new_regency"), { checked: draft.new_regency }));
-    if (data?.power_shift) variants.push(check("power_shift", i18n.t("ui.power_shift"), { checked: draft.power_shift }));
-    const alternatives = (data?.alternatives ?? []).map((id) =>
-      check("alternatives", i18n.t("ui.alt_card", { card: i18n.cardOf(data, id), deck: data.cards[id].deck }),
-        { value: id, checked: draft.alternatives.includes(id) }));
-    fill(
-      options,
-      h("fieldset", { id: "players-field" }, h("legend", {}, i18n.t("ui.players")),
-        h("p.hint", { id: "players-hint" }, i18n.t("ui.players_hint", { n })), h("div.row", {}, playerBoxes), dummy),
-      variants.length || alternatives.length
-        ? h("fieldset", { id: "variants-field" }, h("legend", {}, i18n.t("ui.variants")), variants,
-          alternatives.length ? h("fieldset.row", { id: "alternatives-field" }, h("legend", {}, i18n.t("ui.alternatives")), alternatives) : null)
-        : null,
-    );
-    playable = n >= 2 && n <= 5;
-    start.disabled = !playable;
-    if (focus) {
-      const [name, value] = focus;
-      [...form.elements].find((el) => el.name === name && el.value === value)?.focus();
-    }
-  }
-
-  function draftOf(body) {
-    return {
-      edition: body.edition,
-      players: body.players,
-      dummy: body.dummy ?? form.querySelector('select[name="dummy"]')?.value ?? "",
-      merge_decks_2_3: Boolean(body.merge_decks_2_3),
-      new_regency: Boolean(body.new_regency),
-      power_shift: Boolean(body.power_shift),
-      alternatives: body.alternatives ?? [],
-    };
-  }
-
-  async function fresh(edition) {
-    const data = await ctx.gameData(edition);
-    const palette = data?.colours ?? Object.keys(COLOURS);
-    return { edition, players: palette.slice(0, DEFAULT_PLAYERS), dummy: "", alternatives: [] };
-  }
-
-  form.addEventListener("change", async (event) => {
-    error.hidden = true;
-    if (event.target.name === "edition") {
-      await draw(await fresh(event.target.value)); // another palette, other cards
-    } else if (["players", "dummy"].includes(event.target.name)) {
-      await draw(draftOf(read(form)));
-    }
-  });
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    error.hidden = true;
-    start.disabled = true;
-    try {
-      await ctx.create(read(form));
-    } catch (err) {
-      if (err?.code === "bad_options") {
-        fill(error, i18n.t("err.bad_options", { reason: err.reason ?? "" }));
-        error.hidden = false;
-      } else {
-        ctx.onError(err);
-      }
-    } finally {
-      start.disabled = !playable;
-    }
-  });
-  fresh("2023").then(draw);
-  return form;
-}
-
-const BUILT_IN = "elgrande";
+import { fill, h } from "./dom.js";
+import { withStrings } from "./i18n.js";
 
 /**
- * The lobby's new-game part: the game picker and the chosen game's form. ctx: { i18n,
- * catalogue() → Promise<games>, gameStrings(game) → Promise<strings>, gameData(edition) →
- * Promise<data|null>, create(body) → Promise (rejects with {code, reason, errors}), onError(err) }.
+ * The lobby's new-game part: the game picker and the chosen game's form (the catalogue's
+ * default game at first). ctx: { i18n, catalogue() → Promise<{games, default}>,
+ * gameStrings(game) → Promise<strings>,
+ * plugin(game) → Promise<plugin>, create(body) → Promise (rejects with {code, reason, errors}),
+ * onError(err) }.
  */
 export function newGameForm(ctx) {
   const { i18n } = ctx;
   const picker = h("select", { id: "game-pick", name: "game" });
   const wrap = h("div.new-game-wrap", {}, h("label.field", { id: "game-field" }, h("span", {}, i18n.t("ui.game")), picker));
-  let form = elGrandeForm(ctx);
+  let form = h("form.new-game", { id: "new-game" }, h("h2", {}, i18n.t("ui.new_game")), h("p.muted", {}, "…"));
   wrap.append(form);
   let games = [];
   async function show(id) {
     const entry = games.find((g) => g.id === id);
-    const next = id === BUILT_IN || !entry ? elGrandeForm(ctx) : schemaForm(ctx, entry, await ctx.gameStrings(id));
+    if (!entry) return;
+    const [strings, plugin] = await Promise.all([ctx.gameStrings(id), ctx.plugin(id)]);
     if (picker.value !== id) return; // changed meanwhile
+    const next = plugin?.newGameForm
+      ? plugin.newGameForm({ i18n: withStrings(i18n, strings), create: (body) => ctx.create({ ...body, game: id }), onError: ctx.onError })
+      : schemaForm(ctx, entry, strings);
     form.replaceWith(next);
     form = next;
   }
-  ctx.catalogue().then((list) => {
-    games = list;
-    fill(picker, list.map((g) => h("option", { value: g.id, selected: g.id === BUILT_IN }, g.title)));
-    if (!list.some((g) => g.id === BUILT_IN) && list.length) show(list[0].id);
+  ctx.catalogue().then((catalogue) => {
+    games = catalogue.games ?? [];
+    const first = games.find((g) => g.id === catalogue.default) ?? games[0];
+    fill(picker, games.map((g) => h("option", { value: g.id, selected: g === first }, g.title)));
+    if (first) show(first.id);
   });
   picker.addEventListener("change", () => show(picker.value));
   return wrap;
@@ -318,20 +174,6 @@ function schemaForm(ctx, entry, strings) {
     }
   });
   return form;
-}
-
-/** Short tags for a saved game's options (the lobby's list). */
-export function optionTags(i18n, game) {
-  const o = game.options ?? {};
-  const tags = [];
-  if ((o.mode ?? game.mode) === "dealer") tags.push(i18n.t("tag.dealer"));
-  if (o.short_game) tags.push(i18n.t("tag.short_game"));
-  if (o.merge_decks_2_3 && (game.players ?? []).length === 3) tags.push(i18n.t("tag.merged"));
-  if (o.new_regency) tags.push(i18n.t("tag.new_regency"));
-  if (o.power_shift) tags.push(i18n.t("tag.power_shift"));
-  if (o.open_power_cards) tags.push(i18n.t("tag.open_power_cards"));
-  for (const id of o.alternatives ?? []) tags.push(i18n.card(id));
-  return tags;
 }
 
 /** Tags for a saved game of a generated form: its options turned on, labelled from its bundle. */

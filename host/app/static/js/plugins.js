@@ -1,11 +1,9 @@
 // A game's UI plugin: its own module (host/games/<id>/static/plugin.js, named in
-// GET /api/catalogue) or the generic one (generic.js). El Grande's UI is still built into the
-// shell (table.js, seat.js and the modules they import): it gets no plugin (null).
+// GET /api/catalogue) or the generic one (generic.js). The interface: docs/table-app.md.
 
 import * as generic from "./generic.js";
 import { getJson } from "./net.js";
 
-const BUILT_IN = "elgrande";
 const plugins = new Map();
 let catalogue = null;
 
@@ -26,14 +24,14 @@ async function load(game) {
   return generic;
 }
 
-/** The plugin of a game (by its engine.registry id); null for the shell's built-in El Grande. */
+/** The plugin of a game (by its engine.registry id); the generic one with no game. */
 export function pluginFor(game) {
-  if (!game || game === BUILT_IN) return Promise.resolve(null);
+  if (!game) return Promise.resolve(generic);
   if (!plugins.has(game)) plugins.set(game, load(game));
   return plugins.get(game);
 }
 
-/** A game's title from the catalogue ("Kingdomino"), or null with no game. */
+/** A game's title from the catalogue, or null with no game. */
 export async function gameTitle(game) {
   if (!game) return null;
   return (await entryOf(game))?.title ?? null;

@@ -2,10 +2,9 @@
 // The links carry the address devices use (`network.public_url` of GET /api/info); when the
 // machine has no network, no code is shown: a phone could not open it.
 
-import { h } from "./dom.js";
-import { COLOURS } from "./board.js";
+import { capitalise, h } from "./dom.js";
+import { COLOURS } from "./colours.js";
 import { qrSvg } from "./qr.js";
-import { capitalise } from "./prompt.js";
 
 function seatUrl(seat, base) {
   const raw = seat.token ? `/seat/${seat.token}` : seat.url;

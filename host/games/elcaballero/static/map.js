@@ -5,7 +5,7 @@
 // the map before it is placed (the placement preview).
 
 import { esc } from "/static/js/dom.js";
-import { COLOURS } from "/static/js/board.js";
+import { COLOURS } from "/static/js/colours.js";
 
 export const LAND = 0;
 export const SEA = 1;

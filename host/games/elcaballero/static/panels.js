@@ -2,7 +2,7 @@
 // court, and each scoring's breakdown per region and per ship.
 
 import { h } from "/static/js/dom.js";
-import { COLOURS } from "/static/js/board.js";
+import { COLOURS } from "/static/js/colours.js";
 import { cardPicture } from "./map.js";
 
 export const dot = (colour) => h("span.ec-dot", { style: { background: COLOURS[colour] ?? "#888" } });

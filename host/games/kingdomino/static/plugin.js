@@ -3,7 +3,7 @@
 // (tap a lit square, rotate, tap again or "Place") and claims by tapping, with a hint. Squares
 // follow docs/kingdomino-notation.md: "c4" is column c, row 4 of the window around the castle.
 
-import { fill, h } from "/static/js/dom.js";
+import { fill, h, stylesheet } from "/static/js/dom.js";
 import { CASTLE_COLOURS, TERRAIN_COLOURS } from "/games/kingdomino/pieces.js";
 
 const STEP = { n: [-1, 0], e: [0, 1], s: [1, 0], w: [0, -1] };
@@ -14,12 +14,7 @@ const ROTATION = ["e", "s", "w", "n"]; // a quarter turn clockwise each
 // square), a hint, and the last render's arguments (a tap re-renders on its own).
 const local = { pick: null, hint: null, asking: false, last: null };
 
-let styled = false;
-function addStyle() {
-  if (styled) return;
-  styled = true;
-  document.head.append(h("link", { rel: "stylesheet", href: "/games/kingdomino/plugin.css" }));
-}
+const addStyle = () => stylesheet("/games/kingdomino/plugin.css");
 
 // ------------------------------------------------------------------ squares
 const colOf = (square) => square.charCodeAt(0) - 97;

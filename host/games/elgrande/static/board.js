@@ -1,25 +1,15 @@
 // The board: an SVG map of the 9 regions, France, Portugal and the castillo, with caballeros,
-// the King, the Grandes and the scoring tiles. Geometry comes from static/data/map.json.
+// the King, the Grandes and the scoring tiles. Geometry comes from map.json beside this module.
 
-import { esc } from "./dom.js";
-import { getJson } from "./net.js";
+import { COLOURS } from "/static/js/colours.js";
+import { esc } from "/static/js/dom.js";
+import { getJson } from "/static/js/net.js";
 
-export const COLOURS = {
-  purple: "#7d3fa3",
-  green: "#2f8a3f",
-  blue: "#2b63c8",
-  orange: "#ee8a1e",
-  red: "#cf3a2b",
-  yellow: "#e6c619",
-  black: "#262626",
-  white: "#f2f2ee",
-  pink: "#e0709f", // Kingdomino's fourth castle
-};
 
 let MAP = null;
 
 export async function loadMap() {
-  if (!MAP) MAP = await getJson("/static/data/map.json");
+  if (!MAP) MAP = await getJson("/games/elgrande/map.json");
   return MAP;
 }
 

@@ -3,8 +3,7 @@
 // Shown on the table until the first player acts, or until the table ticks it off (per game,
 // remembered on this device).
 
-import { h } from "./dom.js";
-import { capitalise } from "./prompt.js";
+import { capitalise, h } from "/static/js/dom.js";
 
 const doneKey = (gameId) => `castillo.checklist.${gameId}`;
 

@@ -1,8 +1,8 @@
 // The legal choices as tap targets, grouped under headings (power cards, action cards, placements,
 // each step of a special action …). Each button carries its notation in data-action.
 
-import { h, fill } from "./dom.js";
-import { COLOURS } from "./board.js";
+import { h, fill } from "/static/js/dom.js";
+import { COLOURS } from "/static/js/colours.js";
 import { areasOf, groupOf, label, parse } from "./notation.js";
 
 /** The action card the acting player took this turn, with its effect: shown for the whole turn. */

@@ -3,9 +3,8 @@
 // round), every player's remaining power cards (with the table option `open_power_cards`), and
 // every player's score.
 
-import { h } from "./dom.js";
-import { COLOURS } from "./board.js";
-import { capitalise } from "./prompt.js";
+import { COLOURS } from "/static/js/colours.js";
+import { capitalise, h } from "/static/js/dom.js";
 
 /** The colours in play: the players and, with 2 players, the dummy. */
 const inPlay = (game) => (game.dummy ? [...game.players, game.dummy] : game.players);

@@ -2,6 +2,8 @@
 // stable `key` with raw `params` (a seat's page gets its own prompt: its secret choice, or whom
 // it waits for); this module only translates it.
 
+import { capitalise } from "/static/js/dom.js";
+
 /** The prompt to show: {key, params} with raw tokens as params. */
 export function promptFor(state) {
   const server = state.prompt;
@@ -37,4 +39,3 @@ export function promptText(i18n, prompt) {
   return capitalise(i18n.has(key) ? i18n.t(key, words) : prompt.text ?? prompt.key);
 }
 
-export const capitalise = (s) => (s ? s.charAt(0).toUpperCase() + s.slice(1) : s);

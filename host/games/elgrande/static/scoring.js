@@ -1,8 +1,8 @@
 // Scoring breakdowns (per area: counts, places, ties, points, bonuses and why a bonus was lost)
 // and the chart of scores per round.
 
-import { h, esc } from "./dom.js";
-import { COLOURS } from "./board.js";
+import { h, esc } from "/static/js/dom.js";
+import { COLOURS } from "/static/js/colours.js";
 
 /** A breakdown's reason ({key: "note.*", params}) in the current language. */
 export function noteText(i18n, reason) {

@@ -1,0 +1,32 @@
+"""The strings a page shows while a game is active: the shell's table
+(host/app/static/i18n/<lang>.json) with the game's bundle over it
+(host/games/<game>/static/i18n/<lang>/*.json, merged in name order), as the pages merge them
+(host/app/static/js/i18n.js)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+SHELL = REPO / "host" / "app" / "static" / "i18n"
+GAMES = REPO / "host" / "games"
+
+
+def shell_strings(lang: str) -> dict[str, str]:
+    strings: dict[str, str] = json.loads((SHELL / f"{lang}.json").read_text("utf-8"))
+    return strings
+
+
+def game_bundle(game: str, lang: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for path in sorted((GAMES / game / "static" / "i18n" / lang).glob("*.json")):
+        part: dict[str, Any] = json.loads(path.read_text("utf-8"))
+        out.update(part)
+    return out
+
+
+def page_strings(lang: str, game: str = "elgrande") -> dict[str, str]:
+    """What a page in `lang` can say while `game` is active."""
+    return {**shell_strings(lang), **game_bundle(game, lang)}
