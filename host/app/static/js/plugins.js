@@ -7,10 +7,16 @@ import { getJson } from "./net.js";
 const plugins = new Map();
 let catalogue = null;
 
-async function entryOf(game) {
+function fetchCatalogue() {
   catalogue ??= getJson("/api/catalogue").catch(() => ({ games: [] }));
-  return (await catalogue).games?.find((g) => g.id === game) ?? null;
+  return catalogue;
 }
+
+async function entryOf(game) {
+  return (await fetchCatalogue()).games?.find((g) => g.id === game) ?? null;
+}
+
+fetchCatalogue(); // while the page starts: the first state's plugin is found without waiting
 
 async function load(game) {
   const entry = await entryOf(game);

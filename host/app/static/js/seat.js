@@ -65,9 +65,10 @@ function render() {
 
 async function onState(state, rev) {
   const game = state.game_type ?? null;
-  if ((state.lang && state.lang !== i18n.lang) || game !== i18n.game) await i18n.use(state.lang ?? i18n.lang, game);
-  ui.plugin = await pluginFor(game);
-  ui.title = await gameTitle(game);
+  const words = (state.lang && state.lang !== i18n.lang) || game !== i18n.game ? i18n.use(state.lang ?? i18n.lang, game) : null;
+  const [, plugin, title] = await Promise.all([words, pluginFor(game), gameTitle(game)]); // at once
+  ui.plugin = plugin;
+  ui.title = title;
   if (state.game) await ui.plugin.prepare?.(state, i18n); // its data, its map, its styles
   ui.state = state;
   ui.rev = rev ?? ui.rev;

@@ -252,9 +252,12 @@ function renderTower(state) {
 async function onState(state, rev) {
   const lang = state.lang ?? i18n.lang;
   const game = state.game_type ?? null;
-  if (lang !== i18n.lang || game !== i18n.game) await i18n.use(lang, game);
-  ui.plugin = await pluginFor(game);
-  ui.title = await gameTitle(game);
+  // the game's strings, its plugin and its title at once: a new game's page waits for the slowest
+  const [, plugin, title] = await Promise.all([
+    lang !== i18n.lang || game !== i18n.game ? i18n.use(lang, game) : null, pluginFor(game), gameTitle(game),
+  ]);
+  ui.plugin = plugin;
+  ui.title = title;
   if (state.game) await ui.plugin.prepare?.(state, i18n); // its data, its map, its styles
   const newGame = ui.state?.game_id !== state.game_id;
   ui.state = state;

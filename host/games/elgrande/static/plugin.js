@@ -19,10 +19,12 @@ export const layout = "fit";
 export const tableParts = ["prompt", "choices", "board", "acting", "undo", "players", "cards", "track"];
 export const seatParts = ["prompt", "mine", "choices", "undo", "hand", "board", "me", "players", "log"];
 
+const STYLES = "/games/elgrande/plugin.css";
+
 /** Before a state is drawn: the stylesheet, the map and the edition's game data. */
 export async function prepare(state, i18n) {
   const edition = state.game?.edition ?? state.options?.edition ?? "2023";
-  await Promise.all([stylesheet("/games/elgrande/plugin.css"), loadMap(), wordsOver(i18n).useEdition(edition)]);
+  await Promise.all([stylesheet(STYLES), loadMap(), wordsOver(i18n).useEdition(edition)]);
 }
 
 const worded = (ctx) => ({ ...ctx, i18n: wordsOver(ctx.i18n) });
