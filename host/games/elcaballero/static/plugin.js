@@ -4,7 +4,7 @@
 // tapping: a market card, a lit cell, turn it, place it; a cell or an own caballero card for
 // caballero cards, ships and castillos; end the turn.
 
-import { fill, h } from "/static/js/dom.js";
+import { fill, h, stylesheet } from "/static/js/dom.js";
 import { getJson } from "/static/js/net.js";
 import { mapSvg, SIDES } from "./map.js";
 import { sortLegal } from "./moves.js";
@@ -12,12 +12,11 @@ import { courts, dot, marketView, powerPlayed, roundLine, scoringsView, svgBox, 
 import { previewView, tryPlacement } from "./preview.js";
 import { entryView } from "./entry.js";
 
-if (!document.querySelector("link[data-ec-css]")) {
-  document.head.append(h("link", { rel: "stylesheet", href: "/games/elcaballero/plugin.css", "data-ec-css": "1" }));
-}
+// the stylesheet is loaded before the first drawing: a page that moves under a tap misplaces it
 const [rules, catalogue] = await Promise.all([
   getJson("/api/elcaballero/rules").catch(() => null),
   getJson("/api/elcaballero/catalogue").catch(() => null),
+  stylesheet("/games/elcaballero/plugin.css"),
 ]);
 const cardsById = new Map((catalogue?.cards ?? []).map((c) => [c.id, c.text]));
 

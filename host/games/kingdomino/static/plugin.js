@@ -16,6 +16,9 @@ const local = { pick: null, hint: null, asking: false, last: null };
 
 const addStyle = () => stylesheet("/games/kingdomino/plugin.css");
 
+/** The stylesheet is loaded before the first drawing (a page that moves under a tap misplaces it). */
+export const prepare = () => addStyle();
+
 // ------------------------------------------------------------------ squares
 const colOf = (square) => square.charCodeAt(0) - 97;
 const rowOf = (square) => Number(square.slice(1)) - 1;
