@@ -14,6 +14,8 @@ scoring. At each moment the table page is measured at 1280 x 800 and 1024 x 768 
   board is SVG text scaled by the SVG's viewBox: its size on the screen is its font size times
   the SVG's screen scale (and its rendered box is at least that tall);
 - every control outside the map is at least 44 x 44 px.
+- the tabs (log, scoring, chart, seats, tower) in one row: a row too long for its panel scrolls
+  sideways, none is cut below.
 
 The seat pages (phones, 390 x 844) are measured too: the map's text at least 12 px on the screen,
 no horizontal scrolling. The measurements are written to
@@ -98,6 +100,9 @@ MEASURE = """() => {
   const small = controls.filter(([, r]) => r.width < 44 || r.height < 44)
     .map(([el, r]) => `${el.tagName} ${el.textContent.trim().slice(0, 30)} ${r.width}x${r.height}`);
   const root = document.documentElement;
+  // the tabs in one row (a row too long for its panel scrolls sideways; none is cut below)
+  const tabTops = [...document.querySelectorAll('#tabs .tab')].map((el) => el.offsetTop);
+  const tabRows = new Set(tabTops).size;
   return {
     name: least(names), name_box: leastBox(names),
     value: least(values), value_box: leastBox(values),
@@ -105,6 +110,7 @@ MEASURE = """() => {
     score: scores.length ? Math.min(...scores) : null,
     height: root.scrollHeight, width: root.scrollWidth, inner: [innerWidth, innerHeight],
     unseen, smallest_tap: smallest, small, lang: root.lang, regions: names.length,
+    tab_rows: tabRows,
   };
 }"""
 
@@ -146,6 +152,8 @@ def _check_table(page: Any, moment: str) -> list[str]:
                     failures.append(f"{where}: {key} {m[key]} px < {TABLE_MIN[key]}")
             if m["small"]:
                 failures.append(f"{where}: small controls {m['small']}")
+            if m["tab_rows"] != 1:
+                failures.append(f"{where}: the tabs take {m['tab_rows']} rows")
     page.set_viewport_size(TABLET)
     return failures
 
