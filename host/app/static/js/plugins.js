@@ -42,3 +42,18 @@ export async function gameTitle(game) {
   if (!game) return null;
   return (await entryOf(game))?.title ?? null;
 }
+
+/** Ready to draw `state`: the game's strings in `lang` (the page's i18n switched to them), its
+ * plugin (prepared: its data, its map, its styles) and its title, fetched at once. */
+export async function gameFor(state, i18n, lang) {
+  const game = state.game_type ?? null;
+  const words = lang !== i18n.lang || game !== i18n.game ? i18n.use(lang, game) : null;
+  const [, plugin, title] = await Promise.all([words, pluginFor(game), gameTitle(game)]);
+  if (state.game) await plugin.prepare?.(state, i18n);
+  return { plugin, title };
+}
+
+/** Empty the page's parts the plugin does not fill (its `tableParts` or `seatParts`). */
+export function clearUnused(parts, used = ["prompt", "choices", "board"]) {
+  for (const [name, el] of Object.entries(parts)) if (!used.includes(name)) el.replaceChildren();
+}

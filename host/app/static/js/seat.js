@@ -7,7 +7,7 @@ import { i18n, LANGUAGES } from "./i18n.js";
 import { COLOURS } from "./colours.js";
 import { undoWithCare } from "./checks.js";
 import { Connection } from "./net.js";
-import { gameTitle, pluginFor } from "./plugins.js";
+import { clearUnused, gameFor } from "./plugins.js";
 
 const token = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() ?? "");
 // plugin: the active game's UI plugin (its own, else the generic one)
@@ -54,8 +54,7 @@ function render() {
     return;
   }
   const plugin = ui.plugin;
-  const used = new Set(plugin.seatParts ?? ["prompt", "choices", "board"]);
-  for (const [name, el] of Object.entries(parts())) if (!used.has(name)) fill(el);
+  clearUnused(parts(), plugin.seatParts);
   $("#prompt").classList.remove("my-turn"); // a plugin may mark it again
   plugin.renderSeat({
     state, i18n, plugin, act, send, rerender: render,
@@ -64,12 +63,7 @@ function render() {
 }
 
 async function onState(state, rev) {
-  const game = state.game_type ?? null;
-  const words = (state.lang && state.lang !== i18n.lang) || game !== i18n.game ? i18n.use(state.lang ?? i18n.lang, game) : null;
-  const [, plugin, title] = await Promise.all([words, pluginFor(game), gameTitle(game)]); // at once
-  ui.plugin = plugin;
-  ui.title = title;
-  if (state.game) await ui.plugin.prepare?.(state, i18n); // its data, its map, its styles
+  ({ plugin: ui.plugin, title: ui.title } = await gameFor(state, i18n, state.lang ?? i18n.lang));
   ui.state = state;
   ui.rev = rev ?? ui.rev;
   renderTimed(render, ui.rev);

@@ -12,7 +12,7 @@ import { seatsView } from "./seats.js";
 import { dropperView, towerEvents, towerWarning } from "./dropper.js";
 import { checksView, undoWithCare } from "./checks.js";
 import { newGameForm, schemaTags } from "./lobby.js";
-import { gameTitle, pluginFor } from "./plugins.js";
+import { clearUnused, gameFor, pluginFor } from "./plugins.js";
 
 const ui = {
   state: null,
@@ -97,8 +97,7 @@ function render() {
     return;
   }
   const ctx = context(state);
-  const used = new Set(ui.plugin.tableParts ?? ["prompt", "choices", "board"]);
-  for (const [name, el] of Object.entries(parts())) if (!used.has(name)) fill(el);
+  clearUnused(parts(), ui.plugin.tableParts);
   fill($("#checks"), ui.plugin.tableNotices?.(ctx) ?? null, checksView(i18n, state.checks, { send, players: coloursInPlay(state) }));
   delete $("#prompt").dataset.phase; // a plugin may mark it again
   ui.plugin.renderTable(ctx, parts());
@@ -250,15 +249,7 @@ function renderTower(state) {
 
 // ------------------------------------------------------------------ start-up
 async function onState(state, rev) {
-  const lang = state.lang ?? i18n.lang;
-  const game = state.game_type ?? null;
-  // the game's strings, its plugin and its title at once: a new game's page waits for the slowest
-  const [, plugin, title] = await Promise.all([
-    lang !== i18n.lang || game !== i18n.game ? i18n.use(lang, game) : null, pluginFor(game), gameTitle(game),
-  ]);
-  ui.plugin = plugin;
-  ui.title = title;
-  if (state.game) await ui.plugin.prepare?.(state, i18n); // its data, its map, its styles
+  ({ plugin: ui.plugin, title: ui.title } = await gameFor(state, i18n, state.lang ?? i18n.lang));
   const newGame = ui.state?.game_id !== state.game_id;
   ui.state = state;
   ui.rev = rev ?? ui.rev;

@@ -14,10 +14,8 @@ const ROTATION = ["e", "s", "w", "n"]; // a quarter turn clockwise each
 // square), a hint, and the last render's arguments (a tap re-renders on its own).
 const local = { pick: null, hint: null, asking: false, last: null };
 
-const addStyle = () => stylesheet("/games/kingdomino/plugin.css");
-
 /** The stylesheet is loaded before the first drawing (a page that moves under a tap misplaces it). */
-export const prepare = () => addStyle();
+export const prepare = () => stylesheet("/games/kingdomino/plugin.css");
 
 // ------------------------------------------------------------------ squares
 const colOf = (square) => square.charCodeAt(0) - 97;
@@ -396,7 +394,6 @@ export function logText(i18n, text) {
 
 /** The shared table. */
 export function renderTable(ctx, parts) {
-  addStyle();
   const { state, i18n, act, send } = ctx;
   const game = state.game;
   const redraw = () => renderTable(ctx, parts);
@@ -423,7 +420,6 @@ export function renderTable(ctx, parts) {
 
 /** A seat's own page (a phone): its kings, its turn's controls, its kingdom, the lines. */
 export function renderSeat(ctx, parts) {
-  addStyle();
   const { state, i18n, act, send } = ctx;
   const game = state.game;
   const me = state.seat;
