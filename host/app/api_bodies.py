@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine import registry
+from host.app.checks import OPTIONS as FIXES
+from host.app.towers import HOW, MAX_CUBES, sim_colours
 
 TEXT = {"type": "string"}
 WHOLE = {"type": "integer", "minimum": 0}
@@ -46,6 +48,17 @@ RECORD = {
     "actions": {"type": "array", "items": {"type": "array", "items": TEXT}},
 }
 ACTION = {"text": TEXT, "as": TEXT}
+# every `how` of a throw-check issue (which ones fit depends on the issue: host/app/checks.py)
+RESOLUTIONS = tuple(dict.fromkeys(how for hows in FIXES.values() for how in hows))
+DROP = {
+    "cubes": {
+        "type": "array",
+        "items": {"type": "string", "enum": list(sim_colours())},
+        "minItems": 1,
+        "maxItems": MAX_CUBES,
+    },
+    "how": {"type": "string", "enum": list(HOW), "default": "single"},
+}
 
 # path → the body's properties (every body is a JSON object)
 BODIES: dict[str, dict[str, Any]] = {
@@ -58,8 +71,12 @@ BODIES: dict[str, dict[str, Any]] = {
     "/api/undo": {"as": TEXT},
     "/api/hint": {},
     "/api/confirm": {"check": WHOLE, "issue": WHOLE, "colours": NAMES},
-    "/api/resolve": {"issue": WHOLE, "how": TEXT, "note": TEXT},
-    "/api/sim/drop": {"cubes": NAMES, "how": TEXT},
+    "/api/resolve": {
+        "issue": WHOLE,
+        "how": {"type": "string", "enum": list(RESOLUTIONS)},
+        "note": TEXT,
+    },
+    "/api/sim/drop": DROP,
     "/api/sim/gate": {"open": {"type": "boolean"}},
     "/api/seat/{token}/action": ACTION,
     "/api/seat/{token}/undo": {"as": TEXT},
@@ -67,7 +84,20 @@ BODIES: dict[str, dict[str, Any]] = {
 }
 
 
+# path → the fields a body must have
+REQUIRED: dict[str, list[str]] = {
+    "/api/action": ["text"],
+    "/api/seat/{token}/action": ["text"],
+    "/api/confirm": ["colours"],
+    "/api/resolve": ["issue", "how"],
+    "/api/sim/drop": ["cubes"],
+    "/api/sim/gate": ["open"],
+}
+
+
 def body_spec(path: str) -> dict[str, Any]:
     """`openapi_extra` for the POST route at `path`: its JSON request body."""
-    schema = {"type": "object", "properties": BODIES[path]}
+    schema: dict[str, Any] = {"type": "object", "properties": BODIES[path]}
+    if path in REQUIRED:
+        schema["required"] = REQUIRED[path]
     return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}

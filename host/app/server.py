@@ -26,10 +26,11 @@ from fastapi.staticfiles import StaticFiles
 from engine import registry
 from host.app import json_input
 from host.app.access import Access as Access  # re-exported: tests and the bench build apps
-from host.app.api_bodies import body_spec
+from host.app.api_bodies import RESOLUTIONS, body_spec
 from host.app.guard import RequestGuard, WebPolicy
 from host.app.network import Reach
 from host.app.session import LANGUAGES, ActionError, Role, Session
+from host.app.towers import BadDrop, check_drop
 from host.games import adapter_for
 
 log = logging.getLogger("host.app.server")
@@ -305,7 +306,10 @@ def create_app(
     @guarded
     async def pair(request: Request) -> dict[str, Any]:
         raw = await body(request)
-        return {"token": access.pair(str(raw.get("code", "")), _client_of(request))}
+        code = raw.get("code", "")
+        if not isinstance(code, str):
+            raise ActionError("bad_message", "'code' must be text (the pairing code)")
+        return {"token": access.pair(code, _client_of(request))}
 
     # each game's own public routes (El Grande: /api/gamedata, its printed components)
     for spec in registry.specs():
@@ -456,7 +460,10 @@ def create_app(
         if kind == "hint":
             return {"hint": await run(session.hint, role)}
         if kind == "language":
-            await run(session.set_language, role, str(raw.get("lang", "")))
+            lang = raw.get("lang")
+            if not isinstance(lang, str) or lang not in LANGUAGES:
+                raise ActionError("bad_message", f"'lang' must be one of {', '.join(LANGUAGES)}")
+            await run(session.set_language, role, lang)
             return {"rev": session.rev}
         if role.kind != "table":
             raise ActionError("forbidden", f"'{kind}' is for the table")
@@ -464,18 +471,27 @@ def create_app(
             colours = raw.get("colours")
             if not isinstance(colours, list) or not all(isinstance(c, str) for c in colours):
                 raise ActionError("bad_message", "'colours' must be a list of colours")
-            return {"rev": await run(session.confirm, _int(raw.get("check")), colours)}
+            return {"rev": await run(session.confirm, _int(raw.get("check"), "check"), colours)}
         if kind == "resolve":
-            how, note = str(raw.get("how", "")), str(raw.get("note", ""))
-            return {"rev": await run(session.resolve, _int(raw.get("issue")), how, note)}
-        if kind == "drop":
-            cubes = raw.get("cubes")
-            if not isinstance(cubes, list):
-                raise ActionError("bad_message", "'cubes' must be a list of colours")
-            await run(session.drop, cubes, str(raw.get("how", "single")))
+            issue, how = _int(raw.get("issue"), "issue"), raw.get("how")
+            if not isinstance(how, str) or how not in RESOLUTIONS:
+                raise ActionError("bad_message", f"'how' must be one of {', '.join(RESOLUTIONS)}")
+            note = raw.get("note", "")
+            if not isinstance(note, str):
+                raise ActionError("bad_message", "'note' must be text")
+            return {"rev": await run(session.resolve, issue, how, note)}
+        if kind == "drop":  # checked here: a bad request is 400 with or without a tower
+            try:
+                cubes, how = check_drop(raw.get("cubes"), raw.get("how", "single"))
+            except BadDrop as exc:
+                raise ActionError("bad_message", str(exc)) from None
+            await run(session.drop, cubes, how)
             return {}
         if kind == "gate":
-            await run(session.set_gate, bool(raw.get("open")))
+            is_open = raw.get("open")
+            if not isinstance(is_open, bool):
+                raise ActionError("bad_message", "'open' must be true or false")
+            await run(session.set_gate, is_open)
             return {}
         raise ActionError("bad_message", f"unknown message type {kind!r}")
 
@@ -592,10 +608,10 @@ def create_app(
     return app
 
 
-def _int(value: Any) -> int:
+def _int(value: Any, field: str) -> int:
     """An issue or check id: a whole number (a digit string is accepted too)."""
     if isinstance(value, str) and value.isascii() and value.isdigit():
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**63:
-        raise ActionError("bad_message", "an issue id is a whole number")
+        raise ActionError("bad_message", f"'{field}' must be a whole number (an id)")
     return value

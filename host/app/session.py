@@ -42,7 +42,7 @@ from host.app.errors import ActionError as ActionError  # re-exported: tests and
 from host.app.json_input import BadInput, check_loggable
 from host.app.lights import LightsState, LightsWorker, program
 from host.app.store import LogRow, Store
-from host.app.towers import DropperError, TowerRuntime
+from host.app.towers import BadDrop, DropperError, TowerRuntime
 from host.games import GameAdapter, adapter_for
 from host.tower.events import LinkStatus
 from host.tower.ledger import LedgerEntry
@@ -770,6 +770,8 @@ class Session:
             raise ActionError("not_simulated", "there is no tower")
         try:
             self.tower.drop(cubes, how)
+        except BadDrop as exc:  # a bad request, with or without the simulated tower
+            raise ActionError("bad_message", str(exc)) from None
         except DropperError as exc:
             raise ActionError("not_simulated", str(exc)) from None
 
@@ -778,6 +780,8 @@ class Session:
             raise ActionError("not_simulated", "there is no tower")
         try:
             self.tower.set_gate(is_open)
+        except BadDrop as exc:
+            raise ActionError("bad_message", str(exc)) from None
         except DropperError as exc:
             raise ActionError("not_simulated", str(exc)) from None
 

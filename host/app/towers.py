@@ -4,6 +4,7 @@ none (throw checks off)."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import threading
 from collections.abc import Sequence
@@ -21,6 +22,37 @@ MAX_CUBES = 30  # one dropper request; a handful is at most a few
 
 class DropperError(Exception):
     """The dropper cannot do that (not simulated, bad request)."""
+
+
+class BadDrop(DropperError):
+    """A request to the simulated tower that no tower could do: its reason names the field."""
+
+
+@functools.cache
+def sim_colours() -> tuple[str, ...]:
+    """The cube colours the simulated sensor can show (host/tower/sim/spectra.json)."""
+    from host.tower.sim.sensor_model import load_spectra
+
+    colours = load_spectra()["colours"]
+    assert isinstance(colours, dict)
+    return tuple(colours)
+
+
+def check_drop(cubes: object, how: object) -> tuple[list[str], str]:
+    """A dropper request's `cubes` and `how`, checked (BadDrop names the bad field): 1 to
+    MAX_CUBES colour names the simulated sensor knows, and one of HOW."""
+    if not isinstance(how, str) or how not in HOW:
+        raise BadDrop(f"'how' must be one of {', '.join(HOW)}")
+    if not isinstance(cubes, list | tuple) or not all(isinstance(c, str) for c in cubes):
+        raise BadDrop("'cubes' must be a list of colour names")
+    if not 1 <= len(cubes) <= MAX_CUBES:
+        raise BadDrop(f"'cubes' must list 1 to {MAX_CUBES} cubes, not {len(cubes)}")
+    known = sim_colours()
+    unknown = sorted({c for c in cubes if c not in known})
+    if unknown:
+        shown = ", ".join(repr(c[:20]) for c in unknown[:3])
+        raise BadDrop(f"'cubes': no such colour {shown} (known: {', '.join(known)})")
+    return list(cubes), how
 
 
 @dataclass
@@ -51,16 +83,17 @@ class TowerRuntime:
             if health["warning"]:
                 status["warning"] = health["warning"]
                 status["warning_key"] = f"tower.warn.{health['warning_kind']}"
+                if health.get("warning_params"):  # e.g. an interruption's from/to (epoch s)
+                    status["warning_params"] = dict(health["warning_params"])
         return status
 
     def drop(self, cubes: Sequence[str], how: str = "single") -> None:
-        """Throw virtual cubes through the simulated chute (the firmware senses them)."""
+        """Throw virtual cubes through the simulated chute (the firmware senses them); a bad
+        request is refused (BadDrop) before the tower is asked. `grande` and `stuck` throw the
+        first cube."""
+        cubes, how = check_drop(cubes, how)
         if not self.simulated:
             raise DropperError("the dropper needs the simulated tower (castillo run --sim)")
-        if how not in HOW:
-            raise DropperError(f"how must be one of {', '.join(HOW)}")
-        if not cubes or len(cubes) > MAX_CUBES or not all(isinstance(c, str) for c in cubes):
-            raise DropperError(f"cubes: a list of 1 to {MAX_CUBES} colour names")
         from host.tower.sim.dropper import Dropper, render
         from host.tower.sim.sensor_model import SensorModel
 
@@ -82,6 +115,8 @@ class TowerRuntime:
         self.sim.play([row.raw() for row in rows])
 
     def set_gate(self, is_open: bool) -> None:
+        if not isinstance(is_open, bool):
+            raise BadDrop("'open' must be true or false")
         if not self.simulated:
             raise DropperError("the gate switch can be set only on the simulated tower")
         self.sim.set_gate(is_open)
