@@ -27,6 +27,7 @@ OUTBOX_MAX = 96
 MAX_FAULTS = 20  # consecutive failing loop passes before the watchdog is left to bite
 CAL_FILE = "cal.json"
 BASE_STEP = 30  # counts: two empty-chute readings this far off the baseline in a row: a lamp
+REPL_KEY_MS = 2000  # how long a `repl` key stays good
 
 
 class Tower:
@@ -97,6 +98,7 @@ class Tower:
         stopped: Any
         faults: Any
         fault_total: Any
+        _repl_key: Any
 
     def __init__(
         self,
@@ -753,8 +755,21 @@ class Tower:
         return {"on": self.grande_ok}
 
     def cmd_repl(self, msg: "dict[str, Any]") -> "Any":
-        self.stopped = True
-        return {}
+        """Leave the main loop for the REPL, in two steps: ``repl`` answers a one-time key,
+        ``repl`` with that key (within ``REPL_KEY_MS``) stops. A lone ``repl`` frame (a forged
+        or replayed one) only gets a key, which whoever sent it never reads: the host's own
+        request reads it from the answer."""
+        key = msg.get("key")
+        armed = self._repl_key
+        self._repl_key = None  # one use, right or wrong
+        if key is not None:
+            if armed is None or key != armed[0] or self.up_ms - armed[1] > REPL_KEY_MS:
+                return "repl: wrong or stale key"
+            self.stopped = True
+            return {}
+        fresh = codec.hex8(self.hal.random32() & 0xFFFFFFFF)
+        self._repl_key = (fresh, self.up_ms)
+        return {"key": fresh}
 
 
 def calsteps() -> "Any":

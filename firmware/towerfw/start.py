@@ -109,3 +109,4 @@ def tower(
     self.stopped = False
     self.faults = 0
     self.fault_total = 0
+    self._repl_key = None  # (key, up_ms) of the last `repl` request: see Tower.cmd_repl

@@ -862,6 +862,7 @@ class Session:
         if time.monotonic() - self._tower_problem_at < TOWER_WARNING_S:
             status["warning"] = self._tower_problem
             status["warning_key"] = "tower.warn.not_counted"
+            status.pop("warning_params", None)  # they belonged to the link's warning
         lights = self.lights
         if lights is not None and lights.problem and "warning" not in status:
             status["warning"] = f"board lights: {lights.problem}"

@@ -167,13 +167,17 @@ class LinkState(enum.Enum):
     CONNECTED = "connected"
     RECONNECTING = "reconnecting"
     DEVICE_RESET = "device_reset"
+    # the firmware is not counting: stopped in the REPL (being restarted) or rebooting
+    RESTARTING = "restarting"
     CLOSED = "closed"
 
 
 @dataclass(frozen=True)
 class LinkStatus:
     """A link state change. DEVICE_RESET is reported once per new boot id (the ledger carried
-    the old boot's counts over); CONNECTED follows it once resync is done."""
+    the old boot's counts over); CONNECTED follows it once resync is done. RESTARTING: the
+    firmware stopped counting (REPL, reboot); once it counts again the link reports the
+    interval as an `interrupted` warning (`health()["interruptions"]`)."""
 
     state: LinkState
     boot: str = ""

@@ -13,6 +13,13 @@ number is passed over in the ledger (durably, then acked) so the stream goes on,
 get a `LinkStatus` with the state unchanged and the problem in `detail`. REPL text instead of
 frames (the firmware stopped by a stray Ctrl-C) restarts the firmware (`host.tower.repl_watch`).
 
+While the firmware is not counting (stopped in the REPL, soft-rebooting, or replaced by a new
+boot) the state is RESTARTING (DEVICE_RESET once a new boot's HELLO came), never CONNECTED. A
+cube thrown then may never have been seen: once the firmware counts again the link reports the
+interval, from the last frame heard from the counting firmware to the HELLO that showed it back,
+as an `interrupted` warning with those wall-clock times (`health()`: `warning_params`,
+`interruptions`).
+
 Counts are secret: this module logs them only at DEBUG level.
 """
 
@@ -24,6 +31,7 @@ import logging
 import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -48,7 +56,7 @@ from host.tower.link import (
     Listener,
     TowerLink,
 )
-from host.tower.repl_watch import RESTART_BYTES, ReplWatch
+from host.tower.repl_watch import RESTART_BYTES, ReplWatch, Seen
 from host.tower.schema import COUNT_SEQ, frame_problem, is_counts, valid_seq
 
 log = logging.getLogger("host.tower.link")
@@ -72,6 +80,7 @@ WARNING_S = 600.0  # how long a skipped frame or a firmware restart stays a warn
 # Handshakes in a row that got no byte at all before the link tries restarting the firmware
 # blind: a Pico left in the raw REPL (a killed mpremote) prints nothing when written to.
 MUTE_HANDSHAKES = 2
+INTERRUPTIONS_KEPT = 16  # the latest intervals without counting, for `health()`
 
 
 class Port(Protocol):
@@ -147,6 +156,13 @@ class SerialTowerLink(TowerLink):
         self._problem = ""  # the latest skipped frame or restart, for warnings
         self._problem_kind = ""
         self._problem_at = -WARNING_S
+        self._problem_params: dict[str, Any] = {}
+        # counting interruptions: wall-clock time of the last frame from a counting firmware,
+        # the start of the open interruption (None: counting), the finished ones
+        self._heard_wall: float | None = None
+        self._gap_from: float | None = None
+        self._gap_to = 0.0
+        self.interruptions: deque[tuple[float, float]] = deque(maxlen=INTERRUPTIONS_KEPT)
         self._repl_watch = ReplWatch()
         self._repl_wanted = False  # enter_repl: leave the REPL alone
         self._mute_handshakes = 0  # sessions in a row without a single byte from the device
@@ -238,6 +254,8 @@ class SerialTowerLink(TowerLink):
             "firmware_restarts": self.firmware_restarts,
             "warning": self._problem if recent else "",
             "warning_kind": self._problem_kind if recent else "",
+            "warning_params": dict(self._problem_params) if recent else {},
+            "interruptions": [list(gap) for gap in self.interruptions],
         }
 
     def set_grande_possible(self, possible: bool) -> None:
@@ -254,7 +272,11 @@ class SerialTowerLink(TowerLink):
     def enter_repl(self, timeout: float = 2.0) -> str:
         self._repl_wanted = True
         try:
-            self.command("repl", timeout)
+            # two steps: the firmware answers a one-time key, and stops only when it gets it
+            # back (a forged `repl` frame alone never stops it)
+            key = self.command("repl", timeout).get("key")
+            if isinstance(key, str):
+                self.command("repl", timeout, key=key)
         except LinkTimeout:
             log.info("no answer to `repl`; the firmware may already have stopped")
         port = self._port
@@ -392,13 +414,19 @@ class SerialTowerLink(TowerLink):
             data = ser.read(max(1, ser.in_waiting))
             now = time.monotonic()
             if data:
+                # REPL text first: a HELLO in the same read ends the restart's hold-off
+                seen = self._repl_watch.feed(data, now)
+                if seen is Seen.REPL and not self._repl_wanted:
+                    self._restart_firmware(ser, "the tower's firmware had stopped (REPL)")
+                elif seen is Seen.REBOOT and not self._repl_wanted:
+                    self._not_counting("the tower's firmware is rebooting")
                 for frame in decoder.feed(data):
                     last_rx = now
                     self._handle(frame, now)
+                    if self._gap_from is None and self._session_boot:
+                        self._heard_wall = time.time()
                 self.bad_frames = decoder.bad_frames
                 heard = True
-                if self._repl_watch.feed(data, now) and not self._repl_wanted:
-                    self._restart_firmware(ser, "the tower's firmware had stopped (REPL)")
             connected = connected or self._state is LinkState.CONNECTED
             if not self._session_boot:
                 if now - opened > HANDSHAKE_TIMEOUT:
@@ -420,9 +448,37 @@ class SerialTowerLink(TowerLink):
     def _restart_firmware(self, ser: Port, why: str) -> None:
         """The firmware stopped in the REPL: soft-reset it (its HELLO then resyncs the link)."""
         self.firmware_restarts += 1
+        self._not_counting(why)
         self._warn("firmware_restart", f"{why}: restarted it")
         with self._write_lock:
             ser.write(RESTART_BYTES)
+
+    def _not_counting(self, why: str) -> None:
+        """The firmware stopped counting: RESTARTING until it is back and resynced; the
+        interruption starts at the last frame heard from it."""
+        self._open_gap()
+        if self._state is not LinkState.DEVICE_RESET:
+            self._set_state(LinkState.RESTARTING, self._session_boot, why)
+
+    def _open_gap(self) -> None:
+        if self._gap_from is None:
+            self._gap_from = self._heard_wall if self._heard_wall is not None else time.time()
+
+    def _counting_again(self) -> None:
+        """Resynced after an interruption: report its interval (a warning with both times)."""
+        start = self._gap_from
+        if start is None:
+            return
+        self._gap_from = None
+        end = max(self._gap_to, start)
+        self._heard_wall = time.time()
+        self.interruptions.append((start, end))
+        self._warn(
+            "interrupted",
+            f"the tower was not counting from {_clock(start)} to {_clock(end)}: a cube thrown "
+            "then may be missing from the count; check the castillo",
+            {"from": round(start, 3), "to": round(end, 3)},
+        )
 
     def _after_mute_handshake(self, ser: Port, heard: bool) -> None:
         """A handshake timed out: after `MUTE_HANDSHAKES` in a row without a byte, restart."""
@@ -434,11 +490,12 @@ class SerialTowerLink(TowerLink):
             self._mute_handshakes = 0
             self._restart_firmware(ser, "the tower did not answer at all (raw REPL?)")
 
-    def _warn(self, kind: str, problem: str) -> None:
+    def _warn(self, kind: str, problem: str, params: dict[str, Any] | None = None) -> None:
         """Something went wrong and was dealt with: log it, keep it for `health()`, tell the
         listeners (a status whose state is unchanged)."""
         log.warning("tower link: %s", problem)
         self._problem, self._problem_kind = problem, kind
+        self._problem_params = dict(params or {})
         self._problem_at = time.monotonic()
         self._deliver(LinkStatus(self._state, self._session_boot, problem))
 
@@ -470,7 +527,14 @@ class SerialTowerLink(TowerLink):
     def _on_hello(self, hello: Hello, now: float) -> None:
         self._last_hello = hello
         self._last_up_ms = hello.up_ms
-        if hello.boot == self._session_boot and hello.seq >= self.ledger.seq:
+        self._repl_watch.running()
+        if hello.boot != self.ledger.boot and self._heard_wall is not None:
+            # a new boot replaced the one this link heard counting: not counting in between
+            # (the state becomes DEVICE_RESET below)
+            self._open_gap()
+        if self._gap_from is not None:
+            self._gap_to = time.time()  # counting again from this HELLO on
+        elif hello.boot == self._session_boot and hello.seq >= self.ledger.seq:
             return
         log.info(
             "tower hello: fw %s uid %s boot %s (%s)", hello.fw, hello.uid, hello.boot, hello.reset
@@ -523,6 +587,7 @@ class SerialTowerLink(TowerLink):
         self._resync_attempt = 0
         self._resync_from = 0
         self._send("grande", None, on=self._grande_possible)
+        self._counting_again()
         self._set_state(LinkState.CONNECTED, self._session_boot)
 
     def _on_event(self, frame: dict[str, Any], problem: str | None) -> None:
@@ -621,3 +686,8 @@ class SerialTowerLink(TowerLink):
                 pending.future.set_result(frame)
             else:
                 pending.future.set_exception(CommandFailed(pending.name, str(frame.get("why"))))
+
+
+def _clock(wall: float) -> str:
+    """A wall-clock time as the table reads it (local time, to the second)."""
+    return time.strftime("%H:%M:%S", time.localtime(wall))

@@ -67,13 +67,15 @@ def test_a_stopped_firmware_is_restarted(sim: SimTower, link: SimTowerLink) -> N
     """`repl` stops the firmware whether or not it traps Ctrl-C: the link restarts it."""
     sim.drop("orange")
     assert drops(link, 1) == ["orange"]
-    link.command("repl")
+    link.command("repl", key=link.command("repl")["key"])  # as `enter_repl` asks
     seen = wait_status(link, LinkState.DEVICE_RESET, timeout=10.0)
     assert any(isinstance(m, LinkStatus) and "REPL" in m.detail for m in seen)
     wait_status(link, LinkState.CONNECTED, timeout=10.0)
     assert sim.boot_causes[-1] == "soft"
     health = link.health()
-    assert health["firmware_restarts"] == 1 and health["warning_kind"] == "firmware_restart"
+    # the restart, then the interval the firmware was not counting
+    assert health["firmware_restarts"] == 1 and health["warning_kind"] == "interrupted"
+    assert len(health["interruptions"]) == 1
     wait_running(sim, link)
     sim.drop("red", "red")
     assert drops(link, 2) == ["red", "red"]

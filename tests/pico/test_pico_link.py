@@ -84,7 +84,8 @@ def test_the_watchdog_is_fed_by_the_loop_and_never_bites(fresh_pico: EmulatedPic
     assert idle_feeds >= 55  # once per loop pass: the idle wait is at most 16 ms
     play(pico, singles(["red"] * 5, 40_000, seed=4))
     assert pico.stats.wdt_bites == 0
-    pico.command("repl")
+    key = pico.command("repl")["key"]  # two steps: a lone `repl` frame never stops it
+    pico.command("repl", key=key)
     pico.run(50_000)
     feeds = pico.stats.wdt_feeds
     pico.run(3_000_000)

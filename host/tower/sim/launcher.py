@@ -14,7 +14,9 @@ Process layout::
   model; ``play(rows)`` streams raw trace rows; ``wait_idle(id)`` waits for a scenario to end.
   ``frames()`` / ``wait_frame()`` give the NeoPixel frames; ``set_gate``, ``set_idle_reading``,
   ``fail_sensor`` drive the rest of the fake hardware; ``reset_device`` resets the board;
-  ``SimTower(sensor_id=...)`` sets the sensor's ID register (another part or a wrong chip).
+  ``SimTower(sensor_id=...)`` sets the sensor's ID register (another part or a wrong chip);
+  ``SimTower(reboot_s=...)`` keeps a reset board away that long (cubes thrown then are unseen).
+- ``inject(data)`` delivers bytes to the device beside the host's (line noise, a stray Ctrl-C).
 - The bridge copies bytes both ways and emulates the Pico's Ctrl-C trap, which the unix port
   lacks: a 0x03 byte from the host is not forwarded; the pending input is dropped and the
   interpreter gets SIGINT (KeyboardInterrupt). Once the firmware has left its main loop
@@ -327,8 +329,12 @@ class SimTower:
         heapsize: str = "160k",
         micropython: str | None = None,
         sensor_id: int = 0x44,
+        reboot_s: float = 0.0,
     ) -> None:
         self.speed = speed
+        # how long a reset board is gone before main.py runs again (a Pico: about a second);
+        # cubes thrown meanwhile pass the beam unseen, as they would on the board
+        self.reboot_s = reboot_s
         self.uid = uid
         self.sensor_id = sensor_id  # the colour sensor's ID register (0x4D: a TCS34727)
         self.heapsize = heapsize
@@ -392,7 +398,12 @@ class SimTower:
         old = self._boot
         if old is not None:
             old.kill()
+        self._rebooting()
         self._start_boot(cause)
+
+    def _rebooting(self) -> None:
+        if self.reboot_s > 0 and not self._stopping:
+            time.sleep(self.reboot_s)
 
     def stop(self) -> None:
         if self._stopping:  # stopped already: its descriptor numbers may belong to others now
@@ -418,6 +429,13 @@ class SimTower:
     @property
     def in_repl(self) -> bool:
         return self._boot is not None and self._boot.in_repl
+
+    def inject(self, data: bytes) -> None:
+        """Bytes reaching the device as if they came down the USB line, beside the host's own:
+        line noise, a terminal program, a stray Ctrl-C (trapped as from the host)."""
+        boot = self._boot
+        if boot is not None and not boot.dead:
+            boot.host_bytes(data)
 
     # ------------------------------------------------------------------ bridge
     def _host_to_device(self) -> None:
@@ -478,8 +496,8 @@ class SimTower:
         old = self._boot
         if old is not None:
             old.kill()
-        if raw_repl:
-            self._to_host(b"MPY: soft reboot\r\n")
+        self._to_host(b"MPY: soft reboot\r\n")  # as a Pico prints it, from either REPL
+        self._rebooting()
         self._start_boot("soft", raw_repl)
         if raw_repl and self._boot is not None:
             self._boot._write(b"\r\x01")  # back into the raw REPL, as the host left it

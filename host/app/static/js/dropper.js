@@ -59,10 +59,16 @@ function gateButton(i18n, send, open, on) {
   }, i18n.t(open ? "drop.gate_open" : "drop.gate_close"));
 }
 
-/** The tower's warning in the page's language (the server's English text as a fallback). */
+/** The tower's warning in the page's language (the server's English text as a fallback); its
+ * times (`warning_params`, epoch seconds: an interruption's from/to) in local clock time. */
 export function towerWarning(i18n, tower) {
   if (!tower?.warning) return "";
-  return tower.warning_key && i18n.has(tower.warning_key) ? i18n.t(tower.warning_key) : tower.warning;
+  if (!tower.warning_key || !i18n.has(tower.warning_key)) return tower.warning;
+  const params = {};
+  for (const [name, value] of Object.entries(tower.warning_params ?? {})) {
+    params[name] = typeof value === "number" ? new Date(value * 1000).toLocaleTimeString(i18n.lang) : value;
+  }
+  return i18n.t(tower.warning_key, params);
 }
 
 export function towerEvents(i18n, state) {
