@@ -10,10 +10,10 @@ Chance outcomes are in the record as actions, so a replay never draws. Records o
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from engine.core import userfiles
 from engine.core.errors import EngineError, RecordError
 from engine.core.protocol import CHANCE, GameState
 from engine.core.spec import GameSpec
@@ -93,14 +93,12 @@ def replay(
 
 
 def load_record(path: Path | str) -> dict[str, Any]:
+    """A record file, read by the rules for users' files (engine.core.userfiles: a regular
+    file, at most 8 MiB, nested at most 32 levels); RecordError says what is wrong."""
     try:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as unreadable:
-        raise RecordError(f"cannot read {path}: {unreadable.strerror}") from None
-    except json.JSONDecodeError as not_json:
-        raise RecordError(f"{path} is not JSON: {not_json}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not UTF-8 text") from None
+        raw = userfiles.load_json(path)
+    except userfiles.UnreadableFile as unreadable:
+        raise RecordError(str(unreadable)) from None
     if not isinstance(raw, dict):
         raise RecordError(f"{path}: a record is a JSON object")
     return raw

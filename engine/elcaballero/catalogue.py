@@ -10,10 +10,10 @@ real cards) that dealer mode and the tests use.
 from __future__ import annotations
 
 import functools
-import tomllib
 from pathlib import Path
 from typing import Any
 
+from engine.core import userfiles
 from engine.core.errors import GameDataError
 from engine.elcaballero.cards import CardDesc, CardError, card_from_mapping
 
@@ -84,14 +84,12 @@ def catalogue_from_toml(
 
 
 def load_catalogue(path: Path | str) -> Catalogue:
-    """A user's catalogue file (their own copy of the real cards)."""
+    """A user's catalogue file (their own copy of the real cards), read by the rules for users'
+    files (engine.core.userfiles: a regular file of at most 1 MiB, nested at most 32 levels)."""
     try:
-        with Path(path).open("rb") as handle:
-            raw = tomllib.load(handle)
-    except OSError as exc:
-        raise GameDataError(f"{path}: cannot read the catalogue: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise GameDataError(f"{path}: {exc}") from None
+        raw = userfiles.load_toml(path)
+    except userfiles.UnreadableFile as unreadable:
+        raise GameDataError(f"card catalogue: {unreadable}") from None
     return catalogue_from_toml(raw, str(path))
 
 

@@ -12,7 +12,10 @@ import json
 import math
 from typing import Any
 
-MAX_DEPTH = 32  # the deepest real message (a game record) nests 4 levels
+# One depth limit for what clients send and what the command line reads (32 levels; the
+# deepest real message, a game record, nests 4).
+from engine.core.userfiles import MAX_DEPTH as MAX_DEPTH
+
 # Keys no client may give a value: the engine reads data override files from these paths
 # (a record the app exported says `"overrides": []`, which names no file).
 FORBIDDEN_KEYS = frozenset({"overrides"})

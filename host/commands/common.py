@@ -1,4 +1,5 @@
-"""What the game commands share: refusing with a message, a progress bar, counts in words."""
+"""What the game commands share: refusing with a message, reading users' files, a progress bar,
+counts in words."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
+from engine.core import userfiles
 from engine.core.spec import GameSpec
 
 # One game of `castillo selfplay`, dealt from a seed (None: unpredictable): each seat's score
@@ -20,6 +23,24 @@ def fail(message: str) -> int:
     """Refuse on stderr; exit code 2 (bad input)."""
     print(f"castillo: {message}", file=sys.stderr)
     return 2
+
+
+def read_stdin(limit: int) -> str:
+    """Standard input as text, refused (UnreadableFile) past `limit` bytes: `castillo score -`
+    fed from /dev/zero stops after `limit` + 1 bytes instead of filling the memory."""
+    binary = getattr(sys.stdin, "buffer", None)  # None: a text stream put in its place
+    data = binary.read(limit + 1) if binary is not None else sys.stdin.read(limit + 1)
+    if len(data) > limit:
+        raise userfiles.UnreadableFile(f"stdin is larger than {limit >> 20} MiB")
+    return data if isinstance(data, str) else userfiles.decode(data, "stdin")
+
+
+def check_overrides(paths: Iterable[Path | str]) -> None:
+    """Each `--override` data file passes the rules for users' files (a regular file, at most
+    1 MiB, TOML nested at most 32 levels) before a game's data loader reads it; the loaders of
+    El Grande's and Kingdomino's overrides are the engine's own. UnreadableFile otherwise."""
+    for path in paths:
+        userfiles.load_toml(path)
 
 
 def counts_text(spec: GameSpec) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 
 from towerfw.tcs34725 import PARTS
 
+from engine.core import userfiles
 from host.commands.tower import add_port_arguments, connected_link, run_guarded
 from host.paths import firmware_dir, hardware_dir
 from host.tower.events import Gate, TowerEvent
@@ -38,8 +39,9 @@ class Check:
 
 
 def load_json(path: Any) -> dict[str, Any]:
-    with open(path, encoding="utf-8") as handle:
-        data = json.load(handle)
+    """A build-pack or firmware file (their folders may be the user's: CASTILLO_HARDWARE,
+    CASTILLO_FIRMWARE), read by the rules for users' files; UnreadableFile says what is wrong."""
+    data = userfiles.load_json(path)
     return data if isinstance(data, dict) else {}
 
 
@@ -253,8 +255,12 @@ def print_report(checks: list[Check], as_json: bool) -> None:
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     interactive = args.interactive if args.interactive is not None else sys.stdin.isatty()
-    with connected_link(args, durable=False) as link:
-        checks = run_checks(link, input if interactive else None)
+    try:
+        with connected_link(args, durable=False) as link:
+            checks = run_checks(link, input if interactive else None)
+    except userfiles.UnreadableFile as exc:
+        print(f"castillo doctor: {exc}", file=sys.stderr)
+        return 2
     print_report(checks, args.json)
     return 1 if any(c.status == FAIL for c in checks) else 0
 

@@ -18,12 +18,13 @@ from typing import Any
 
 from engine import registry
 from engine.core import record as core_record
+from engine.core import userfiles
 from engine.core.errors import EngineError, RecordError
 from engine.core.protocol import GameState
 from engine.core.record import load_record
 from engine.core.spec import GameSpec
 from engine.core.standings import standings
-from host.commands.common import counts_text, fail, play_games, print_played
+from host.commands.common import check_overrides, counts_text, fail, play_games, print_played
 
 
 @functools.cache
@@ -91,17 +92,19 @@ def _add_override(parser: Any) -> None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    """Replay a record of any registered game (its "game" says which)."""
+    """Replay a record of any registered game (its "game" says which). The record and the
+    override files are read by the rules for users' files (engine.core.userfiles)."""
     try:
         record = load_record(args.file)
         spec, current = registry.spec_of_record(record)
         module = game_cli(spec.id)
         if module is not None and hasattr(module, "replay"):
+            check_overrides(args.override)
             return int(module.replay(record, args))
         if args.override:
             return fail(f"--override is for a game's data files; {spec.title} has none")
         _, state = registry.replay(current)
-    except RecordError as exc:
+    except (RecordError, userfiles.UnreadableFile) as exc:
         return fail(str(exc))
     return _print_standings(spec, state, args.json)
 
@@ -153,6 +156,10 @@ def run_selfplay(args: argparse.Namespace) -> int:
         return fail(f"{', '.join(others)}: not options of {spec.title}")
     module = game_cli(spec.id)
     if module is not None and hasattr(module, "selfplay"):
+        try:
+            check_overrides(args.override)
+        except userfiles.UnreadableFile as exc:
+            return fail(str(exc))
         return int(module.selfplay(args))
     return _selfplay_any(spec, args)
 

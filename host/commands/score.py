@@ -2,7 +2,9 @@
 
 Each game documents its input format (El Grande: docs/score-input.md) and does the work in its
 spec's `score_position`. The game is `--game`, else the input's "game", else El Grande. Bad input
-prints one line naming the field and exits with 2 (no traceback).
+prints one line naming the field and exits with 2 (no traceback). FILE and every `--override`
+file are read by the rules for users' files (engine.core.userfiles): a regular file (stdin: up
+to the same size), at most 8 MiB of JSON or 1 MiB of TOML, nested at most 32 levels.
 """
 
 from __future__ import annotations
@@ -14,30 +16,21 @@ from pathlib import Path
 from typing import Any
 
 from engine import registry
+from engine.core import userfiles
 from engine.core.errors import GameDataError, PositionError
 from engine.core.spec import GameSpec
+from host.commands.common import check_overrides, read_stdin
 
 EXIT_BAD_INPUT = 2
 
 
 def _read(source: str) -> Any:
-    if source == "-":
-        text = sys.stdin.read()
-        name = "stdin"
-    else:
-        name = source
-        try:
-            text = Path(source).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise PositionError("FILE", f"cannot read {source}: {exc.strerror}") from None
-        except UnicodeDecodeError:
-            raise PositionError("FILE", f"{source} is not UTF-8 text") from None
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise PositionError(
-            "FILE", f"{name} is not JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-        ) from None
+        if source == "-":
+            return userfiles.parse_json(read_stdin(userfiles.MAX_JSON_BYTES), "stdin")
+        return userfiles.load_json(source)
+    except userfiles.UnreadableFile as refused:
+        raise PositionError("FILE", str(refused)) from None
 
 
 def _spec(game_id: str) -> GameSpec:
@@ -74,6 +67,10 @@ def cmd_score(args: argparse.Namespace) -> int:
         spec = _game_of(args.game, raw)
         if args.check_tiles:  # the game's own check that its real pieces could make the position
             raw = {**raw, "check_tiles": True}
+        try:
+            check_overrides(args.override or ())
+        except userfiles.UnreadableFile as refused:
+            raise PositionError("--override", str(refused)) from None
         result = spec.score_position(raw, overrides=args.override or ())
     except (PositionError, GameDataError) as exc:
         print(f"castillo score: error: {exc}", file=sys.stderr)

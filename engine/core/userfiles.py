@@ -1,0 +1,193 @@
+"""Reading a file a user names: the one set of rules every reader of user files follows
+(`castillo score`, `castillo replay`, `--override` data files, El Caballero's catalogue).
+
+A file is read only when it is a regular file (a FIFO would block, /dev/zero never ends, a
+directory is no document), at most MAX_JSON_BYTES (JSON) or MAX_TOML_BYTES (TOML) long, UTF-8
+text, and nested at most MAX_DEPTH levels deep. A refusal is `UnreadableFile`: one line that
+names the file and what is wrong with it; each caller re-raises it as its own error.
+
+The engine imports nothing from the host: the table app's own JSON rules (host/app/json_input.py)
+take their depth limit from here.
+
+>>> parse_json('{"a": [1, 2]}', "inline")
+{'a': [1, 2]}
+>>> parse_json("[" * 40 + "]" * 40, "deep.json")
+Traceback (most recent call last):
+...
+engine.core.userfiles.UnreadableFile: deep.json: nested deeper than 32 levels
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import math
+import os
+import re
+import stat
+import tomllib
+from pathlib import Path
+from typing import Any
+
+MAX_DEPTH = 32  # the deepest real document (a game record, a position) nests 5 levels
+MAX_JSON_BYTES = 8 << 20  # a long game's record is some tens of kB; the app imports up to 8 MiB
+MAX_TOML_BYTES = 1 << 20  # a whole card catalogue or data override is a few kB
+# A TOML key of more dotted parts than this is refused before parsing (tomllib's time grows
+# with the square of a key's parts: 20,000 of them took 6 s).
+MAX_KEY_PARTS = MAX_DEPTH
+
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+# TOML strings (each replaced by "") and comments (dropped) before the structure is measured.
+_TOML_TEXT = re.compile(
+    r'"""(?:[^"\\]|\\[\s\S]|"(?!""))*"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*'
+)
+_TOML_DOTTED = re.compile(r'(?:[\w-]+|"")(?:[ \t]*\.[ \t]*(?:[\w-]+|""))+')
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+class UnreadableFile(ValueError):
+    """A user's file refused before or while it is parsed; the message names it and says why."""
+
+
+def _kind(mode: int) -> str:
+    for test, name in _KINDS:
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def _size(limit: int) -> str:
+    return f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit} bytes"
+
+
+def read_bytes(path: Path | str, limit: int) -> bytes:
+    """The bytes of a regular file of at most `limit` bytes; UnreadableFile otherwise. The file
+    is opened without blocking (a FIFO with no writer does not hang) and checked before any
+    byte is read; at most `limit` + 1 bytes are ever read (a file that grows is refused)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as cannot_open:
+        reason = cannot_open.strerror or errno.errorcode.get(cannot_open.errno or 0, "error")
+        raise UnreadableFile(f"cannot read {path}: {reason}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnreadableFile(f"{path} is {_kind(info.st_mode)}, not a regular file")
+        if info.st_size > limit:
+            raise UnreadableFile(f"{path} is larger than {_size(limit)}")
+        os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        total = 0
+        while total <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as cannot_read:
+        raise UnreadableFile(f"cannot read {path}: {cannot_read.strerror}") from None
+    finally:
+        os.close(fd)
+    if total > limit:
+        raise UnreadableFile(f"{path} is larger than {_size(limit)}")
+    return b"".join(chunks)
+
+
+def decode(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UnreadableFile(f"{name} is not UTF-8 text") from None
+
+
+def read_text(path: Path | str, limit: int = MAX_JSON_BYTES) -> str:
+    return decode(read_bytes(path, limit), str(path))
+
+
+def check_depth(value: Any, name: str, limit: int = MAX_DEPTH) -> None:
+    """Refuse lists and objects nested deeper than `limit` (without recursion)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            inner_items: list[Any] = list(item.values())
+        elif isinstance(item, list):
+            inner_items = item
+        else:
+            continue
+        if depth > limit:
+            raise UnreadableFile(f"{name}: nested deeper than {limit} levels")
+        stack.extend((inner, depth + 1) for inner in inner_items)
+
+
+def _no_constant(constant: str) -> Any:
+    raise UnreadableFile(f"{constant} is not a number: write finite numbers")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise UnreadableFile(f"{text[:20]} is out of range: write finite numbers")
+    return value
+
+
+def parse_json(text: str, name: str) -> Any:
+    """A JSON document: finite numbers only, nested at most MAX_DEPTH levels."""
+    try:
+        value = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+    except UnreadableFile as bad_number:
+        raise UnreadableFile(f"{name}: {bad_number}") from None
+    except json.JSONDecodeError as not_json:
+        where = f"line {not_json.lineno}, column {not_json.colno}"
+        raise UnreadableFile(f"{name} is not JSON: {not_json.msg} ({where})") from None
+    except RecursionError:
+        raise UnreadableFile(f"{name}: nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as too_long:  # an integer of more than 4300 digits
+        raise UnreadableFile(f"{name} is not usable JSON: {too_long}") from None
+    check_depth(value, name)
+    return value
+
+
+def load_json(path: Path | str) -> Any:
+    """A user's JSON file, read and parsed by the rules above."""
+    return parse_json(read_text(path, MAX_JSON_BYTES), str(path))
+
+
+def _check_toml_shape(text: str, name: str) -> None:
+    """Before tomllib sees the text: no bracket nesting deeper than MAX_DEPTH (tomllib recurses
+    on it) and no key of more than MAX_KEY_PARTS dotted parts (its time is quadratic in them).
+    Strings and comments are left out, so their brackets and dots do not count."""
+    bare = _TOML_TEXT.sub(lambda m: "" if m.group().startswith("#") else '""', text)
+    depth = 0
+    for bracket in _BRACKETS.finditer(bare):
+        depth += 1 if bracket.group() in "[{" else -1
+        if depth > MAX_DEPTH:
+            raise UnreadableFile(f"{name}: nested deeper than {MAX_DEPTH} levels")
+    for key in _TOML_DOTTED.finditer(bare):
+        if key.group().count(".") >= MAX_KEY_PARTS:
+            raise UnreadableFile(f"{name}: a key of more than {MAX_KEY_PARTS} dotted parts")
+
+
+def parse_toml(text: str, name: str) -> dict[str, Any]:
+    """A TOML document, nested at most MAX_DEPTH levels."""
+    _check_toml_shape(text, name)
+    try:
+        value = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as not_toml:
+        raise UnreadableFile(f"{name}: {not_toml}") from None
+    except RecursionError:
+        raise UnreadableFile(f"{name}: nested deeper than {MAX_DEPTH} levels") from None
+    check_depth(value, name)
+    return value
+
+
+def load_toml(path: Path | str) -> dict[str, Any]:
+    """A user's TOML file (a data override, a card catalogue), read and parsed by the rules."""
+    return parse_toml(read_text(path, MAX_TOML_BYTES), str(path))
