@@ -36,14 +36,64 @@ def to_record(spec: GameSpec, state: GameState) -> dict[str, Any]:
     }
 
 
+def _shown(value: Any, limit: int = 24) -> str:
+    """A value for a message, cut short (a record may hold a 4,000-digit number)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 4] + "..."
+
+
+def _whole(value: Any) -> bool:
+    """An int that is not a bool (JSON's true is not 1, nor 2.0 a version)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def check_format(record: Any) -> dict[str, Any]:
-    """The record if it is one (any version); RecordError otherwise."""
+    """The record if it is one (any version); RecordError otherwise. A "game_version", when
+    there is one, must be a whole number from 1 (a game's `upgrade_record` reads it, and
+    `replay` checks it names the game's current version)."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise RecordError(f'not a game record (expected "format": "{FORMAT}")')
     version = record.get("version")
-    if isinstance(version, bool) or version not in (1, VERSION):
-        raise RecordError(f"unsupported record version {record.get('version')!r}")
+    if not _whole(version) or version not in (1, VERSION):
+        raise RecordError(f"unsupported record version {_shown(version)}")
+    if "game_version" in record:
+        game_version = record["game_version"]
+        if not _whole(game_version) or game_version < 1:
+            raise RecordError(
+                f'"game_version" must be a whole number from 1, not {_shown(game_version)}'
+            )
     return record
+
+
+def check_game_version(spec: GameSpec, record: dict[str, Any]) -> None:
+    """A current-version record names the game's version: one newer than this kit's cannot
+    be read, and `upgrade_record` rewrote every older one."""
+    game_version = record.get("game_version", spec.version)
+    if not _whole(game_version) or not 1 <= game_version <= spec.version:
+        raise RecordError(
+            f"a record of {spec.title} version {_shown(game_version)}: this kit reads "
+            f"versions 1 to {spec.version}"
+        )
+    if game_version != spec.version:  # `upgrade_record` rewrites every older version
+        raise RecordError(f"{spec.title} cannot upgrade its records of version {game_version}")
+
+
+def check_players(record: dict[str, Any]) -> None:
+    """A record's top-level "players" (El Grande's, for people reading it), when there are both,
+    are the players of its options: a record cannot say two things about who plays."""
+    players = record.get("players")
+    options = record.get("options")
+    listed = options.get("players") if isinstance(options, dict) else None
+    for field, names in (('"players"', players), ('"options"."players"', listed)):
+        if names is not None and (
+            not isinstance(names, list) or not all(isinstance(n, str) for n in names)
+        ):
+            raise RecordError(f"{field} must be a list of player names")
+    if players is not None and listed is not None and players != listed:
+        raise RecordError(
+            f'the record\'s "players" {_shown(players, 80)} are not the players of its '
+            f"options {_shown(listed, 80)}"
+        )
 
 
 def actions_of(record: dict[str, Any]) -> list[Any]:
@@ -65,6 +115,7 @@ def replay(
     action names its index. `data`: the game's data with overrides, from a trusted caller.
     `resume=False` leaves the state taking chance from the actions applied (the host replays
     its own log after the record, then calls `spec.replay_end`)."""
+    check_game_version(spec, record)
     try:
         options = spec.options_of_record(record)
     except RecordError:
@@ -76,6 +127,7 @@ def replay(
         state = spec.replay_start(options, data)
     except (KeyError, TypeError, ValueError) as refused:
         raise RecordError(str(refused)) from None
+    check_players(record)  # after the game's own word on the names and their number
     for index, entry in enumerate(entries):
         try:
             actor, text = entry

@@ -145,7 +145,8 @@ def test_bad_players_or_options(record: dict[str, Any]) -> None:
     refused(corrupted(record, players=["purple", "purple", "blue", "orange"]), "different colour")
     six = ["purple", "green", "blue", "orange", "red", "purple"]
     refused(corrupted(record, players=six), "2 to 5 players")
-    refused(corrupted(record, players=["purple", "green", "blue"]), "#")  # 3 seats: no replay
+    three = ["purple", "green", "blue"]  # the options say 4 seats
+    refused(corrupted(record, players=three), "not the players of its options")
     refused(corrupted(record, edition="2001"), "2001")
     options = dict(record["options"], alternatives=["no-such-card"])
     refused(corrupted(record, options=options), "no-such-card")
