@@ -2,7 +2,8 @@
 
 The database, its WAL and its shared-memory file hold secret choices and seat tokens: they are
 created 0600 in a folder created 0700 (SQLite gives the WAL and SHM the database file's mode),
-and an existing database gets its modes fixed when it is opened.
+and an existing database and its folder get their modes fixed when it is opened (the folder:
+`host.paths.private_dir`, which leaves a shared or foreign folder as it is, with a warning).
 
 Only one process may serve a database: two `castillo run` on the same file would both continue
 the same game and write interleaved logs. `<db>.lock` is held with `flock` while a store is
@@ -15,17 +16,15 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import logging
 import os
 import stat
 import sys
 import threading
 from pathlib import Path
 
-log = logging.getLogger("host.app.store")
+from host.paths import private_dir
 
 FILE_MODE = 0o600
-FOLDER_MODE = 0o700
 SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
@@ -34,14 +33,8 @@ class DatabaseInUse(Exception):
 
 
 def prepare_files(db: Path) -> None:
-    """Create the folder (0700) and the database file (0600); tighten existing files."""
-    folder = db.parent
-    if not folder.exists():
-        folder.mkdir(mode=FOLDER_MODE, parents=True, exist_ok=True)
-        os.chmod(folder, FOLDER_MODE)  # mkdir's mode is filtered by the umask
-    elif stat.S_IMODE(folder.stat().st_mode) & 0o077:
-        # a folder the user chose (it may be shared, /tmp say): the files stay private anyway
-        log.warning("the database folder %s is readable by other users", folder)
+    """Create the folder (0700) and the database file (0600); tighten existing ones."""
+    private_dir(db.parent)  # a shared folder (/tmp say) stays so: the files are private anyway
     fd = os.open(db, os.O_RDWR | os.O_CREAT, FILE_MODE)
     os.close(fd)
     for path in [db, *(db.with_name(db.name + suffix) for suffix in SIDE_FILES)]:
