@@ -2,7 +2,8 @@
 
 - no options: start it and print the device path; it runs until Ctrl-C;
 - ``--trace FILE [--calibrate-first K] [--json]``: calibrate from the first K labelled cubes of
-  each colour, play the rest through the firmware and print how it counted;
+  each colour, play the rest through the firmware and print how it counted (FILE: a regular
+  file of at most 64 MiB, read by the rules for users' files, engine/core/userfiles.py);
 - ``--make-trace FILE``: write a synthetic labelled trace from the sensor model.
 """
 
@@ -14,10 +15,14 @@ import sys
 import time
 from pathlib import Path
 
+from engine.core import userfiles
 from host.tower.sim.gen_trace import synthetic_trace
 from host.tower.sim.launcher import SimTower
 from host.tower.sim.runner import run_trace
-from host.tower.sim.trace import read_csv, write_csv
+from host.tower.sim.trace import parse_csv, write_csv
+
+# A trace is one CSV row (some 30 bytes) per sensor sample: a long recording is a few MiB.
+MAX_TRACE_BYTES = 64 << 20
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -55,8 +60,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.trace is not None:
         try:
-            rows = read_csv(args.trace)
-        except (OSError, ValueError) as exc:
+            rows = parse_csv(userfiles.read_text(args.trace, MAX_TRACE_BYTES))
+        except userfiles.UnreadableFile as refused:
+            print(f"tower-sim: {refused}", file=sys.stderr)
+            return 2
+        except ValueError as exc:
             print(f"tower-sim: cannot read {args.trace}: {exc}", file=sys.stderr)
             return 2
         result = run_trace(rows, args.calibrate_first, {"speed": args.speed})

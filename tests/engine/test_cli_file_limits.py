@@ -258,3 +258,11 @@ def test_real_files_still_read(tmp_path: Path, capsys: pytest.CaptureFixture[str
     capsys.readouterr()
     assert main(["replay", "--json", str(record)]) == 0
     assert json.loads(capsys.readouterr().out)["finished"] is True
+
+
+def test_tower_sim_refuses_a_trace_that_is_not_a_regular_file(tmp_path: Path) -> None:
+    fifo = tmp_path / "trace.fifo"
+    os.mkfifo(fifo)
+    for path, words in (("/dev/zero", "character device"), (str(fifo), "FIFO")):
+        code, err, _ = castillo("tower-sim", "--trace", path)
+        one_line_refusal(code, err, words)
