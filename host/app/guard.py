@@ -1,7 +1,9 @@
 """The table app's general defences, in front of every route (docs/threat-model.md).
 
 One ASGI middleware checks each HTTP request and WebSocket handshake before any handler runs:
-- `Host` must be a name the server really serves (DNS rebinding: 421);
+- `Host` must be a name the server really serves (DNS rebinding: 421): a loopback name, a name
+  given on the command line, or an address the machine has now (`WebPolicy.live`: the
+  interfaces are read again, so an address that appears while the app runs is served);
 - a browser's `Origin` (or, for a state-changing request without one, its `Referer`) must be
   the app's own origin (403; a WebSocket is closed with 4403);
 - a state-changing request to `/api/` must say `Content-Type: application/json` (415): a
@@ -14,7 +16,7 @@ Requests without `Origin` and `Referer` come from programs, not from web pages: 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
@@ -53,17 +55,24 @@ def _origin_of(url: str) -> tuple[str, str, int] | None:
 
 @dataclass(frozen=True)
 class WebPolicy:
-    """What the guard accepts. `hosts`: the names the server serves (see `castillo run
-    --allow-host`); `caps`: body caps by path, else `body_cap`."""
+    """What the guard accepts. `hosts`: the names the server always serves (see `castillo run
+    --allow-host`); `live`: asked about any other name (the machine's addresses now:
+    `LiveReach.serves`); `caps`: body caps by path, else `body_cap`."""
 
     hosts: frozenset[str] = frozenset(LOOPBACK_HOSTS)
     body_cap: int = BODY_CAP
     caps: dict[str, int] = field(default_factory=lambda: {"/api/games/import": IMPORT_CAP})
+    live: Callable[[str], bool] | None = None
 
     @classmethod
-    def serving(cls, names: Iterable[str]) -> WebPolicy:
-        """The loopback names and `names` (a LAN address, names from the command line)."""
-        return cls(hosts=frozenset({*LOOPBACK_HOSTS, *(host_name(n) for n in names if n)}))
+    def serving(cls, names: Iterable[str], live: Callable[[str], bool] | None = None) -> WebPolicy:
+        """The loopback names, `names` (names from the command line) and what `live` says."""
+        hosts = frozenset({*LOOPBACK_HOSTS, *(host_name(n) for n in names if n)})
+        return cls(hosts=hosts, live=live)
+
+    def serves(self, name: str) -> bool:
+        """Whether a `Host` name (as `host_name` gives it) is served."""
+        return name in self.hosts or (self.live is not None and bool(name) and self.live(name))
 
     def cap_for(self, path: str) -> int:
         return self.caps.get(path, self.body_cap)
@@ -83,7 +92,7 @@ def check_request(policy: WebPolicy, scope: Scope) -> None:
     """Host, Origin/Referer and Content-Type of one request or handshake; Refused if not ours."""
     headers = Headers(scope=scope)
     host = headers.get("host", "")
-    if host_name(host) not in policy.hosts:
+    if not policy.serves(host_name(host)):
         raise Refused(421, "bad_host", "this server does not serve that host name")
     scheme = {"ws": "http", "wss": "https"}.get(scope["scheme"], scope["scheme"])
     own = _origin_of(f"{scheme}://{host}")

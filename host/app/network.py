@@ -1,9 +1,10 @@
 """Where the table app can be reached (docs/table-app.md, "Phones and tablets").
 
-`castillo run` serves the network when the machine has an address besides loopback (phones
-scan seat codes that carry that address), else this machine only. The addresses come from the
-interfaces themselves (Linux: one ioctl per interface; elsewhere the address the default route
-uses); no packet is sent.
+`castillo run` listens on every address unless `--local`; phones scan seat codes that carry the
+machine's network address. The addresses come from the interfaces themselves (Linux: one ioctl
+per interface, /proc/net/if_inet6 for IPv6; elsewhere the address the default route uses); no
+packet is sent. They are read again while the app runs (`LiveReach`): an address that appears
+or changes later is served, printed and carried by the seat codes without a restart.
 """
 
 from __future__ import annotations
@@ -13,12 +14,20 @@ import ipaddress
 import socket
 import struct
 import sys
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
 Mode = Literal["lan", "local", "none"]  # the network; --local; no address but loopback
 
+REREAD_S = 2.0  # the interfaces are read again at most this often for a request, …
+MISS_REREAD_S = 0.25  # … or this often when a request names an address not seen yet
+WATCH_S = 2.0  # and this often by the watcher that prints and pushes a change
+_IF_INET6 = Path("/proc/net/if_inet6")
 _SIOCGIFFLAGS = 0x8913
 _SIOCGIFADDR = 0x8915
 _IFF_UP = 0x1
@@ -39,22 +48,52 @@ def _route_address() -> str | None:
     return None
 
 
+def _up_interfaces(probe: socket.socket) -> list[str]:
+    """The names of the interfaces that are up, loopback aside (Linux ioctls)."""
+    import fcntl
+
+    names: list[str] = []
+    for _index, name in socket.if_nameindex():
+        request = struct.pack("256s", name.encode()[:15])
+        try:
+            flags = struct.unpack_from("H", fcntl.ioctl(probe, _SIOCGIFFLAGS, request), 16)[0]
+        except OSError:
+            continue
+        if flags & _IFF_UP and not flags & _IFF_LOOPBACK:
+            names.append(name)
+    return names
+
+
 def _interface_addresses() -> list[LanAddress]:
     """Each up interface's IPv4 address (Linux ioctls)."""
     import fcntl
 
     found: list[LanAddress] = []
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        for _index, name in socket.if_nameindex():
+        for name in _up_interfaces(probe):
             request = struct.pack("256s", name.encode()[:15])
             try:
-                flags = struct.unpack_from("H", fcntl.ioctl(probe, _SIOCGIFFLAGS, request), 16)[0]
-                if not flags & _IFF_UP or flags & _IFF_LOOPBACK:
-                    continue
                 reply = fcntl.ioctl(probe, _SIOCGIFADDR, request)
             except OSError:  # no IPv4 address on it
                 continue
             found.append(LanAddress(name, socket.inet_ntoa(reply[20:24])))
+    return found
+
+
+def ipv6_addresses() -> list[str]:
+    """The IPv6 addresses of the up interfaces, loopback aside (Linux; elsewhere none)."""
+    try:
+        table = _IF_INET6.read_text()
+    except OSError:
+        return []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        up = set(_up_interfaces(probe))
+    found: list[str] = []
+    for row in table.splitlines():
+        fields = row.split()
+        if len(fields) == 6 and fields[5] in up and len(fields[0]) == 32:
+            with contextlib.suppress(ValueError):
+                found.append(str(ipaddress.IPv6Address(bytes.fromhex(fields[0]))))
     return found
 
 
@@ -101,7 +140,8 @@ class Reach:
 
     @property
     def bind_host(self) -> str:
-        return "0.0.0.0" if self.mode == "lan" else "127.0.0.1"
+        """Every address unless `--local`: one that appears later is served too."""
+        return "127.0.0.1" if self.mode == "local" else "0.0.0.0"
 
     def host_names(self) -> list[str]:
         """The names besides loopback the server answers to (the guard's allow-list)."""
@@ -130,3 +170,88 @@ def decide(
     if base is None:
         base = f"http://{found[0].address}:{port}"
     return Reach("lan", found, base)
+
+
+Listener = Callable[[Reach], None]
+
+
+class LiveReach:
+    """The reach as it is now, for a server that listens on every address: the interfaces are
+    read again at most every `REREAD_S` when asked (`now`, `serves`), at once (at most every
+    `MISS_REREAD_S`) for an address not seen yet, and every `WATCH_S` by `watch`'s thread.
+    Listeners hear each change (an address appears, changes or goes), from the thread that
+    saw it. `--local` is fixed: nothing is read."""
+
+    def __init__(
+        self,
+        port: int,
+        local: bool = False,
+        public_url: str | None = None,
+        read: Callable[[], tuple[list[LanAddress], list[str]]] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.port = port
+        self.local = local
+        self.base = public_base(public_url) if public_url else None
+        self.read = read or (lambda: (lan_addresses(), ipv6_addresses()))
+        self.clock = clock
+        self.listeners: list[Listener] = []
+        self._lock = threading.Lock()
+        self._reach = Reach("local", (), self.base)
+        self._names = frozenset(self._reach.host_names())
+        self._read_at = float("-inf")
+        if not local:
+            self.refresh()
+
+    @property
+    def mode(self) -> Mode:
+        return self.now().mode
+
+    @property
+    def public_url(self) -> str | None:
+        return self.now().public_url
+
+    def public(self) -> dict[str, object]:
+        return self.now().public()
+
+    def now(self) -> Reach:
+        if not self.local and self.clock() - self._read_at >= REREAD_S:
+            return self.refresh()
+        return self._reach
+
+    def serves(self, name: str) -> bool:
+        """Whether `name` is the public URL's host or one of the machine's addresses now."""
+        if not self.local:
+            self.now()
+            if name not in self._names and self.clock() - self._read_at >= MISS_REREAD_S:
+                self.refresh()
+        return name in self._names
+
+    def refresh(self) -> Reach:
+        """Read the interfaces now; listeners hear it if the reach changed."""
+        if self.local:
+            return self._reach
+        with self._lock:  # one read at a time: an older read never replaces a newer one
+            v4, v6 = self.read()
+            reach = decide(self.port, public_url=self.base, addresses=v4)
+            names = frozenset([*reach.host_names(), *(a.lower() for a in v6)])
+            self._read_at = self.clock()
+            changed = reach != self._reach
+            self._reach, self._names = reach, names
+        if changed:
+            for listener in list(self.listeners):
+                listener(reach)
+        return reach
+
+    def watch(self, every_s: float = WATCH_S) -> threading.Event:
+        """Read the interfaces every `every_s` in a daemon thread; set the event to stop."""
+        stop = threading.Event()
+
+        def loop() -> None:
+            while not stop.wait(every_s):
+                with contextlib.suppress(OSError):
+                    self.refresh()
+
+        if not self.local:
+            threading.Thread(target=loop, name="network-watch", daemon=True).start()
+        return stop

@@ -28,7 +28,7 @@ from host.app import json_input
 from host.app.access import Access as Access  # re-exported: tests and the bench build apps
 from host.app.api_bodies import RESOLUTIONS, body_spec
 from host.app.guard import RequestGuard, WebPolicy
-from host.app.network import Reach
+from host.app.network import LiveReach, Reach
 from host.app.session import LANGUAGES, ActionError, Role, Session
 from host.app.towers import BadDrop, check_drop
 from host.games import adapter_for
@@ -119,7 +119,7 @@ class Hub:
         prompt = self._prompt_message()
         for client in list(self.clients):
             for message in messages:
-                if message.get("type") in ("scoring", "tower"):
+                if message.get("type") in ("scoring", "tower", "network"):
                     client.push(message)
             if prompt is not None:
                 client.push(prompt)
@@ -181,20 +181,26 @@ def create_app(
     static_dir: Path = STATIC_DIR,
     on_listening: Callable[[], None] | None = None,
     policy: WebPolicy | None = None,
-    reach: Reach | None = None,
+    reach: Reach | LiveReach | None = None,
 ) -> FastAPI:
     """The app for one session. `on_listening` runs once the loop is up (start-up line);
     `policy`: the host names and body caps the guard enforces (default: loopback only);
-    `reach`: how devices reach the app (the base URL seat codes carry)."""
+    `reach`: how devices reach the app (the base URL seat codes carry; a `LiveReach` follows
+    the machine's addresses, and each change goes to the clients as a `network` message)."""
     access = access or Access()
     policy = policy or WebPolicy()
     reach = reach or Reach()
     hub = Hub(session)
 
+    def network_changed(now: Reach) -> None:
+        hub.on_change([{"type": "network", "network": now.public()}])
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.loop = asyncio.get_running_loop()
         session.add_listener(hub.on_change)
+        if isinstance(reach, LiveReach):
+            reach.listeners.append(network_changed)
         timer = asyncio.create_task(_deadline_loop(session))
         if on_listening is not None:
             on_listening()
@@ -203,6 +209,8 @@ def create_app(
         finally:
             timer.cancel()
             session.remove_listener(hub.on_change)
+            if isinstance(reach, LiveReach):
+                reach.listeners.remove(network_changed)
 
     app = FastAPI(title="Castillo table", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.session = session

@@ -1,8 +1,9 @@
 """`castillo run`: the table app. It serves the table UI with the real tower when a Pico is
 plugged in, otherwise with the simulated tower (the real firmware in MicroPython behind a pty),
-and continues the game that was in play. It serves the network when the machine has an address
-besides loopback (phones scan seat codes, tablets pair with a code), else this machine only;
-`--local` keeps it on this machine."""
+and continues the game that was in play. It serves the network (phones scan seat codes, tablets
+pair with a code) on every address the machine has or gets later: it listens on all of them,
+and prints the addresses again when they change; `--local` keeps it on this machine. The
+connection limits (host/app/connections.py) keep any one client from taking it down."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from host.app.network import BadPublicUrl, Reach, decide
+from host.app.network import BadPublicUrl, LiveReach, Reach, public_base
 from host.paths import REPO_ROOT
 
 DEFAULT_PORT = 8000
@@ -42,8 +43,8 @@ def register(subparsers: Any) -> None:
     reach.add_argument(
         "--lan",
         action="store_true",
-        help="serve the network: phones and paired tablets (the default when the machine has "
-        "a network address)",
+        help="serve the network: phones and paired tablets (the default; an address the "
+        "machine gets later is served too)",
     )
     reach.add_argument(
         "--local", action="store_true", help="serve this machine only (127.0.0.1): no phones"
@@ -78,9 +79,9 @@ def reach_lines(reach: Reach, port: int) -> list[str]:
         return [*lines, f"listening on {here}"]
     if reach.mode == "none":
         return [
-            "no network: this machine has no address but loopback, so phones and tablets "
-            "cannot join (connect it to the network and restart)",
-            f"listening on {here}",
+            "no network yet: this machine has no address but loopback; phones and tablets "
+            "join as soon as it has one (no restart needed)",
+            f"  {here}  (this machine: no pairing needed)",
         ]
     lines = [f"serving the network on port {port}; devices open:"]
     lines += [
@@ -108,10 +109,37 @@ def _new_codes_on_request(access: Any) -> None:
     threading.Thread(target=read_terminal, name="pairing-terminal", daemon=True).start()
 
 
-def run_table(args: argparse.Namespace) -> int:
-    import uvicorn
+def listen(local: bool, port: int) -> list[socket.socket]:
+    """127.0.0.1 with `--local`; else every address: 0.0.0.0 and, where the machine has IPv6,
+    :: on the same port. OSError if the port cannot be had."""
+    if local:
+        return [_listener(socket.AF_INET, "127.0.0.1", port)]
+    ipv4 = _listener(socket.AF_INET, "0.0.0.0", port)
+    try:
+        ipv6 = _listener(socket.AF_INET6, "::", ipv4.getsockname()[1])
+    except OSError:  # no IPv6 here (or the port is taken there): IPv4 alone
+        return [ipv4]
+    return [ipv4, ipv6]
 
+
+def _listener(family: socket.AddressFamily, host: str, port: int) -> socket.socket:
+    from host.app.connections import ListeningSocket
+
+    sock = ListeningSocket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        sock.bind((host, port))
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def run_table(args: argparse.Namespace) -> int:
     from host.app.access import Access, new_code
+    from host.app.connections import Limits, make_server, raise_open_files_limit
     from host.app.db_files import DatabaseInUse
     from host.app.guard import BODY_CAP, WebPolicy
     from host.app.server import create_app
@@ -122,27 +150,26 @@ def run_table(args: argparse.Namespace) -> int:
     db = args.db or (args.data_dir / "castillo.db" if args.data_dir else default_db())
     choice = "sim" if args.sim else "none" if args.no_tower else args.tower_port or "auto"
     try:
-        reach = decide(args.port, local=args.local, public_url=args.public_url)
+        if args.public_url:
+            public_base(args.public_url)
     except BadPublicUrl as exc:
         print(f"castillo run: {exc}", file=sys.stderr)
         return 2
-    host = reach.bind_host
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    open_files = raise_open_files_limit()
     try:
-        listener.bind((host, args.port))
+        listeners = listen(args.local, args.port)
     except OSError as exc:
+        host = "127.0.0.1" if args.local else "0.0.0.0"
         print(f"castillo run: cannot listen on {host}:{args.port}: {exc.strerror}", file=sys.stderr)
         return 2
-    listener.listen(64)
-    port = listener.getsockname()[1]
-    if args.port == 0 and reach.mode == "lan" and not args.public_url:
-        reach = decide(port, addresses=list(reach.addresses))  # the port is known now
+    port = listeners[0].getsockname()[1]
+    reach = LiveReach(port, local=args.local, public_url=args.public_url)
 
     try:
         store = Store(db)
     except (DatabaseInUse, SchemaTooNew) as exc:
-        listener.close()
+        for sock in listeners:
+            sock.close()
         print(f"castillo run: {exc}", file=sys.stderr)
         return 2
     session = Session(store, checks_enabled=choice != "none")
@@ -153,17 +180,24 @@ def run_table(args: argparse.Namespace) -> int:
     except Exception as exc:  # a saved game this version cannot replay must not stop the app
         print(f"castillo run: the last game could not be restored ({exc}); start or pick one")
         restored = None
-    lan = reach.mode == "lan"
-    policy = WebPolicy.serving([*reach.host_names(), *args.allow_host])
+    lan = not args.local
+    policy = WebPolicy.serving([*args.allow_host], live=reach.serves)
 
     def show_code(code: str) -> None:
         print(f"pairing code: {code}")
-        print(f"a tablet pairs by opening {reach.public_url}/?pair={code}", flush=True)
+        if reach.public_url:
+            print(f"a tablet pairs by opening {reach.public_url}/?pair={code}", flush=True)
 
     access = Access(lan=lan, pairing_code=new_code() if lan else "")
     if lan:
         access.on_new_code = show_code
         _new_codes_on_request(access)
+
+    def changed(now: Reach) -> None:
+        print("the network changed:")
+        for line in reach_lines(now, port):
+            print(line)
+        show_code(access.pairing_code)
 
     def listening() -> None:
         print(getattr(args, "engine_line", "engine: plain Python"))
@@ -171,24 +205,26 @@ def run_table(args: argparse.Namespace) -> int:
         print(f"saved games: {db}")
         if restored is not None:
             print(f"continuing game {restored}")
-        for line in reach_lines(reach, port):
+        for line in reach_lines(reach.now(), port):
             print(line)
         if lan:
             show_code(access.pairing_code)
             print("a new pairing code: press Enter here (or send SIGHUP)", flush=True)
+            reach.listeners.append(changed)
+            reach.watch()
         sys.stdout.flush()
 
     app = create_app(session, access, on_listening=listening, policy=policy, reach=reach)
-    config = uvicorn.Config(
+    server = make_server(
         app,
+        Limits.for_open_files(open_files),
+        listeners,
         log_level="warning",
         access_log=False,
-        ws_ping_interval=20.0,
         ws_max_size=BODY_CAP,  # a larger WebSocket message is refused before it is read
     )
-    server = uvicorn.Server(config)
     try:
-        server.run(sockets=[listener])
+        server.run(sockets=listeners)
     finally:
         session.close()
         store.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import secrets
 import shutil
 import subprocess
@@ -57,12 +58,34 @@ needs_netns = pytest.mark.skipif(
 
 @dataclass(frozen=True)
 class Wire:
-    """Two namespaces on one private /30: the server's end and the client's."""
+    """Two namespaces on one private subnet: the server's end and the client's (`client_ips`:
+    every address of the client's end, `client_ip` the first)."""
 
     server_ns: str
     client_ns: str
     server_ip: str
     client_ip: str
+    client_ips: tuple[str, ...] = ()
+    prefix: int = 30
+
+    def connect(self) -> None:
+        """Give both ends their addresses and bring the link up (`wire(up=False)` made it
+        without them: a machine not on the network yet)."""
+        _ip(
+            "-n",
+            self.server_ns,
+            "addr",
+            "add",
+            f"{self.server_ip}/{self.prefix}",
+            "dev",
+            "veth-table",
+        )
+        for address in self.client_ips or (self.client_ip,):
+            _ip(
+                "-n", self.client_ns, "addr", "add", f"{address}/{self.prefix}", "dev", "veth-phone"
+            )
+        _ip("-n", self.server_ns, "link", "set", "veth-table", "up")
+        _ip("-n", self.client_ns, "link", "set", "veth-phone", "up")
 
 
 @contextlib.contextmanager
@@ -80,25 +103,28 @@ def namespaces(*names: str) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def wire() -> Iterator[Wire]:
+def wire(clients: int = 1, up: bool = True) -> Iterator[Wire]:
     """Server and client namespaces joined by a veth pair; both ends are made inside the
-    namespaces (`ip -n`), so nothing appears in the machine's own network, even briefly."""
+    namespaces (`ip -n`), so nothing appears in the machine's own network, even briefly.
+    `clients`: how many addresses the client's end has (one device each); `up=False`: the link
+    is down and has no address until `Wire.connect()`."""
     tag = secrets.token_hex(3)
     octet = int(tag[:2], 16)
     server, client = f"castillo-s{tag}", f"castillo-c{tag}"
+    prefix = 30 if clients == 1 else 24
+    clients_at = tuple(f"10.231.{octet}.{2 + i}" for i in range(clients))
+    made = Wire(server, client, f"10.231.{octet}.1", clients_at[0], clients_at, prefix)
     with namespaces(server, client):
         peer = ["peer", "name", "veth-phone", "netns", client]
         _ip("-n", server, "link", "add", "veth-table", "type", "veth", *peer)
-        _ip("-n", server, "addr", "add", f"10.231.{octet}.1/30", "dev", "veth-table")
-        _ip("-n", client, "addr", "add", f"10.231.{octet}.2/30", "dev", "veth-phone")
         # no IPv6 link-local addresses: each one's duplicate-address check ends ~1 s after
         # the link comes up, and Chromium reads that address change as a network change that
         # aborts a page's loads in flight (net::ERR_NETWORK_CHANGED)
         _ip("-n", server, "link", "set", "veth-table", "addrgenmode", "none")
         _ip("-n", client, "link", "set", "veth-phone", "addrgenmode", "none")
-        _ip("-n", server, "link", "set", "veth-table", "up")
-        _ip("-n", client, "link", "set", "veth-phone", "up")
-        yield Wire(server, client, f"10.231.{octet}.1", f"10.231.{octet}.2")
+        if up:
+            made.connect()
+        yield made
 
 
 @contextlib.contextmanager
@@ -121,6 +147,18 @@ class Served:
     pairing_code: str
     proc: subprocess.Popen[str]
     data_dir: Path  # where its database is (castillo.db): the tower ledger a test may read
+    output: Queue[str] | None = None  # what it prints from then on
+
+    def more_lines(self, wait_s: float = 0.0) -> list[str]:
+        """The lines printed since the last call (waiting up to `wait_s` for a first one)."""
+        got: list[str] = []
+        if self.output is None:
+            return got
+        with contextlib.suppress(Empty):
+            got.append(self.output.get(timeout=wait_s) if wait_s else self.output.get_nowait())
+            while True:
+                got.append(self.output.get_nowait())
+        return [line.rstrip("\n") for line in got]
 
     def urls(self) -> list[str]:
         return [word for line in self.lines for word in line.split() if word.startswith("http")]
@@ -141,11 +179,19 @@ def _pump(stream: object, lines: Queue[str]) -> None:
 
 
 @contextlib.contextmanager
-def castillo_run(ns: str, *extra: str, timeout_s: float = 60.0) -> Iterator[Served]:
+def castillo_run(
+    ns: str, *extra: str, timeout_s: float = 60.0, open_files: tuple[int, int] | None = None
+) -> Iterator[Served]:
     """`castillo run --sim --port 0` inside `ns`, until it is ready (its pairing line, or
-    `listening on` when it serves this machine only); stopped and cleaned up after."""
+    `listening on` when it serves this machine only); stopped and cleaned up after.
+    `open_files`: its RLIMIT_NOFILE (soft, hard) at start."""
     data_dir = tempfile.mkdtemp(prefix="castillo-netns-")
     cmd = [sys.executable, "-m", "host.cli", "run", "--sim", "--port", "0", "--data-dir", data_dir]
+
+    def limit() -> None:
+        if open_files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, open_files)
+
     proc = subprocess.Popen(
         in_ns(ns, *cmd, *extra),
         cwd=REPO,
@@ -154,6 +200,7 @@ def castillo_run(ns: str, *extra: str, timeout_s: float = 60.0) -> Iterator[Serv
         stderr=subprocess.STDOUT,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        preexec_fn=limit if open_files is not None else None,
     )
     lines: Queue[str] = Queue()
     threading.Thread(target=_pump, args=(proc.stdout, lines), daemon=True).start()
@@ -173,7 +220,7 @@ def castillo_run(ns: str, *extra: str, timeout_s: float = 60.0) -> Iterator[Serv
                 code = line.split()[-1]
             if line.startswith(("a new pairing code", "listening on ")):
                 break
-        yield Served([s.rstrip("\n") for s in seen], code, proc, Path(data_dir))
+        yield Served([s.rstrip("\n") for s in seen], code, proc, Path(data_dir), lines)
     finally:
         stop_process(proc)
         shutil.rmtree(data_dir, ignore_errors=True)

@@ -43,8 +43,8 @@ def test_the_network_is_served_when_there_is_one_else_this_machine_only() -> Non
         "http://192.168.1.20:8000",
     )
     assert lan.host_names() == ["192.168.1.20", "10.0.0.5"]
-    alone = decide(8000, addresses=[])
-    assert (alone.mode, alone.bind_host, alone.public_url) == ("none", "127.0.0.1", None)
+    alone = decide(8000, addresses=[])  # no address yet: every address is listened on all the
+    assert (alone.mode, alone.bind_host, alone.public_url) == ("none", "0.0.0.0", None)  # same
     local = decide(8000, local=True, addresses=[WIFI])
     assert (local.mode, local.bind_host, local.public_url) == ("local", "127.0.0.1", None)
 
@@ -66,7 +66,8 @@ def test_the_terminal_lists_every_address_a_device_can_use() -> None:
     assert "http://127.0.0.1:8000/  (this machine: no pairing needed)" in text
     assert not any(line.startswith("listening on") for line in lines)
     alone = reach_lines(decide(8000, addresses=[]), 8000)
-    assert "no network" in alone[0] and alone[-1] == "listening on http://127.0.0.1:8000/"
+    assert "no network yet" in alone[0] and "no restart needed" in alone[0]
+    assert alone[-1] == "  http://127.0.0.1:8000/  (this machine: no pairing needed)"
     local = reach_lines(decide(8000, local=True), 8000)
     assert "--local" in local[0] and local[-1] == "listening on http://127.0.0.1:8000/"
 

@@ -136,7 +136,7 @@ def test_a_wrong_code_is_refused_and_the_form_takes_the_right_one(lan: tuple[Wir
 def test_without_a_network_the_seats_tab_says_so_instead_of_codes() -> None:
     czech = shell_strings("cs")
     with lone_namespace() as ns, castillo_run(ns) as running, _tablet(ns) as context:
-        here = running.lines[-1].split()[-1]
+        here = next(u for u in running.urls() if "127.0.0.1" in u)
         page = context.new_page()
         page.goto(here)  # the host's own screen: no pairing
         page.wait_for_selector("#new-game")

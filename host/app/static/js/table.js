@@ -128,6 +128,14 @@ function tabList(state) {
   return tabs;
 }
 
+/** How devices reach the app (GET /api/info, or a `network` message when the machine's address
+ * appears or changes): the seat codes follow it. */
+function setNetwork(network) {
+  if (!network || JSON.stringify(network) === JSON.stringify(ui.network)) return;
+  ui.network = network;
+  if (ui.state && ui.tab === "seats") renderTabs(ui.state);
+}
+
 function renderTabs(state) {
   const tabs = tabList(state);
   if (!tabs.some((tab) => tab.key === ui.tab)) ui.tab = "log";
@@ -300,6 +308,8 @@ async function main() {
     },
     onError: showError,
     onStatus: async (status, reason) => {
+      // (re)connected: a change of address may have come while the socket was down
+      if (status === "open") getJson("/api/info").then((again) => setNetwork(again?.network), () => {});
       if (status === "forbidden" && reason === "forbidden" && info?.pairing_required) {
         // the token stopped working (the app restarted): pair again, then reconnect
         tableToken.clear();
@@ -316,6 +326,7 @@ async function main() {
         ui.state.tower = msg.status;
         renderTower(ui.state);
       }
+      if (msg.type === "network") setNetwork(msg.network);
     },
   });
 }
