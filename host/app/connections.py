@@ -314,7 +314,8 @@ class TableServer(uvicorn.Server):
 
         def on_error(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
             exc = context.get("exception")
-            if isinstance(exc, OSError) and exc.errno in RESOURCE_ERRORS:
+            accepting = str(context.get("message", "")).startswith("socket.accept()")
+            if accepting and isinstance(exc, OSError) and exc.errno in RESOURCE_ERRORS:
                 tally.count(f"cannot accept a connection: {exc.strerror}")
                 return
             loop.default_exception_handler(context)
