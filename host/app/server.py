@@ -56,7 +56,10 @@ STATUS = {
     "not_simulated": 409,
     "no_hint": 409,
     "bad_position": 400,
+    "server_error": 500,  # the server failed on a request; the game is back to its saved state
+    "storage": 503,  # the database refused the write; nothing changed
 }
+SERVER_FAILED = ActionError("server_error", "the server failed on this request; nothing changed")
 
 
 def _error(exc: ActionError) -> JSONResponse:
@@ -116,7 +119,11 @@ class Hub:
             loop.call_soon_threadsafe(self._fanout, messages)
 
     def _fanout(self, messages: list[dict[str, Any]]) -> None:
-        prompt = self._prompt_message()
+        try:
+            prompt = self._prompt_message()
+        except Exception:  # each client's own state still goes out (and reports the failure)
+            log.exception("the table's prompt could not be built")
+            prompt = None
         for client in list(self.clients):
             for message in messages:
                 if message.get("type") in ("scoring", "tower", "network"):
@@ -142,11 +149,17 @@ class Hub:
             message = await client.queue.get()
             if message is None and not client.queue.empty() and None in client.queue._queue:  # type: ignore[attr-defined]
                 continue  # a newer state is queued behind: send that one
-            with session.lock:  # the check and the view together: no reissue in between
-                revoked = None
-                if client.role.colour:
-                    revoked = session.seat_link_problem(client.token, client.game_id)
-                state = session.state_for(client.role) if message is None and not revoked else None
+            try:
+                with session.lock:  # the check and the view together: no reissue in between
+                    revoked = None
+                    if client.role.colour:
+                        revoked = session.seat_link_problem(client.token, client.game_id)
+                    wanted = message is None and not revoked
+                    state = session.state_for(client.role) if wanted else None
+            except Exception:  # a view that fails is a server error, not a silent socket
+                log.exception("the state for a %s could not be built", client.role.kind)
+                await client.socket.send_json(_error_message(SERVER_FAILED))
+                continue
             if revoked:
                 await client.socket.close(FORBIDDEN_CLOSE, revoked)
                 return
@@ -231,6 +244,12 @@ def create_app(
 
     # outermost: nothing runs for a request from a foreign page or host, or an oversized body
     app.add_middleware(RequestGuard, policy=policy)
+
+    @app.exception_handler(Exception)
+    async def server_failed(request: Request, exc: Exception) -> JSONResponse:
+        """Whatever a handler did not expect: logged with its traceback, answered in JSON."""
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        return _error(SERVER_FAILED)
 
     @app.exception_handler(RequestValidationError)
     async def bad_parameter(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -610,6 +629,10 @@ def create_app(
             answer = await command(client.role, raw)
         except ActionError as exc:
             client.push(_error_message(exc, ref))
+            return
+        except Exception:  # a reply that says the server failed, never a dropped socket
+            log.exception("WebSocket message %r failed", raw.get("type"))
+            client.push(_error_message(SERVER_FAILED, ref))
             return
         client.push({"type": "ack", "ref": ref, **answer})
 

@@ -6,8 +6,11 @@ checks) and the lights.
 
 Everything that changes a game goes through `Session` under one lock, in this order:
 check it (the engine or the throw checks refuse bad input without changing anything), apply it,
-write it to the game log (durable), then tell the clients and the lights. A write that fails
-reloads the game from the log, so memory never runs ahead of the disk. Tower events come the
+write it to the game log (durable), then tell the clients and the lights. The apply and the
+write are one transaction: a refusal changes nothing, and anything else that fails before the
+commit (a game's bookkeeping, the disk) reloads the game from the log and answers
+`server_error`/`storage`, so memory never runs ahead of the disk. What follows the commit (the
+lights, the clients, a computer seat) is logged when it fails and never undoes the action. Tower events come the
 other way: the SQLite sink (the link's durable sink) writes the ledger entry and its game-log
 entry in one commit, applies it, and only then does the link ack the device.
 
@@ -51,6 +54,8 @@ from host.tower.link import LinkMessage
 log = logging.getLogger("host.app.session")
 
 LANGUAGES = ("en", "cs", "pl", "uk")
+# Refusals: raised by the engine or the throw checks before they change anything.
+REFUSALS = (ActionError, IllegalAction, NotationError, EngineUndoError, CheckError)
 LOG_LINES = 200  # public log lines kept in `state.log`
 TOWER_WARNING_S = 600.0  # how long a tower event the checks could not take stays a warning
 TOKEN_BYTES = 16
@@ -202,17 +207,24 @@ class Session:
             self.tower.close()
 
     def _changed(self, messages: list[dict[str, Any]] | None = None) -> None:
-        """After every change: a new revision, the lights, and every client told."""
+        """After every change: a new revision, the lights, and every client told. The change
+        is durable already: a failure here is logged and never undoes or blocks it."""
         with self.lock:
             self.rev = max(self.rev + 1, int(self.clock() * 1000))
-            self._update_lights(flash=False)
-            self._update_grande()
+            try:
+                self._update_lights(flash=False)
+                self._update_grande()
+            except Exception:
+                log.exception("after a change: the tower or the lights not updated")
         for listener in self._listeners:
             try:
                 listener(messages or [])
             except Exception:
                 log.exception("session listener failed")
-        self._schedule_computer()
+        try:
+            self._schedule_computer()
+        except Exception:
+            log.exception("after a change: the computer seat not scheduled")
 
     # ------------------------------------------------------------------ computer seats
     def _schedule_computer(self) -> None:
@@ -434,22 +446,49 @@ class Session:
 
     # ------------------------------------------------------------------ the log
     def _record(self, active: ActiveGame, kind: str, actor: str, payload: dict[str, Any]) -> int:
-        """Apply one change and write it durably (see the module docstring)."""
+        """Apply one change and write it durably, as one transaction (see the module
+        docstring): a refusal changes nothing; any other failure before the commit puts the
+        game back to its last durable state and answers that the server failed."""
         try:  # what is logged is replayed and shown to every client: it must encode
             check_loggable(payload)
         except BadInput as exc:
             raise ActionError("bad_message", str(exc)) from None
         at = self.clock()
-        self._apply(active, kind, actor, payload, at)
+        try:
+            self._apply(active, kind, actor, payload, at)
+        except REFUSALS:
+            raise  # checked before anything changed: the state is untouched
+        except Exception:
+            log.exception("a %s failed: game %d back to its saved state", kind, active.id)
+            self._roll_back(active)
+            raise ActionError(
+                "server_error", "the server failed on this move; nothing changed: try again"
+            ) from None
         try:
             self.store.append(active.id, kind, payload, at, actor, active.summary())
         except Exception:
-            log.exception("could not save a %s: reloading game %d", kind, active.id)
-            saved = self.store.game_start(active.id)
-            game_name, start = saved or (active.spec.id, {})
-            self.active = self._load(active.id, game_name, start)
+            log.exception("could not save a %s: game %d back to its saved state", kind, active.id)
+            self._roll_back(active)
             raise ActionError("storage", "the game could not be saved; nothing changed") from None
         return self.rev + 1
+
+    def _roll_back(self, active: ActiveGame) -> None:
+        """Memory back to what the store holds (a replay of its log), keeping what is not
+        stored: which seats are connected."""
+        try:
+            saved = self.store.game_start(active.id)
+            game_name, start = saved or (active.spec.id, {})
+            fresh = self._load(active.id, game_name, start)
+        except Exception:
+            log.exception("game %d could not be reloaded after a failure", active.id)
+            if self.active is active:
+                self.active = None  # never play on from a state the disk does not hold
+            return
+        for colour, seat in fresh.seats.items():
+            if colour in active.seats:
+                seat.connected = active.seats[colour].connected
+        if self.active is active:
+            self.active = fresh
 
     def _apply(
         self, active: ActiveGame, kind: str, actor: str, payload: Mapping[str, Any], at: float
@@ -504,7 +543,7 @@ class Session:
         active.sweep = ()
         if len(scorings) > active.scorings:
             active.sweep = adapter.sweep(game, scorings[-1])
-            active.note("scoring", "table", str(scorings[-1]["kind"]))
+            active.note("scoring", "table", adapter.scoring_label(scorings[-1]))
         active.scorings = len(scorings)
 
     @staticmethod
@@ -593,14 +632,21 @@ class Session:
             except IllegalAction as exc:
                 reason = f"illegal action {exc.action!r}: {exc.reason}"
                 raise self._refused(active, "illegal", reason, exc) from None
-            scoring = self._scoring_message(active)
+            scoring = self._scoring_message(self.active)
         self._changed(scoring)
         return self.rev
 
-    def _scoring_message(self, active: ActiveGame) -> list[dict[str, Any]]:
-        if not active.sweep:
+    @staticmethod
+    def _scoring_message(active: ActiveGame | None) -> list[dict[str, Any]]:
+        """The scoring just made, announced to every client (after the commit: a failure is
+        logged, the action stands)."""
+        if active is None or not active.sweep:
             return []
-        return [{"type": "scoring", "scoring": active.adapter.scorings(active.game)[-1]}]
+        try:
+            return [{"type": "scoring", "scoring": active.adapter.scorings(active.game)[-1]}]
+        except Exception:
+            log.exception("the scoring of game %d not announced", active.id)
+            return []
 
     def _check_not_blocked(self, active: ActiveGame, action: Action) -> None:
         checks = active.checks
@@ -758,9 +804,9 @@ class Session:
             if colour not in active.seats:
                 raise ActionError("no_seat", f"{colour} is not a seat of this game")
             seat = active.seats[colour]
-            seat.token = secrets.token_urlsafe(TOKEN_BYTES)
-            seat.claimed = False
-            self.store.update_seat(active.id, colour, token=seat.token, claimed=0)
+            token = secrets.token_urlsafe(TOKEN_BYTES)
+            self.store.update_seat(active.id, colour, token=token, claimed=0)  # durable first
+            seat.token, seat.claimed = token, False
         self._changed([{"type": "reissued", "colour": colour}])
         return seat
 
@@ -800,8 +846,11 @@ class Session:
                 try:
                     self._apply(active, "tower", "tower", payload, at)
                 except Exception as exc:
-                    # durable already: raising would make the link fetch it and log it again
+                    # durable already: raising would make the link fetch it and log it again;
+                    # memory goes back to the store's (whose replay reports the row)
                     log.exception("tower entry seq %d not applied to the checks", entry.seq)
+                    if not isinstance(exc, REFUSALS):
+                        self._roll_back(active)
                     # the exception's text may name colours: it stays in the server log
                     self._tower_problem = f"a tower event was not counted ({type(exc).__name__})"
                     self._tower_problem_at = time.monotonic()

@@ -174,6 +174,11 @@ class GameAdapter:
         """The scorings so far (each one is announced to the table when it happens)."""
         return []
 
+    def scoring_label(self, scoring: Mapping[str, Any]) -> str:
+        """One scoring of `scorings` as the log's `scoring` line names it (the game's own
+        words: El Grande's kind of scoring, El Caballero's round)."""
+        return "scoring"
+
     def reveals(self, state: GameState) -> list[dict[str, Any]]:
         """Secret choices turned face up so far, each `{"card", "discs"}` (El Grande's discs:
         the card or "general", colour -> region); each one is logged when it happens."""

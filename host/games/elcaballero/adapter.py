@@ -56,6 +56,9 @@ class Adapter(GameAdapter):
     def scorings(self, state: GameState) -> list[dict[str, Any]]:
         return _game(state).scorings
 
+    def scoring_label(self, scoring: Mapping[str, Any]) -> str:
+        return f"after round {scoring['round']}"  # every scoring ends a round (EC rules)
+
     def routes(self) -> list[Route]:
         return [
             ("/api/elcaballero/rules", rules_json),

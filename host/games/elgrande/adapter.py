@@ -162,6 +162,9 @@ class Adapter(GameAdapter):
     def scorings(self, state: GameState) -> list[dict[str, Any]]:
         return _game(state).scorings
 
+    def scoring_label(self, scoring: Mapping[str, Any]) -> str:
+        return str(scoring["kind"])  # round, general (final), or a card's special scoring
+
     def reveals(self, state: GameState) -> list[dict[str, Any]]:
         return _game(state).disc_reveals
 

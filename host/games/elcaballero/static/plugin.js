@@ -194,6 +194,13 @@ function draw(ctx, parts, page) {
   root(parts.board);
 }
 
+/** A log line of the game's own (a scoring: its text is "after round N"); null: the shell's. */
+export function logLine(i18n, e) {
+  if (e.kind !== "scoring") return null;
+  const round = /\d+/.exec(String(e.text))?.[0] ?? "";
+  return i18n.t("ec.scoring_after", { round });
+}
+
 /** An action of the log in words (docs/elcaballero-notation.md). */
 export function logText(i18n, text) {
   const [verb, a = "", b = ""] = String(text).split(" ");
