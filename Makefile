@@ -138,3 +138,11 @@ bench: setup pico-harness
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/flash tests/pico/node_modules
+
+# The app conformance suite at length (tests/app/test_app_conformance.py): every game's full
+# plan (each test option of each player count in both modes), SOAK=N times from new seeds, with
+# SOAK_KILLS server kills a game (defaults 3 and 4). `make test` plays the quick plan only.
+.PHONY: soak
+soak: setup
+	CASTILLO_SOAK=$(or $(SOAK),3) CASTILLO_SOAK_KILLS=$(or $(SOAK_KILLS),4) \
+	  $(PY) -m pytest tests/app/test_app_conformance.py -m slow -k test_soak -s -q

@@ -24,9 +24,9 @@ from urllib.parse import urlsplit
 
 Mode = Literal["lan", "local", "none"]  # the network; --local; no address but loopback
 
-REREAD_S = 2.0  # the interfaces are read again at most this often for a request, …
+WATCH_S = 2.0  # the interfaces are read again this often by the watcher (prints, pushes) …
+REREAD_S = 5.0  # … and for a request when the last read is older (no watcher: tests)
 MISS_REREAD_S = 0.25  # … or this often when a request names an address not seen yet
-WATCH_S = 2.0  # and this often by the watcher that prints and pushes a change
 _IF_INET6 = Path("/proc/net/if_inet6")
 _SIOCGIFFLAGS = 0x8913
 _SIOCGIFADDR = 0x8915

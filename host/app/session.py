@@ -10,9 +10,10 @@ write it to the game log (durable), then tell the clients and the lights. The ap
 write are one transaction: a refusal changes nothing, and anything else that fails before the
 commit (a game's bookkeeping, the disk) reloads the game from the log and answers
 `server_error`/`storage`, so memory never runs ahead of the disk. What follows the commit (the
-lights, the clients, a computer seat) is logged when it fails and never undoes the action. Tower events come the
-other way: the SQLite sink (the link's durable sink) writes the ledger entry and its game-log
-entry in one commit, applies it, and only then does the link ack the device.
+lights, the clients, a computer seat) is logged when it fails and never undoes the action.
+Tower events come the other way: the SQLite sink (the link's durable sink) writes the ledger
+entry and its game-log entry in one commit, applies it, and only then does the link ack the
+device.
 
 Restoring a game replays its log through the same code (`_apply`): the engine actions and undos,
 the tower entries, the clock ticks and the table's corrections, so the engine state and the

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from host.app import network
+from host.app.network import LanAddress, LiveReach, Reach
 from tests.app.netns import IP, REPO, Served, castillo_run, chromium_in, in_ns, wire
 from tests.app.netns import needs_netns as netns
 from tests.app.test_lan_reach import qr_svg
@@ -143,3 +145,38 @@ def test_the_hosts_screen_shows_the_seat_codes_once_the_network_comes() -> None:
         phone = "import httpx, sys; print(httpx.get(sys.argv[1], timeout=10).status_code)"
         assert _python_in(made.client_ns, "-c", phone, str(links[0])).strip() == "200"
         assert not errors, errors
+
+
+def test_the_reach_follows_the_interfaces_and_tells_its_listeners() -> None:
+    """`LiveReach` without namespaces: a settable clock and interface listing."""
+    now = [0.0]
+    found: list[tuple[list[LanAddress], list[str]]] = [([], [])]
+    reads: list[float] = []
+
+    def read() -> tuple[list[LanAddress], list[str]]:
+        reads.append(now[0])
+        return found[0]
+
+    reach = LiveReach(8000, read=read, clock=lambda: now[0])
+    heard: list[Reach] = []
+    reach.listeners.append(heard.append)
+    assert reach.public() == {"mode": "none", "public_url": None}
+    wifi = LanAddress("wlan0", "192.168.1.20")
+    found[0] = ([wifi], ["fd00::20", "fe80::1"])
+    now[0] = 0.1
+    assert reach.public_url is None  # read at most every REREAD_S for a request …
+    assert not reach.serves("10.9.9.9") and reads == [0.0]  # … a miss too early: no new read
+    now[0] = 0.3
+    assert reach.serves("192.168.1.20") and reads == [0.0, 0.3]  # a miss reads again at once
+    assert heard == [Reach("lan", (wifi,), "http://192.168.1.20:8000")]
+    assert reach.serves("fd00::20") and reach.public_url == "http://192.168.1.20:8000"
+    reach.refresh()  # nothing changed: nothing heard
+    assert len(heard) == 1
+    found[0] = ([], [])
+    now[0] = 0.3 + network.REREAD_S
+    assert reach.mode == "none" and len(heard) == 2  # the address went
+    assert not reach.serves("192.168.1.20")
+    # --local reads nothing and serves only --public-url's host
+    local = LiveReach(8000, local=True, public_url="http://Castillo.local:8000", read=read)
+    assert local.serves("castillo.local") and not local.serves("192.168.1.20")
+    assert local.public() == {"mode": "local", "public_url": "http://Castillo.local:8000"}
