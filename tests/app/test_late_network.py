@@ -180,3 +180,25 @@ def test_the_reach_follows_the_interfaces_and_tells_its_listeners() -> None:
     local = LiveReach(8000, local=True, public_url="http://Castillo.local:8000", read=read)
     assert local.serves("castillo.local") and not local.serves("192.168.1.20")
     assert local.public() == {"mode": "local", "public_url": "http://Castillo.local:8000"}
+
+
+def test_it_listens_on_every_address_unless_local() -> None:
+    from host.app.connections import ListeningSocket
+    from host.commands.run import listen
+
+    local = listen(True, 0)
+    try:
+        assert [s.getsockname()[0] for s in local] == ["127.0.0.1"]
+    finally:
+        for sock in local:
+            sock.close()
+    every = listen(False, 0)
+    try:
+        names = [s.getsockname()[:2] for s in every]
+        port = names[0][1]
+        assert names[0] == ("0.0.0.0", port)
+        assert names[1:] in ([], [("::", port)])  # :: where the machine has IPv6, same port
+        assert all(isinstance(s, ListeningSocket) for s in every)  # they refuse over a cap
+    finally:
+        for sock in every:
+            sock.close()
