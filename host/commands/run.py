@@ -155,6 +155,9 @@ def run_table(args: argparse.Namespace) -> int:
     except BadPublicUrl as exc:
         print(f"castillo run: {exc}", file=sys.stderr)
         return 2
+    if not 0 <= args.port <= 65535:
+        print(f"castillo run: --port {args.port}: give 0-65535 (0: any free port)", file=sys.stderr)
+        return 2
     open_files = raise_open_files_limit()
     try:
         listeners = listen(args.local, args.port)
@@ -184,7 +187,7 @@ def run_table(args: argparse.Namespace) -> int:
     policy = WebPolicy.serving([*args.allow_host], live=reach.serves)
 
     def show_code(code: str) -> None:
-        print(f"pairing code: {code}")
+        print(f"pairing code: {code}", flush=True)
         if reach.public_url:
             print(f"a tablet pairs by opening {reach.public_url}/?pair={code}", flush=True)
 

@@ -202,3 +202,12 @@ def test_it_listens_on_every_address_unless_local() -> None:
     finally:
         for sock in every:
             sock.close()
+
+
+def test_a_port_out_of_range_is_refused_with_a_message(tmp_path: Path) -> None:
+    run = [sys.executable, "-m", "host.cli", "run", "--local", "--no-tower", "--port", "99999"]
+    result = subprocess.run(
+        [*run, "--data-dir", str(tmp_path)], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip() == "castillo run: --port 99999: give 0-65535 (0: any free port)"
