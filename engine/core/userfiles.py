@@ -43,11 +43,12 @@ _KINDS = (
     (stat.S_ISBLK, "a block device"),
     (stat.S_ISSOCK, "a socket"),
 )
-# TOML strings (each replaced by "") and comments (dropped) before the structure is measured.
-_TOML_TEXT = re.compile(
-    r'"""(?:[^"\\]|\\[\s\S]|"(?!""))*"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*'
-)
-_TOML_DOTTED = re.compile(r'(?:[\w-]+|"")(?:[ \t]*\.[ \t]*(?:[\w-]+|""))+')
+# Where a TOML string or comment starts, and where each kind of string ends (the patterns never
+# need the closing quote, so they do not backtrack: the scan stays linear in the text).
+_TOML_OPENING = re.compile(r'"""|\'\'\'|["\'#]')
+_BASIC_BODY = re.compile(r'[^"\\\n]*(?:\\.[^"\\\n]*)*')
+_MULTILINE_BODY = re.compile(r'[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*')
+_TOML_DOTTED = re.compile(r'(?<![\w-])(?:[\w-]+|"")(?:[ \t]*\.[ \t]*(?:[\w-]+|""))+')
 _BRACKETS = re.compile(r"[\[\]{}]")
 
 
@@ -160,11 +161,48 @@ def load_json(path: Path | str) -> Any:
     return parse_json(read_text(path, MAX_JSON_BYTES), str(path))
 
 
+def _bare_toml(text: str) -> str:
+    """The text with each string replaced by "" and each comment left out (an unterminated
+    string ends at its line's end: tomllib refuses it anyway)."""
+    parts: list[str] = []
+    pos = 0
+    end_of_text = len(text)
+    while pos < end_of_text:
+        opening = _TOML_OPENING.search(text, pos)
+        if opening is None:
+            parts.append(text[pos:])
+            break
+        parts.append(text[pos : opening.start()])
+        token = opening.group()
+        start = opening.end()
+        if token == "#":
+            close = text.find("\n", start)
+            pos = end_of_text if close < 0 else close
+            continue
+        parts.append('""')
+        if token == '"""':
+            body = _MULTILINE_BODY.match(text, start)
+            pos = min(end_of_text, (body.end() if body else start) + 3)
+        elif token == "'''":
+            close = text.find("'''", start)
+            pos = end_of_text if close < 0 else close + 3
+        elif token == '"':
+            body = _BASIC_BODY.match(text, start)
+            pos = (body.end() if body else start) + 1
+        else:
+            quote, line_end = text.find("'", start), text.find("\n", start)
+            if quote < 0 or 0 <= line_end < quote:
+                pos = end_of_text if line_end < 0 else line_end
+            else:
+                pos = quote + 1
+    return "".join(parts)
+
+
 def _check_toml_shape(text: str, name: str) -> None:
     """Before tomllib sees the text: no bracket nesting deeper than MAX_DEPTH (tomllib recurses
     on it) and no key of more than MAX_KEY_PARTS dotted parts (its time is quadratic in them).
     Strings and comments are left out, so their brackets and dots do not count."""
-    bare = _TOML_TEXT.sub(lambda m: "" if m.group().startswith("#") else '""', text)
+    bare = _bare_toml(text)
     depth = 0
     for bracket in _BRACKETS.finditer(bare):
         depth += 1 if bracket.group() in "[{" else -1

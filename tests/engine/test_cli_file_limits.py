@@ -266,3 +266,45 @@ def test_tower_sim_refuses_a_trace_that_is_not_a_regular_file(tmp_path: Path) ->
     for path, words in (("/dev/zero", "character device"), (str(fifo), "FIFO")):
         code, err, _ = castillo("tower-sim", "--trace", path)
         one_line_refusal(code, err, words)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"""' + "x" * ((1 << 20) - 8),  # an unclosed multi-line string
+        '"' + '\\"' * ((1 << 19) - 8),  # an unclosed string of escaped quotes
+        "'" * ((1 << 20) - 8),
+        "a" * ((1 << 20) - 8) + ".",  # one long bare word
+    ],
+    ids=["unclosed-multiline", "escaped-quotes", "apostrophes", "long-word"],
+)
+def test_the_toml_pre_check_takes_linear_time(text: str, tmp_path: Path) -> None:
+    """The check that runs before tomllib must not be the slow part: 1 MiB of the worst text
+    for a string-stripping regex (a first version took 40 s on 64 kB of an unclosed string)."""
+    from engine.core import userfiles
+
+    path = tmp_path / "worst.toml"
+    path.write_text(text, encoding="utf-8")
+    started = time.monotonic()
+    with pytest.raises(userfiles.UnreadableFile):
+        userfiles.load_toml(path)
+    assert time.monotonic() - started < 2.0
+
+
+def test_multiline_and_escaped_toml_strings_keep_their_brackets(tmp_path: Path) -> None:
+    from engine.core import userfiles
+
+    path = tmp_path / "strings.toml"
+    path.write_text(
+        'a = """q\\" [[[[ "" """\n'
+        "b = 'x[[['\n"
+        "c = '''\n.[.[.[\n'''\n"
+        '"k.\\"[".w = [ [1], {x.y = 2} ] # [[[ a.b.c\n',
+        encoding="utf-8",
+    )
+    assert userfiles.load_toml(path) == {
+        "a": 'q" [[[[ "" ',
+        "b": "x[[[",
+        "c": ".[.[.[\n",
+        'k."[': {"w": [[1], {"x": {"y": 2}}]},
+    }
