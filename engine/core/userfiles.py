@@ -219,7 +219,7 @@ def parse_toml(text: str, name: str) -> dict[str, Any]:
     try:
         value = tomllib.loads(text)
     except tomllib.TOMLDecodeError as not_toml:
-        raise UnreadableFile(f"{name}: {not_toml}") from None
+        raise UnreadableFile(f"{name} is not TOML: {not_toml}") from None
     except RecursionError:
         raise UnreadableFile(f"{name}: nested deeper than {MAX_DEPTH} levels") from None
     check_depth(value, name)

@@ -15,13 +15,13 @@ checks the data. A user corrects a printed value or adds a card with an override
 from __future__ import annotations
 
 import functools
-import tomllib
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.core import userfiles
 from engine.core.errors import GameDataError
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "elgrande"
@@ -198,13 +198,14 @@ class GameData:
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
+    """A data file, the game's own or a user's override, read by the rules for users' files
+    (engine.core.userfiles: a regular file, size and depth capped)."""
+    if not path.exists():
+        raise GameDataError(f"{path}: no such data file")
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError:
-        raise GameDataError(f"{path}: no such data file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise GameDataError(f"{path}: {exc}") from None
+        return userfiles.load_toml(path)
+    except userfiles.UnreadableFile as exc:
+        raise GameDataError(str(exc)) from None
 
 
 def _merge_records(

@@ -11,11 +11,11 @@
 from __future__ import annotations
 
 import functools
-import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.core import userfiles
 from engine.core.errors import GameDataError
 
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "kingdomino" / "dominoes.toml"
@@ -72,12 +72,12 @@ class GameData:
 
 
 def _read(path: Path | str) -> dict[str, Any]:
+    """A data file, the game's own or a user's override, read by the rules for users' files
+    (engine.core.userfiles: a regular file, size and depth capped)."""
     try:
-        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as unreadable:
-        raise GameDataError(f"cannot read {path}: {unreadable.strerror}") from None
-    except tomllib.TOMLDecodeError as bad_toml:
-        raise GameDataError(f"{path} is not TOML: {bad_toml}") from None
+        return userfiles.load_toml(path)
+    except userfiles.UnreadableFile as exc:
+        raise GameDataError(str(exc)) from None
 
 
 def _table(raw: Mapping[str, Any], name: str, source: str) -> dict[str, str]:

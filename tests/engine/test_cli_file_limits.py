@@ -308,3 +308,38 @@ def test_multiline_and_escaped_toml_strings_keep_their_brackets(tmp_path: Path) 
         "c": ".[.[.[\n",
         'k."[': {"w": [[1], {"x": {"y": 2}}]},
     }
+
+
+LOAD_OVERRIDE = """
+import sys
+from engine.core.errors import GameDataError
+from engine.elgrande import data as elgrande
+from engine.kingdomino import data as kingdomino
+loader = {"elgrande": elgrande.load, "kingdomino": kingdomino.load}[sys.argv[1]]
+try:
+    loader(overrides=[sys.argv[2]])
+except GameDataError as refused:
+    sys.exit(f"refused: {refused}")
+"""
+
+
+@pytest.mark.parametrize("game", ("elgrande", "kingdomino"))
+def test_the_data_loaders_refuse_special_and_deep_override_files(game: str, tmp_path: Path) -> None:
+    """El Grande's and Kingdomino's own override loaders (not only the command line) read by
+    the rules for users' files: before, a FIFO hung them and /dev/zero filled the memory."""
+    fifo = tmp_path / "override.fifo"
+    os.mkfifo(fifo)
+    deep = tmp_path / "deep.toml"
+    deep.write_text("x = " + "[" * 500 + "]" * 500 + "\n", encoding="utf-8")
+    cases = (("/dev/zero", "character device"), (str(fifo), "FIFO"), (str(deep), "nested"))
+    for path, words in cases:
+        done = subprocess.run(
+            [sys.executable, "-c", LOAD_OVERRIDE, game, path],
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=TIME_LIMIT,
+            preexec_fn=_cap_memory,
+        )
+        assert done.returncode == 1 and done.stderr.startswith("refused: "), done.stderr
+        assert words in done.stderr
