@@ -20,6 +20,7 @@ from host.app.network import BadPublicUrl, LiveReach, Reach, public_base
 from host.paths import REPO_ROOT
 
 DEFAULT_PORT = 8000
+LISTEN_BACKLOG = 2048  # uvicorn's default
 
 
 def default_db() -> Path:
@@ -131,6 +132,11 @@ def _listener(family: socket.AddressFamily, host: str, port: int) -> socket.sock
         if family == socket.AF_INET6:
             sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
         sock.bind((host, port))
+        # listening now, not when the server starts: the "listening on" line is printed during
+        # the app's start-up, before the server listens on its sockets, and a client that
+        # connects on reading it (a test, a script) would be refused (uvicorn listens again
+        # with its own backlog, which only sets the size)
+        sock.listen(LISTEN_BACKLOG)
     except OSError:
         sock.close()
         raise

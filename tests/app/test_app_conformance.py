@@ -19,6 +19,7 @@ another seed.
 from __future__ import annotations
 
 import os
+import socket
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,25 @@ def test_every_registered_game_is_played() -> None:
     """A game gets the suite by registering: the suite's games are the registry's (and Nim)."""
     assert set(registry.ids()) <= set(GAME_IDS)
     assert "nim" in GAME_IDS
+
+
+def test_castillo_run_listens_before_it_says_so() -> None:
+    """`castillo run` prints "listening on" during the app's start-up; its sockets listen from
+    the moment they are bound, so a client that connects on reading the line is not refused
+    (the suite's servers were refused about once in three restarts, tests/app/test_recovery.py
+    could be too)."""
+    from host.commands.run import listen
+
+    for local in (True, False):
+        sockets = listen(local, 0)
+        try:
+            for sock in sockets:
+                assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN) == 1
+            with socket.create_connection(("127.0.0.1", sockets[0].getsockname()[1]), 5):
+                pass
+        finally:
+            for sock in sockets:
+                sock.close()
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

@@ -5,8 +5,8 @@ Every game (from its spec and the engine's views, nothing written per game):
 - a seat's private view fields (those its own view has and the public view lacks: El Grande's
   `hand`, El Caballero's `hand`, ...) anywhere in the table's `state.game`, or anywhere but the
   top of a seat's own view;
-- at the table: a `seat_only` verb offered, or a secret verb's hidden arguments (`VerbTable`
-  `secret_from`); in any client's log: another actor's secret arguments.
+- at the table: a `seat_only` verb offered, or a seat's secret verb with its hidden arguments
+  (`VerbTable` `secret_from`); in any client's log: another actor's secret arguments.
 
 El Grande's own secrets, with the helpers of tests/app/test_no_leak.py: keys no client may get
 (`contents` of the castillo unless `open_castillo`, the decks, other hands), a seat's own keys
@@ -105,7 +105,9 @@ class Secrets:
             for action in state.get("legal") or []:
                 verb = action.split()[0]
                 assert verb not in verbs.seat_only, f"the table is offered {action!r}"
-                if verb in verbs.secret:
+                # a seat's secret choice is never a button at the table (a chance step's
+                # secret is nobody's: El Grande's card set aside may be named or `?`)
+                if verb in verbs.secret and verb not in verbs.chance:
                     assert action == verbs.redact(verbs.parse(action)), (
                         f"the table is offered {action!r}: its secret is shown"
                     )
