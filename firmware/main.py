@@ -5,11 +5,18 @@ palette, pin map, LED map) to the Pico's root. Ctrl-C (what mpremote sends) or t
 command leave the main loop for the REPL (on the Pico, Ctrl-C is trapped while the loop runs and
 handled between two passes, so it never lands in the middle of counting a cube); the watchdog
 (which cannot be stopped) is then fed from a timer so the REPL stays usable.
+
+``resume()`` at the REPL (this module's globals are the REPL's) goes back into the main loop
+with the same boot: counts, unacknowledged events and sequence numbers are kept, so a stray
+Ctrl-C costs no count. The host link types it when it finds the firmware in the REPL; where
+the tower was never built it soft-resets instead.
 """
 
 import sys
 
 import towerfw
+
+tower = None
 
 
 def forget_boot_code():
@@ -22,15 +29,20 @@ def forget_boot_code():
             delattr(towerfw, name)
 
 
-def main():
-    from towerfw import pico_start  # boot-only code: dropped below
+def resume(boot=False):
+    """Count: the main loop until Ctrl-C or ``repl``, then the REPL with the watchdog fed.
+    From the REPL: count again with the same boot (a soft reset where there is no tower)."""
+    if tower is None:
+        import machine
 
-    hal, tower = pico_start.build()
-    pico_start = None
-    forget_boot_code()
+        machine.soft_reset()
+        return
+    hal = tower.hal
+    if getattr(hal, "_timer", None) is not None:
+        hal._timer.deinit()  # the main loop feeds the watchdog again
     hal.trap_ctrl_c(True)
     try:
-        tower.run()
+        tower.run(boot)
     except KeyboardInterrupt:
         pass
     finally:
@@ -39,4 +51,15 @@ def main():
     print("castillo: main loop stopped; REPL")
 
 
-main()
+def build():
+    global tower
+    from towerfw import pico_start  # boot-only code: dropped below
+
+    _, tower = pico_start.build()
+    pico_start = None
+
+
+build()
+forget_boot_code()
+del build, forget_boot_code  # boot-only: their code leaves the heap too
+resume(True)

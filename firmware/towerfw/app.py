@@ -27,7 +27,6 @@ OUTBOX_MAX = 96
 MAX_FAULTS = 20  # consecutive failing loop passes before the watchdog is left to bite
 CAL_FILE = "cal.json"
 BASE_STEP = 30  # counts: two empty-chute readings this far off the baseline in a row: a lamp
-REPL_KEY_MS = 2000  # how long a `repl` key stays good
 
 
 class Tower:
@@ -209,8 +208,15 @@ class Tower:
         self.send(self.hello())
         self.flush()
 
-    def run(self) -> None:
-        self.boot()
+    def run(self, boot: bool = True) -> None:
+        """The main loop until stopped. ``boot`` False: back from the REPL (main.py's
+        ``resume()``) with the same boot: counts, the event ring, sequence numbers and the beam
+        edges its IRQ caught meanwhile are kept; a HELLO tells the host, which resyncs."""
+        if boot:
+            self.boot()
+        else:
+            self.stopped = False
+            self.cmd_hello({})  # (the REPL's echo of the resume() line ended its line)
         while not self.stopped:
             try:
                 self.healthy_passes()
@@ -756,20 +762,18 @@ class Tower:
 
     def cmd_repl(self, msg: "dict[str, Any]") -> "Any":
         """Leave the main loop for the REPL, in two steps: ``repl`` answers a one-time key,
-        ``repl`` with that key (within ``REPL_KEY_MS``) stops. A lone ``repl`` frame (a forged
+        ``repl`` with that key (within 2 s) stops. A lone ``repl`` frame (a forged
         or replayed one) only gets a key, which whoever sent it never reads: the host's own
         request reads it from the answer."""
-        key = msg.get("key")
         armed = self._repl_key
         self._repl_key = None  # one use, right or wrong
-        if key is not None:
-            if armed is None or key != armed[0] or self.up_ms - armed[1] > REPL_KEY_MS:
-                return "repl: wrong or stale key"
-            self.stopped = True
-            return {}
-        fresh = codec.hex8(self.hal.random32() & 0xFFFFFFFF)
-        self._repl_key = (fresh, self.up_ms)
-        return {"key": fresh}
+        if "key" not in msg:
+            self._repl_key = armed = (codec.hex8(self.hal.random32()), self.up_ms)
+            return {"key": armed[0]}
+        if armed is None or msg["key"] != armed[0] or self.up_ms - armed[1] > 2000:
+            return "bad key"  # wrong, stale or used
+        self.stopped = True
+        return {}
 
 
 def calsteps() -> "Any":

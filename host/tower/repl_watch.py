@@ -1,11 +1,13 @@
 """Notice a tower whose firmware stopped in the MicroPython REPL or is rebooting, and what
 restarts it.
 
-A single Ctrl-C byte on the line (a terminal program, a noisy cable) stops the firmware on a
-Pico that does not trap it: MicroPython prints its banner and a `>>> ` prompt and waits. The
-link then sees REPL text instead of frames. It restarts the firmware as `mpremote` would:
-Ctrl-C clears a half-typed line, Ctrl-B leaves the raw REPL (in the friendly REPL it only
-prints the banner again), Ctrl-D soft-resets, and the reset runs `main.py` again.
+A single Ctrl-C byte on the line (a terminal program, a noisy cable) stops the firmware:
+MicroPython prints its banner and a `>>> ` prompt and waits. The link then sees REPL text
+instead of frames. It restarts the firmware: Ctrl-C clears a half-typed line, Ctrl-B leaves the
+raw REPL (in the friendly REPL it only prints the banner again), and a typed line calls
+main.py's `resume()`, which goes back into the main loop with the same boot (counts, the event
+ring and the beam edges caught meanwhile kept); where main.py did not run (a board rebooted
+into the raw REPL) or is older, the line soft-resets instead and main.py runs again.
 
 A soft reset from anywhere (Ctrl-D at the REPL, `machine.soft_reset()`) prints
 `MPY: soft reboot` first: the firmware is not counting until its next HELLO, but nothing needs
@@ -16,7 +18,8 @@ from __future__ import annotations
 
 import enum
 
-RESTART_BYTES = b"\x03\x02\x04"
+RESUME_LINE = b"globals().get('resume', __import__('machine').soft_reset)()\r"
+RESTART_BYTES = b"\x03\x02" + RESUME_LINE
 HOLDOFF_S = 3.0  # after a restart: the reset prints a banner too; the firmware is back in ~1 s
 # What only the REPL prints. A frame never holds a raw newline, so a prompt at the start of a
 # line cannot come from one.

@@ -162,6 +162,7 @@ class SerialTowerLink(TowerLink):
         self._heard_wall: float | None = None
         self._gap_from: float | None = None
         self._gap_to = 0.0
+        self._gap_boot = ""  # the boot that stopped counting (the same one back: resumed)
         self.interruptions: deque[tuple[float, float]] = deque(maxlen=INTERRUPTIONS_KEPT)
         self._repl_watch = ReplWatch()
         self._repl_wanted = False  # enter_repl: leave the REPL alone
@@ -463,6 +464,7 @@ class SerialTowerLink(TowerLink):
     def _open_gap(self) -> None:
         if self._gap_from is None:
             self._gap_from = self._heard_wall if self._heard_wall is not None else time.time()
+            self._gap_boot = self.ledger.boot
 
     def _counting_again(self) -> None:
         """Resynced after an interruption: report its interval (a warning with both times)."""
@@ -472,6 +474,11 @@ class SerialTowerLink(TowerLink):
         self._gap_from = None
         end = max(self._gap_to, start)
         self._heard_wall = time.time()
+        if self._gap_boot and self._gap_boot == self.ledger.boot:
+            # the same boot resumed (main.py's `resume()`): its counts, ring and the beam edges
+            # caught meanwhile were kept, and the resync fetched every event: nothing was missed
+            log.info("tower firmware resumed, same boot: counting went on")
+            return
         self.interruptions.append((start, end))
         self._warn(
             "interrupted",

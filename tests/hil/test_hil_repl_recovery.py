@@ -2,9 +2,10 @@
 
 The real firmware runs in the MicroPython unix port behind a pty (`SimTower`); like a Pico, a
 Ctrl-C byte there raises KeyboardInterrupt, the firmware leaves its loop and the REPL prints
-its banner and `>>> `. The link sees that instead of frames and soft-resets the board (Ctrl-B,
-Ctrl-D, as mpremote does); from the raw REPL, which prints nothing, it does so after two mute
-handshakes. Whether the firmware traps Ctrl-C or not, cubes thrown afterwards are counted.
+its banner and `>>> `. The link sees that instead of frames and restarts the firmware (Ctrl-C,
+Ctrl-B, then main.py's `resume()`: the same boot counts on); from the raw REPL, which prints
+nothing, it does so after two mute handshakes. Whether the firmware traps Ctrl-C or not,
+cubes thrown afterwards are counted.
 """
 
 from __future__ import annotations
@@ -64,22 +65,23 @@ def test_a_stray_ctrl_c_costs_no_later_cube(sim: SimTower, link: SimTowerLink) -
 
 
 def test_a_stopped_firmware_is_restarted(sim: SimTower, link: SimTowerLink) -> None:
-    """`repl` stops the firmware whether or not it traps Ctrl-C: the link restarts it."""
+    """`repl` stops the firmware whether or not it traps Ctrl-C: the link restarts it (main.py's
+    `resume()`: the same boot counts on)."""
     sim.drop("orange")
     assert drops(link, 1) == ["orange"]
+    boot = link.ledger.boot
     link.command("repl", key=link.command("repl")["key"])  # as `enter_repl` asks
-    seen = wait_status(link, LinkState.DEVICE_RESET, timeout=10.0)
+    seen = wait_status(link, LinkState.RESTARTING, timeout=10.0)
     assert any(isinstance(m, LinkStatus) and "REPL" in m.detail for m in seen)
     wait_status(link, LinkState.CONNECTED, timeout=10.0)
-    assert sim.boot_causes[-1] == "soft"
+    assert sim.boot_causes == ["power"] and link.ledger.boot == boot  # resumed, not reset
     health = link.health()
-    # the restart, then the interval the firmware was not counting
-    assert health["firmware_restarts"] == 1 and health["warning_kind"] == "interrupted"
-    assert len(health["interruptions"]) == 1
+    assert health["firmware_restarts"] == 1 and health["warning_kind"] == "firmware_restart"
+    assert health["interruptions"] == []  # the same boot: nothing went uncounted
     wait_running(sim, link)
     sim.drop("red", "red")
     assert drops(link, 2) == ["red", "red"]
-    assert link.totals().get("orange") == 1  # the old boot's counts carried over
+    assert link.totals().get("orange") == 1
 
 
 def test_the_raw_repl_is_left_too(sim: SimTower, tmp_path: Path) -> None:

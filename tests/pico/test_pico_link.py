@@ -6,6 +6,7 @@ from pathlib import Path
 
 from towerfw import codec
 
+from host.tower.repl_watch import RESTART_BYTES
 from host.tower.sim.sensor_model import SensorModel
 from tests.pico.emulator import EmulatedPico
 from tests.pico.scenarios import play, singles
@@ -106,6 +107,30 @@ def test_the_firmware_restarts_from_the_repl_with_ctrl_b_ctrl_d(fresh_pico: Emul
     hello = pico.frames("hello", mark)[0].msg
     assert hello["boot"] != first["boot"] and hello["seq"] == 0
     assert pico.command("ping")["t"] == "ok"
+
+
+def test_the_link_resumes_the_firmware_from_the_repl_with_the_same_boot(
+    fresh_pico: EmulatedPico,
+) -> None:
+    """What the host link types after a stray Ctrl-C (host/tower/repl_watch.py): main.py's
+    `resume()` is in the REPL's globals and counts on with the same boot, counts and events."""
+    pico = fresh_pico
+    play(pico, singles(["red"] * 2, 40_000, seed=5))
+    first = pico.frames("hello")[0].msg
+    before = pico.command("snap")
+    pico.send(b"\r\x03")
+    pico.run(50_000)
+    assert any("main loop stopped" in line for line in pico.link.text)
+    mark = len(pico.link.frames)
+    pico.send(RESTART_BYTES)
+    assert pico.run_until(lambda: bool(pico.frames("hello", mark)), 2_000_000, 50_000)
+    hello = pico.frames("hello", mark)[0].msg
+    assert hello["boot"] == first["boot"] and hello["seq"] == before["seq"]
+    after = pico.command("snap")
+    assert after["n"] == before["n"] and after["n"]["red"] == 2
+    play(pico, singles(["red"], 40_000, seed=6))
+    assert pico.command("snap")["n"]["red"] == 3
+    assert pico.stats.wdt_bites == 0
 
 
 def test_hello_reports_the_flash_chips_unique_id(

@@ -11,17 +11,21 @@ of a restart was ignored (the firmware sat in the REPL): cubes were lost in sile
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from host.app.towers import TowerRuntime
 from host.tower.link import CommandFailed
 from host.tower.sim.launcher import SimTower
 from host.tower.sim_link import SimTowerLink
 from tests.sim.restart_window import Outcome, one_try, spread
 
 REBOOT_S = 0.6
+STATIC = Path(__file__).resolve().parents[2] / "host" / "app" / "static"
 DELAYS = spread(11)  # 0.0, 0.1, ... 1.0 s after the trigger
 
 
@@ -51,26 +55,53 @@ def check(outcomes: list[Outcome]) -> None:
             assert o.left_connected, f"+{o.delay}s warned while the link said connected"
 
 
-@pytest.mark.parametrize("trigger", ["ctrl_c", "ctrl_c_ctrl_d"])
-def test_cubes_thrown_while_the_firmware_restarts_are_counted_or_warned(
-    link: SimTowerLink, trigger: str
+def test_a_stray_ctrl_c_costs_no_cube(link: SimTowerLink) -> None:
+    """The link types main.py's `resume()` at the REPL: the same boot counts on."""
+    boot = link.ledger.boot
+    outcomes = [one_try(link.sim, link, "ctrl_c", delay) for delay in DELAYS]
+    assert all(o.counted for o in outcomes), summary(outcomes)
+    assert all(o.left_connected for o in outcomes)  # `restarting` each time, then resynced
+    health = link.health()
+    assert health["firmware_restarts"] == len(DELAYS) and health["interruptions"] == []
+    assert link.ledger.boot == boot and link.sim.boot_causes == ["power"]
+
+
+def test_ctrl_c_then_ctrl_d_loses_no_cube_in_silence(link: SimTowerLink) -> None:
+    """Ctrl-C then Ctrl-D (a terminal user): the Ctrl-D soft-resets the board if it reaches the
+    REPL before the link's `resume()` line, else the running firmware ignores it."""
+    outcomes = [one_try(link.sim, link, "ctrl_c_ctrl_d", delay) for delay in DELAYS]
+    check(outcomes)
+    assert all(o.left_connected for o in outcomes)
+
+
+def test_cubes_thrown_while_the_board_soft_resets_are_counted_or_warned(
+    link: SimTowerLink,
 ) -> None:
-    outcomes = [one_try(link.sim, link, trigger, delay) for delay in DELAYS]
+    """The board resets (RAM lost, gone 0.6 s): cubes thrown then pass unseen; the link names
+    the interval and is never `connected` meanwhile."""
+    outcomes = [one_try(link.sim, link, "soft_reset", delay) for delay in DELAYS]
     check(outcomes)
     # the window is real: some cubes fell into it (warned), later ones were counted
     assert any(o.warned and not o.counted for o in outcomes), summary(outcomes)
     assert any(o.counted for o in outcomes), summary(outcomes)
-    assert all(o.left_connected for o in outcomes)  # `restarting` / `device_reset` every time
+    assert all(o.left_connected for o in outcomes)  # `device_reset` every time
     interruptions = link.health()["interruptions"]
-    assert len(interruptions) == len(DELAYS)  # one per restart, each with its interval
-    assert all(0 < end - start < 5.0 for start, end in interruptions)
+    assert len(interruptions) == len(DELAYS)  # one per reset, each with its interval
+    assert all(REBOOT_S <= end - start < 5.0 for start, end in interruptions)
+    # what /api/info and the tower pill get: the key and the interval's times
+    status = TowerRuntime("sim", link, link.sim).status()
+    assert status["state"] == "connected"
+    assert status["warning_key"] == "tower.warn.interrupted"
+    start, end = interruptions[-1]
+    assert status["warning_params"] == {"from": round(start, 3), "to": round(end, 3)}
 
 
-def test_cubes_thrown_after_a_soft_reset_are_counted_or_warned(link: SimTowerLink) -> None:
-    outcomes = [one_try(link.sim, link, "soft_reset", delay) for delay in DELAYS]
-    check(outcomes)
-    assert any(o.warned and not o.counted for o in outcomes), summary(outcomes)
-    assert all(o.left_connected for o in outcomes)
+def test_the_interruption_warning_is_translated() -> None:
+    for lang in ("en", "cs", "pl", "uk"):
+        strings = json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+        assert "{from}" in strings["tower.warn.interrupted"], lang
+        assert "{to}" in strings["tower.warn.interrupted"], lang
+        assert strings["tower.state.restarting"], lang
 
 
 def test_a_forged_repl_command_does_not_stop_the_firmware(link: SimTowerLink) -> None:
@@ -79,9 +110,9 @@ def test_a_forged_repl_command_does_not_stop_the_firmware(link: SimTowerLink) ->
     assert link.health()["firmware_restarts"] == 0 and not link.sim.in_repl
     # the key of a `repl` request is good once and only for the one who read it
     key = link.command("repl")["key"]
-    with pytest.raises(CommandFailed, match="wrong or stale key"):
+    with pytest.raises(CommandFailed, match="bad key"):
         link.command("repl", key="00000000")
-    with pytest.raises(CommandFailed, match="wrong or stale key"):
+    with pytest.raises(CommandFailed, match="bad key"):
         link.command("repl", key=key)  # used up by the wrong guess
     assert link.ping() >= 0 and not link.sim.in_repl
 

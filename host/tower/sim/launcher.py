@@ -71,6 +71,7 @@ REPORT_HEAD = struct.Struct("<BI")  # report record: kind (ASCII letter), payloa
 BLOCK = 1024
 NOP, ROW, START, END, SPEED, GATE, IDLE, I2C, SYNC = range(9)
 STOPPED_MARKER = b"castillo: main loop stopped"
+HELLO_MARKER = b'"t":"hello"'
 RAW_REPL_BANNER = b"raw REPL; CTRL-B to exit"
 WRITE_STALL_S = 0.5  # how long a Pico's USB write waits for a host that does not read
 THREAD_END_S = 3.0  # how long stopping waits for a bridge thread (a stalled write ends in 0.5 s)
@@ -253,6 +254,8 @@ class _Boot:
             seen = tail + data
             if not self.in_repl and STOPPED_MARKER in seen:
                 self.in_repl = True
+            elif self.in_repl and not self.raw_repl and HELLO_MARKER in seen:
+                self.in_repl = False  # main.py's resume(): the main loop traps Ctrl-C again
             if RAW_REPL_BANNER in seen:
                 self.raw_repl = seen.rfind(RAW_REPL_BANNER) > seen.rfind(b"\n>>> ")
             elif b"\n>>> " in seen:
