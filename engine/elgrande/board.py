@@ -576,9 +576,6 @@ class Board:
         if area == self.CASTILLO:
             self._announce_throw(player, player)
 
-    def place_from_court(self, player: int, area: int) -> None:
-        self.place_piece(player, area, "court")
-
     def move_piece(self, colour: int, source: int, target: int, actor: int) -> None:
         self.pieces[source][colour] -= 1
         self.pieces[target][colour] += 1

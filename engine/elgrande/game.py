@@ -172,7 +172,7 @@ class Game(Board):
                 raise IllegalAction(
                     str(action), refused.reason, key=refused.key, params=refused.params
                 )
-        # The body of _apply_unchecked, inlined: this is the hot path of every game.
+        # The hot path of every game: the steps are written out here, not called.
         history = self.history
         history.append((player, action))
         frame = self.frame
@@ -184,6 +184,8 @@ class Game(Board):
         self._legal = {}
         self._legal_last = None
         self._actors = after = self._compute_actors()
+        # Undo never crosses a chance step, a revealed secret, a public power card, or a change
+        # of who acts (BGA's policy).
         if player < 0 or actors != after or action.kind in _UNDO_BARRIERS or not after:
             self.checkpoint = len(history)
         if self._dealer and self.phase in CHANCE_PHASES:
@@ -228,20 +230,6 @@ class Game(Board):
         self._legal_last = None
         self._actors = self._compute_actors()
         self.checkpoint = len(self.history)
-
-    def _apply_unchecked(self, player: int, action: Action) -> None:
-        """Apply a known-legal action (apply() inlines the same steps)."""
-        before = self._actors or self.current_players()
-        history = self.history
-        history.append((player, action))
-        self._do(player, action)
-        self._legal = {}
-        self._legal_last = None
-        self._actors = after = self._compute_actors()
-        # Undo never crosses a chance step, a revealed secret, a public power card, or a change
-        # of who acts (BGA's policy).
-        if player < 0 or before != after or action.kind in _UNDO_BARRIERS or not after:
-            self.checkpoint = len(history)
 
     def _auto_chance(self) -> None:
         if not self._dealer or self.phase not in CHANCE_PHASES:
@@ -868,9 +856,6 @@ class Game(Board):
     def view(self, viewer: int | None = None) -> dict[str, Any]:
         """What one seat (or, with None, the public) may see."""
         return views.player_view(self, viewer)
-
-    def history_text(self) -> list[tuple[int, str]]:
-        return [(p, str(a)) for p, a in self.history]
 
     # ------------------------------------------------------------------ the game protocol
     def seat_names(self) -> list[str]:
