@@ -119,11 +119,12 @@ def spread(n: int, span: float = 1.0) -> list[float]:
 
 
 if __name__ == "__main__":
+    import os
     import sys
 
     kinds = sys.argv[1:] or list(TRIGGERS)
     for kind in kinds:
-        results = run(kind, spread(11))
+        results = run(kind, spread(int(os.environ.get("TRIES", "11"))))
         for o in results:
             print(kind, o.delay, "counted" if o.counted else "", "warned" if o.warned else "",
                   "LOST" if o.lost else "", o.states)  # fmt: skip
