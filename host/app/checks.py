@@ -24,6 +24,7 @@ shows only the cubes of the throws in question, and the scoring check reports to
 
 from __future__ import annotations
 
+import math
 from collections import Counter, deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -68,7 +69,7 @@ class Cube:
 class Issue:
     id: int
     # missing, extra, wrong_colour, undone, take_out, confirm, grande, count, emptied, empty,
-    # recount
+    # recount, interrupted
     kind: str
     text: str
     at: float
@@ -80,6 +81,8 @@ class Issue:
     thrown: dict[str, int] = field(default_factory=dict)  # wrong_colour: what fell in instead
     rethrow: dict[str, int] = field(default_factory=dict)  # take_out: to throw in afterwards
     grande: bool = False  # take_out: a Grande to take out
+    # interrupted: when the tower was not counting (the link's wall-clock seconds, from, to)
+    span: tuple[float, float] | None = None
     # "announce" withheld: nothing in the game can announce these cubes now (their player's
     # last placement is made), so the issue would only come back
     no_announce: bool = False
@@ -98,6 +101,8 @@ class Issue:
             out["best"] = self.best or None
         if self.thrown:
             out["thrown"] = dict(self.thrown)
+        if self.span is not None:
+            out["from"], out["to"] = self.span
         if self.rethrow:
             out["rethrow"] = dict(self.rethrow)
         if self.grande:
@@ -126,6 +131,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "emptied": ("rethrow", "accept_game"),
     "empty": ("done",),
     "recount": ("skip",),
+    "interrupted": ("accept_game",),
 }
 
 
@@ -278,6 +284,14 @@ class Checks:
             self._counts_reset(at)
         elif kind == "snapshot":
             self._snapshot(before, at)
+        elif kind == "interrupted":
+            span = (_seconds(fields.get("from")), _seconds(fields.get("to")))
+            self._raise(
+                "interrupted",
+                "The tower was not counting for a while: a cube thrown then may be missing "
+                "from its count. Check that the castillo holds what the game says",
+                at, span=span,
+            )  # fmt: skip
         elif kind == "baseline" and fields.get("fresh") and sum(self.effective().values()) > 0:
             self._raise("empty", "Lift the castillo to empty it before the game", at)
         self._settle(at)
@@ -382,7 +396,7 @@ class Checks:
                 self._scoring_checked = self._facts.round_index
         elif kind == "emptied" and how == "rethrow":
             self._expect_refill(castillo, at)
-        elif kind == "emptied":
+        elif kind in ("emptied", "interrupted"):  # checked: the castillo is as the game says
             self._trust_game(castillo)
         elif kind == "empty":
             self._trust_game({})
@@ -627,6 +641,13 @@ def _estimate(value: Any) -> int:
     if type(value) is int and 1 <= value <= MAX_ESTIMATE:
         return value
     return 2
+
+
+def _seconds(value: Any) -> float:
+    """A wall-clock time from a stored row (epoch seconds); 0 for anything else."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0.0
+    return float(value) if math.isfinite(value) and 0 <= value < 1e11 else 0.0
 
 
 def _name(value: Any) -> str:

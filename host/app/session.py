@@ -169,6 +169,8 @@ class Session:
         self._tower_totals: dict[str, int] = {}
         self._tower_problem = ""  # the latest tower event the throw checks could not take
         self._tower_problem_at = -TOWER_WARNING_S
+        # the tower's counting interruptions already known (before the active game, or logged)
+        self._gaps_known: set[tuple[float, float]] = set()
         last = store.last_ledger()
         if last is not None:
             self._tower_totals = last.totals
@@ -358,6 +360,8 @@ class Session:
         with self.lock:
             active = self._load_saved(game_id)
             self.active = active
+            if self.tower is not None:  # the game asks about interruptions from now on
+                self._gaps_known = set(self.tower.interruptions())
             self.store.set_setting("active_game", str(game_id))
             if active.checks.enabled and (fresh or active.checks.totals != self._tower_totals):
                 # where the tower stands now (a new game starts from an empty castillo)
@@ -560,6 +564,9 @@ class Session:
             checks.tower(str(frame.get("k", "")), frame, totals, at)
         elif kind == "snapshot":
             checks.tower("snapshot", {}, totals, at)
+        elif kind == "interrupted":
+            span = {"from": payload.get("from"), "to": payload.get("to")}
+            checks.tower("interrupted", span, totals, at)
         else:
             checks.tower(kind, {}, totals, at)
 
@@ -859,7 +866,33 @@ class Session:
 
     def _on_link_message(self, message: LinkMessage) -> None:
         if isinstance(message, LinkStatus) and self.tower is not None:
+            self._record_interruptions()
             self._changed([{"type": "tower", "status": self.tower.status()}])
+
+    def _record_interruptions(self) -> None:
+        """Each interval the tower reports it was not counting becomes, in a game with throw
+        checks, a logged `interrupted` tower entry: the checks ask the table to check the
+        castillo (a cube thrown then may be missing from the count)."""
+        tower = self.tower
+        if tower is None:
+            return
+        with self.lock:
+            active = self.active
+            gaps = [gap for gap in tower.interruptions() if gap not in self._gaps_known]
+            self._gaps_known.update(gaps)
+            if active is None or not active.checks.enabled:
+                return
+            for start, end in gaps:
+                payload = {
+                    "kind": "interrupted",
+                    "from": start,
+                    "to": end,
+                    "totals": dict(self._tower_totals),
+                }
+                try:
+                    self._record(active, "tower", "tower", payload)
+                except ActionError as exc:
+                    log.error("a counting interruption was not logged: %s", exc.reason)
 
     def next_deadline(self) -> float | None:
         active = self.active

@@ -87,6 +87,14 @@ class TowerRuntime:
                     status["warning_params"] = dict(health["warning_params"])
         return status
 
+    def interruptions(self) -> list[tuple[float, float]]:
+        """The intervals (wall-clock seconds, from, to) the tower's firmware was not counting,
+        as the link reported them since it started (a few of the latest)."""
+        if self.link is None:
+            return []
+        gaps = self.link.health().get("interruptions") or []
+        return [(float(gap[0]), float(gap[1])) for gap in gaps]
+
     def drop(self, cubes: Sequence[str], how: str = "single") -> None:
         """Throw virtual cubes through the simulated chute (the firmware senses them); a bad
         request is refused (BadDrop) before the tower is asked. `grande` and `stuck` throw the

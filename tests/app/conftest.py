@@ -55,8 +55,18 @@ class FakeTowerLink(TowerLink):
         self.counts: Counter[str] = Counter()
         self.seq = self.ledger.seq
         self.scenes: list[dict[str, Any]] = []
+        self.gaps: list[tuple[float, float]] = []  # when the firmware was not counting
         self._listeners: list[Listener] = []
         self._lock = threading.Lock()
+
+    def interrupted(self, start: float, end: float) -> None:
+        """The firmware stopped counting from `start` to `end` and counts again (wall clock)."""
+        self.gaps.append((start, end))
+        self._deliver(LinkStatus(LinkState.RESTARTING, self.boot))
+        self._deliver(LinkStatus(LinkState.CONNECTED, self.boot))
+
+    def health(self) -> dict[str, Any]:
+        return {**super().health(), "interruptions": [list(gap) for gap in self.gaps]}
 
     # the events a tower sends
     def emit(self, kind: str, **fields: Any) -> None:

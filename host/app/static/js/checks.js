@@ -66,6 +66,10 @@ function detail(i18n, issue) {
     return h("p", {}, [what, then].filter(Boolean).join(" "));
   }
   if (issue.kind === "grande") return h("p", {}, i18n.t("check.grande_detail"));
+  if (issue.kind === "interrupted") {
+    const clock = (s) => new Date(s * 1000).toLocaleTimeString(i18n.lang);
+    return h("p", {}, i18n.t("check.interrupted_detail", { from: clock(issue.from), to: clock(issue.to) }));
+  }
   if (["count", "emptied"].includes(issue.kind) && issue.text) return h("p.muted", { lang: "en" }, issue.text);
   return null;
 }
