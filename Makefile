@@ -48,16 +48,22 @@ RUN_OPTS = $(if $(PORT),--port '$(PORT)') $(if $(LOCAL),--local) \
 run: setup
 	$(VENV)/bin/castillo run $(strip $(RUN_OPTS))
 
-lint: setup
+# ESLint for the UI's JavaScript (tools/jslint: from its committed lock file, under Node).
+JSLINT_MODULES := tools/jslint/node_modules/.package-lock.json
+$(JSLINT_MODULES): tools/jslint/package.json tools/jslint/package-lock.json
+	cd tools/jslint && npm ci --no-audit --no-fund --loglevel=error
+
+lint: setup $(JSLINT_MODULES)
 	$(VENV)/bin/ruff check engine host tests hardware
 	$(VENV)/bin/ruff format --check engine host tests hardware
-	$(VENV)/bin/lint-imports --no-cache  # .importlinter: engine layers, no import cycle
+	$(VENV)/bin/lint-imports --no-cache  # .importlinter: engine layers, no game known by the host
+	tools/jslint/node_modules/.bin/eslint -c tools/jslint/eslint.config.mjs host/app/static/js host/games/*/static
 
 typecheck: setup
 	$(VENV)/bin/mypy
 
 # pytest exits 5 when it collected nothing: that is a broken suite, not a pass.
-unit: setup openscad chromium iproute2 pico-harness
+unit: setup openscad chromium iproute2 pico-harness $(JSLINT_MODULES)
 	@$(PY) -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
@@ -137,7 +143,7 @@ bench: setup pico-harness
 	$(PY) -m bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/flash tests/pico/node_modules
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/flash tests/pico/node_modules tools/jslint/node_modules
 
 # The app conformance suite at length (tests/app/test_app_conformance.py): every game's full
 # plan (each test option of each player count in both modes), SOAK=N times from new seeds, with

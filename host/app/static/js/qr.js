@@ -233,7 +233,7 @@ function drawCodewords(m, codewords) {
 const MASKS = [
   (x, y) => (x + y) % 2 === 0,
   (x, y) => y % 2 === 0,
-  (x, y) => x % 3 === 0,
+  (x, _y) => x % 3 === 0,
   (x, y) => (x + y) % 3 === 0,
   (x, y) => (Math.floor(x / 3) + Math.floor(y / 2)) % 2 === 0,
   (x, y) => ((x * y) % 2) + ((x * y) % 3) === 0,

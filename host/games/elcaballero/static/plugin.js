@@ -6,7 +6,7 @@
 
 import { fill, h, stylesheet } from "/static/js/dom.js";
 import { getJson } from "/static/js/net.js";
-import { mapSvg, SIDES } from "./map.js";
+import { mapSvg } from "./map.js";
 import { sortLegal } from "./moves.js";
 import { courts, dot, marketView, powerPlayed, roundLine, scoringsView, svgBox, syntheticBadge } from "./panels.js";
 import { previewView, tryPlacement } from "./preview.js";
