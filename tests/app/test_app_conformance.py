@@ -23,6 +23,7 @@ import socket
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from engine import registry
 from tests.app.app_conformance import plans
@@ -57,6 +58,17 @@ def test_castillo_run_listens_before_it_says_so() -> None:
         finally:
             for sock in sockets:
                 sock.close()
+
+
+def test_the_lobby_may_send_every_option_the_catalogue_lists(client: TestClient) -> None:
+    """A form built from GET /api/catalogue (the lobby's generated one) sends each option it
+    lists: each, at its default, is taken by POST /api/games. (El Grande's catalogue listed the
+    engine's `card_set`, which a new game refuses: the suite's plans found it.)"""
+    for entry in client.get("/api/catalogue").json()["games"]:
+        body = {"game": entry["id"], **{o["name"]: o["default"] for o in entry["options"]}}
+        body["players"] = body["players"][: entry["player_counts"][0]]
+        answer = client.post("/api/games", json=body)
+        assert answer.status_code == 200, (entry["id"], answer.text)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
