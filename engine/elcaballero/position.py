@@ -2,7 +2,9 @@
 
 The format (docs/elcaballero-score.md): the players, the area cards by cell (a description or
 a catalogue id, and a rotation), the caballero cards (owner, side, rotation, ships, castillo,
-Grande) and the Governors. Every problem raises PositionError naming the cell.
+Grande) and the Governors. Every problem raises PositionError naming the cell. A Grande or a
+Governor is a piece of the extended game: a position holds one only with `"extended": true`,
+and as many as the extended game gives each player (`rules.toml`, `[extended]`).
 
 >>> result = score_position({
 ...     "players": ["red", "blue"],
@@ -23,11 +25,19 @@ from engine.core.errors import GameDataError, PositionError
 from engine.elcaballero.board import DIRS, CaballeroCard, Map, cell_from_text, key_of, xy_of
 from engine.elcaballero.cards import LAND, SEA, CardDesc, CardError, card_from_mapping
 from engine.elcaballero.catalogue import Catalogue, load_catalogue, load_synthetic
-from engine.elcaballero.rules import load_rules
+from engine.elcaballero.rules import GameSize, load_rules
 from engine.elcaballero.scoring import TWO_PLAYER_TIE_CHOICES, Governor, score_map
 
-GOVERNORS_EACH = 5  # alcaldes a player has (extended game)
-FIELDS = ("game", "players", "catalogue", "two_player_tie", "areas", "caballeros", "governors")
+FIELDS = (
+    "game",
+    "players",
+    "extended",
+    "catalogue",
+    "two_player_tie",
+    "areas",
+    "caballeros",
+    "governors",
+)
 SIDES = ("front", "back")
 
 
@@ -95,10 +105,22 @@ def _entry(item: Any, where: str, known: set[str]) -> Mapping[str, Any]:
     return item
 
 
+def _extended_piece(piece: str, owner: Any, names: list[str], where: str, size: GameSize) -> None:
+    """Refuse a Grande or a Governor the game has none of (the base game)."""
+    if (size.grandes if piece == "Grande" else size.governors) <= 0:
+        whose = f"{owner}'s {piece}" if owner in names else f"a {piece}"
+        raise PositionError(
+            where,
+            f"{whose} is a piece of the extended game, and this is a base-game position "
+            '(set "extended": true to score it)',
+        )
+
+
 def build_map(
-    raw: Mapping[str, Any], names: list[str], catalogue: Catalogue | None
+    raw: Mapping[str, Any], names: list[str], catalogue: Catalogue | None, size: GameSize
 ) -> tuple[Map, list[Governor]]:
-    """The map, caballero cards and Governors of a position, each checked."""
+    """The map, caballero cards and Governors of a position, each checked; `size`: the base or
+    the extended game's pieces (a Grande and Governors only in the extended game)."""
     board = Map()
     grande_cells: dict[str, str] = {}  # owner -> the cell of their Grande
     for index, item in enumerate(_list(raw, "areas")):
@@ -138,6 +160,7 @@ def build_map(
             raise PositionError(where, "castillo and grande are true or false")
         cab.castillo, cab.grande = castillo, grande
         if grande:
+            _extended_piece("Grande", owner, names, where, size)
             if owner in grande_cells:
                 raise PositionError(
                     where, f"{owner} has one Grande, already at {grande_cells[str(owner)]}"
@@ -168,6 +191,7 @@ def build_map(
         entry = _entry(item, f"governors[{index}]", {"cell", "region", "owner", "ship"})
         x, y = parse_cell(entry.get("cell"), f"governors[{index}].cell")
         where = f"cell {x},{y}"
+        _extended_piece("Governor", entry.get("owner"), names, where, size)
         area = board.areas.get(key_of(x, y))
         if area is None:
             raise PositionError(where, "a Governor stands on a region of an area card")
@@ -191,8 +215,8 @@ def build_map(
         if ship and board.kind[root] == LAND:
             raise PositionError(where, "a Governor's ship sails on a closed lake, not an island")
         seat = names.index(str(owner))
-        if sum(1 for g in governors if g.owner == seat) >= GOVERNORS_EACH:
-            raise PositionError(where, f"{owner} has {GOVERNORS_EACH} Governors")
+        if sum(1 for g in governors if g.owner == seat) >= size.governors:
+            raise PositionError(where, f"{owner} has {size.governors} Governors")
         governors.append(Governor(seat, root, ship))
     return board, governors
 
@@ -212,12 +236,19 @@ def score_position(raw: Mapping[str, Any], overrides: Sequence[Path | str] = ())
     tie = raw.get("two_player_tie", "second")
     if tie not in TWO_PLAYER_TIE_CHOICES:
         raise PositionError("two_player_tie", f"one of {', '.join(TWO_PLAYER_TIE_CHOICES)}")
+    extended = raw.get("extended", False)
+    if not isinstance(extended, bool):
+        raise PositionError("extended", "true (the extended game) or false (the base game)")
+    rules = load_rules()
     catalogue = _catalogue(raw, overrides)
-    board, governors = build_map(raw, list(names), catalogue)
+    board, governors = build_map(
+        raw, list(names), catalogue, rules.extended if extended else rules.base
+    )
     if not board.areas:
         raise PositionError("areas", "the map holds no area card")
-    result = score_map(board, load_rules().layout, list(names), governors, str(tie))
+    result = score_map(board, rules.layout, list(names), governors, str(tie))
     result["players"] = list(names)
+    result["extended"] = extended
     if catalogue is not None:
         result["catalogue"] = catalogue.label
     return result

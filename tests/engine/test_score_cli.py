@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import io
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -12,7 +13,9 @@ from typing import Any
 
 import pytest
 
+from engine import registry
 from host.cli import main
+from host.commands.game import random_play
 
 BRIEF_EXAMPLE: dict[str, Any] = {
     "edition": "2023",
@@ -400,3 +403,150 @@ def test_an_unknown_game_or_a_game_the_input_contradicts_exits_2_naming_it(
     assert (code, out) == (2, None) and "unknown game 'chess'" in err
     code, out, err = run({**BRIEF_EXAMPLE, "game": "chess"}, tmp_path, capsys, "--game", "elgrande")
     assert (code, out) == (2, None) and "a 'chess' position, not 'elgrande'" in err
+
+
+# El Caballero: the "extended" field (docs/elcaballero-score.md). A Grande and Governors are
+# pieces of the extended game; a base-game position holding one is refused, naming it and where.
+CABALLERO_BASE: dict[str, Any] = {
+    "game": "elcaballero",
+    "players": ["red", "blue"],
+    "areas": [
+        {"cell": "0,0", "card": "LNESW"},
+        {"cell": "1,-1", "card": "LNESW"},
+        {"cell": "3,0", "card": "LE+SNSW"},
+        {"cell": "4,0", "card": "LWg1+SNES"},
+    ],
+    "caballeros": [{"cell": "0,1", "owner": "blue", "side": "back"}],
+}
+RED_GRANDE = {"cell": "1,0", "owner": "red", "grande": True}  # touches both islands
+BLUE_GOVERNOR = {"cell": "3,0", "region": 0, "owner": "blue"}  # the closed island 3,0-4,0
+
+
+@pytest.mark.parametrize("extended", [None, False])
+def test_el_caballero_base_position_refuses_a_grande_naming_its_owner_and_cell(
+    extended: bool | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    position = {**CABALLERO_BASE, "caballeros": [*CABALLERO_BASE["caballeros"], RED_GRANDE]}
+    if extended is not None:
+        position["extended"] = extended
+    code, result, err = run(position, tmp_path, capsys)
+    assert (code, result) == (2, None)
+    assert err == (
+        "castillo score: error: cell 1,0: red's Grande is a piece of the extended game, and "
+        'this is a base-game position (set "extended": true to score it)\n'
+    )
+
+
+@pytest.mark.parametrize("extended", [None, False])
+def test_el_caballero_base_position_refuses_a_governor_naming_its_owner_and_cell(
+    extended: bool | None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    position = {**CABALLERO_BASE, "governors": [BLUE_GOVERNOR]}
+    if extended is not None:
+        position["extended"] = extended
+    code, result, err = run(position, tmp_path, capsys)
+    assert (code, result) == (2, None)
+    assert err == (
+        "castillo score: error: cell 3,0: blue's Governor is a piece of the extended game, and "
+        'this is a base-game position (set "extended": true to score it)\n'
+    )
+
+
+def test_el_caballero_extended_position_scores_the_grande_and_the_governor(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    position = {
+        **CABALLERO_BASE,
+        "extended": True,
+        "caballeros": [*CABALLERO_BASE["caballeros"], RED_GRANDE],
+        "governors": [BLUE_GOVERNOR],
+    }
+    code, result, err = run(position, tmp_path, capsys)
+    assert (code, err) == (0, "")
+    assert result["extended"] is True
+    # red's Grande card (front, unturned: 1 2 3 4 from north) counts W (4) on the island at
+    # 0,0 and N (1) on the one at 1,-1; blue's back card at 0,1 puts 5 on 0,0 (its north).
+    islands = {tuple(r["cards"]): r for r in result["regions"] if r["type"] == "land"}
+    assert islands[("0,0",)]["caballeros"] == {"red": 4, "blue": 5}
+    assert islands[("1,-1",)]["points"] == {"red": 2}
+    # the closed island 3,0-4,0 (2 cards, 1 gold) with blue's Governor: 2 x (2 + 1)
+    assert islands[("3,0", "4,0")]["points"] == {"blue": 6}
+    assert result["totals"] == {"red": 2, "blue": 2 + 6}
+    # the same map without the extended pieces is a base-game position
+    code, base, _ = run({**CABALLERO_BASE, "extended": False}, tmp_path, capsys)
+    assert code == 0 and base["extended"] is False and base["totals"] == {"red": 0, "blue": 2}
+
+
+@pytest.mark.parametrize("value", ["yes", 1, None, []])
+def test_el_caballero_extended_is_true_or_false(
+    value: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, result, err = run({**CABALLERO_BASE, "extended": value}, tmp_path, capsys)
+    assert (code, result) == (2, None)
+    assert err == (
+        "castillo score: error: extended: true (the extended game) or false (the base game)\n"
+    )
+
+
+def _caballero_final_position(extended: bool, seed: int) -> tuple[dict[str, Any], Any]:
+    """A random El Caballero game played to its end, its map as a position, and its last
+    scoring (nothing moves after the last scoring)."""
+    spec = registry.get("elcaballero")
+    options = spec.options_from_json(
+        {
+            "players": ["red", "blue", "green"],
+            "mode": "dealer",
+            "seed": seed,
+            "catalogue": "synthetic",
+            "extended": extended,
+        }
+    )
+    state = spec.new_state(options)
+    random_play(state, random.Random(seed))
+    view = state.view()
+    pieces = ("cell", "owner", "side", "rotation", "ships", "castillo", "grande")
+    position = {
+        "game": "elcaballero",
+        "players": [player["colour"] for player in view["players"]],
+        "extended": extended,
+        "areas": [{k: a[k] for k in ("cell", "card", "rotation")} for a in view["areas"]],
+        "caballeros": [{k: c[k] for k in pieces} for c in view["caballeros"]],
+        "governors": [
+            {k: g[k] for k in ("cell", "region", "owner", "ship")} for g in view["governors"]
+        ],
+    }
+    return position, view["scorings"][-1]
+
+
+def _by_cards(regions: list[dict[str, Any]]) -> dict[tuple[str, ...], dict[str, Any]]:
+    """Regions by their cards (the numbers follow the order the map was built in)."""
+    return {tuple(r["cards"]): {k: v for k, v in r.items() if k != "region"} for r in regions}
+
+
+@pytest.mark.parametrize("extended", [True, False])
+def test_el_caballero_positions_score_the_engines_final_maps_as_the_engine_did(
+    extended: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    grandes = governors = 0
+    for seed in range(4):
+        position, scoring = _caballero_final_position(extended, seed)
+        grandes += sum(c["grande"] for c in position["caballeros"])
+        governors += len(position["governors"])
+        code, result, err = run(position, tmp_path, capsys)
+        assert (code, err) == (0, ""), seed
+        assert result["totals"] == scoring["totals"], seed
+        assert _by_cards(result["regions"]) == _by_cards(scoring["regions"]), seed
+    if extended:  # the extended games' maps hold the extended pieces, scored like the engine
+        assert grandes > 0 and governors > 0
+    else:
+        assert grandes == governors == 0
+
+
+def test_el_caballero_an_extended_map_is_refused_as_a_base_game_position(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    position, _ = _caballero_final_position(True, 1)
+    del position["extended"]
+    code, result, err = run(position, tmp_path, capsys)
+    assert (code, result) == (2, None)
+    assert "is a piece of the extended game, and this is a base-game position" in err

@@ -105,6 +105,7 @@ def test_a_caballero_card_on_two_lands_needs_a_grande(
 ) -> None:
     position = {
         "players": ["red", "blue"],
+        "extended": True,  # the Grande is a piece of the extended game
         "areas": [{"cell": "0,0", "card": "LNESW"}, {"cell": "1,-1", "card": "LNESW"}],
         "caballeros": [{"cell": "1,0", "owner": "red"}],
     }
@@ -184,6 +185,7 @@ def test_five_governors_a_player_at_most(
     areas = [{"cell": f"{3 * i},0", "card": "LNESW+S"} for i in range(6)]
     position = {
         "players": ["red", "blue"],
+        "extended": True,
         "areas": areas,
         "governors": [{"cell": a["cell"], "region": 1, "owner": "red"} for a in areas],
     }
