@@ -81,6 +81,12 @@ def _xor_shift(high: i64, low: i64, shift: i64) -> tuple[i64, i64]:
     return high ^ (high >> shift), low ^ ((low >> shift) | carried)
 
 
+def fresh_seed() -> int:
+    """A dealer seed nobody can predict (below 2**62: the compiled draw's fast path). A game's
+    `clone()` deals from one, so a copy never deals the real game's future cards."""
+    return _UNPREDICTABLE.getrandbits(62)
+
+
 def dealer_draw(seed: int | None, position: int, count: int) -> int:
     """The dealer's uniform draw among `count` outcomes: `seeded_draw` with a seed, else one
     nobody can predict."""

@@ -7,6 +7,14 @@ game is over), lists each actor's `legal_actions`, and `apply`s one; an illegal 
 last step within the game's undo policy. `view(seat)` is what one seat may see (`None`: the
 public). The `history` of (player, action) pairs is the game's serialisation: replaying it
 rebuilds the exact state (engine.core.record).
+
+For computer players and search: `clone()` is an independent copy (it shares only immutable
+tables: the game data, the options, the actions); `is_legal(player, action)` answers without
+an exception; `chance_outcomes()` lists the outcomes of the chance step now with the
+probabilities the dealer draws them with (`[]` when chance does not act now). A dealer-mode
+clone deals from a fresh, unpredictable seed: it never deals the real game's future cards, so a
+computer searching it cannot see them (given the same actions, a clone and the original are
+equal until the dealer's next draw).
 """
 
 from __future__ import annotations
@@ -49,4 +57,20 @@ class GameState(Protocol):
 
     def returns(self) -> list[int]:
         """Each seat's score (final when the game is over)."""
+        ...
+
+    def clone(self) -> GameState:
+        """An independent copy: an action on one leaves the other untouched. It shares only
+        immutable tables; in dealer mode it deals from a fresh unpredictable seed (never the
+        real game's future draws)."""
+        ...
+
+    def is_legal(self, player: int, action: Action | str) -> bool:
+        """Whether `player` may take `action` now: True exactly for the actions of
+        `legal_actions(player)`; never raises (text that does not parse is not legal)."""
+        ...
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """At a chance step (`current_players() == (CHANCE,)`), each outcome with the
+        probability the dealer draws it with (they sum to 1); `[]` anywhere else."""
         ...

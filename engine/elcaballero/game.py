@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.actions import Action
-from engine.core.chance import dealer_draw
+from engine.core.chance import dealer_draw, fresh_seed
 from engine.core.errors import IllegalAction, NotationError, NotYourTurn, UndoError
 from engine.core.protocol import CHANCE
 from engine.elcaballero import extended, listing
@@ -97,7 +97,13 @@ class Saved:
 class Game:
     """One game (engine.core.protocol.GameState)."""
 
-    def __init__(self, options: Options, catalogue: Catalogue | None = None) -> None:
+    def __init__(
+        self, options: Options, catalogue: Catalogue | None = None, source: Game | None = None
+    ) -> None:
+        """A new game; given `source`, a copy of it (`clone`)."""
+        if source is not None:
+            self._copy_from(source)
+            return
         options.check()
         self.options = options
         self.rules: Rules = load_rules()
@@ -148,7 +154,99 @@ class Game:
         self._totals_board: Map | None = None
         self._totals_at = -1
         self._dealer = options.mode == "dealer"
+        self.dealer_seed: int | None = options.seed  # the dealer's (a clone's is its own)
         self._auto_chance()
+
+    def _copy_from(self, source: Game) -> None:
+        """Become an independent copy of `source`: the mutable containers are copied; shared
+        are the options, the rules, the catalogue, the cards and actions (immutable), the
+        scorings and log entries (written once), and the turn's saved start (`Saved`: never
+        changed once made; restoring it copies). The caches start empty (they belong to one
+        map object)."""
+        self.options = source.options
+        self.rules = source.rules
+        self.catalogue = source.catalogue
+        self.size = source.size
+        self.n = source.n
+        self.history = source.history[:]
+        self.board = source.board.copy()
+        self.court = source.court[:]
+        self.stack = source.stack[:]
+        self.court_ships = source.court_ships[:]
+        self.ship_supply = source.ship_supply
+        self.castillo_supply = source.castillo_supply
+        self.governors_left = source.governors_left[:]
+        self.grande_at = source.grande_at[:]
+        self.hands = [hand[:] for hand in source.hands]
+        self.scores = source.scores[:]
+        self.scorings = source.scorings[:]
+        self.log = source.log[:]
+        self.pile = source.pile[:]
+        self.pile_left = source.pile_left
+        self.market = source.market[:]
+        self.phase = source.phase
+        self.round = source.round
+        self.power_starter = source.power_starter
+        self.power_turn = source.power_turn
+        self.played = source.played[:]
+        self.order = source.order[:]
+        self.turn_index = source.turn_index
+        self.turn = source.turn[:]
+        self.placed_now = set(source.placed_now)
+        self.turn_saved = source.turn_saved
+        self._version = source._version
+        self._spots = (NOWHERE, [])
+        self._spot_actions = []
+        self._spots_board = None
+        self._spots_key = ()
+        self._totals = {}
+        self._totals_board = None
+        self._totals_at = -1
+        self._dealer = source._dealer
+        self.dealer_seed = fresh_seed()
+
+    def clone(self) -> Game:
+        """An independent copy (the game protocol's `clone`, see `_copy_from`). A dealer
+        game's clone deals from a fresh unpredictable seed: never the real game's future
+        cards."""
+        return Game(self.options, self.catalogue, self)
+
+    def is_legal(self, player: int, action: Action | str) -> bool:
+        """Whether `player` may take `action` now (the actions `legal_actions` lists, in any
+        form `apply` accepts; never raises). Without a catalogue, a chance step accepts any
+        valid card description, as `apply` does."""
+        try:
+            if isinstance(action, str):
+                action = self.parse(action)
+            if player not in self.current_players():
+                return False
+            if self.phase in CHANCE_PHASES and self.catalogue is None:
+                if action.kind != self.phase:
+                    return False
+                card = card_from_text(action.arg)
+                if self.phase == "start":
+                    return self._start_ok(card)
+                return self.pile_left > 0
+            return self._canonical(action) in self.legal_actions(player)
+        except (NotationError, CardError, ValueError):
+            return False
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """At a chance step, each card with the probability the dealer draws it with (uniform
+        by copy among the cards the step may turn up); `[]` when chance does not act now.
+        Without a catalogue the deck is unknown: the plain shapes `legal_actions` lists, each
+        as likely (a stand-in for search, not the real deck)."""
+        if self.phase not in CHANCE_PHASES:
+            return []
+        if self.catalogue is None:
+            shapes = self._chance_actions()
+            return [(action, 1 / len(shapes)) for action in shapes]
+        pool = self._pool()
+        counts: dict[str, int] = {}
+        for card_id in pool:
+            counts[card_id] = counts.get(card_id, 0) + 1
+        verb = self.phase
+        return [(Action(verb, card_id), counts[card_id] / len(pool)) for card_id in sorted(counts)]
 
     # ---------------------------------------------------------------- the protocol
     def seat_names(self) -> list[str]:
@@ -323,7 +421,7 @@ class Game:
             return
         while self.phase in CHANCE_PHASES:
             pool = self._pool()
-            index = dealer_draw(self.options.seed, len(self.history), len(pool))
+            index = dealer_draw(self.dealer_seed, len(self.history), len(pool))
             chosen = Action(self.phase, pool[index])
             self._do(CHANCE, chosen)
             self._version += 1
@@ -333,6 +431,7 @@ class Game:
     def resume_as(self, options: Options) -> None:
         self.options = options
         self._dealer = options.mode == "dealer"
+        self.dealer_seed = options.seed
         self._auto_chance()
 
     def _known_card(self, text: str) -> CardDesc:

@@ -115,8 +115,8 @@ def check_invariants(g: Game) -> None:
                 assert board.facing(card.key, side)[0] == 1, "a ship faces no sea"
     assert sum(len(board.root_cells[r]) for r in board.roots()) >= len(board.areas)
     assert len(g.market) <= size.market
-    if g.catalogue is not None:
-        assert len(g.pile) == g.pile_left
+    if g.catalogue is not None:  # before the start card is drawn, it is still in the pile
+        assert len(g.pile) == g.pile_left + (g.phase == "start")
     assert all(s >= 0 for s in g.scores)
     check_extended_invariants(g)
 

@@ -59,6 +59,10 @@ class Frame:
     def describe(self, g: Board, viewer: int | None) -> dict[str, Any]:
         return {"step": self.kind, "actor": g.colours[self.actor]}
 
+    def copy(self) -> Frame:
+        """An independent copy (`Game.clone`): what `apply` changes is copied, the rest shared."""
+        raise NotImplementedError
+
 
 class Layout:
     """What depends only on the data and the options: computed once per (data, options) and
@@ -270,8 +274,15 @@ class Board:
     _legal_last: list[Action] | None
     _actors: tuple[int, ...] | None
     _dealer: bool
+    dealer_seed: int | None  # what the dealer draws from: the options' seed, a clone's own
 
-    def __init__(self, options: Options, data: gamedata.GameData | None = None) -> None:
+    def __init__(
+        self, options: Options, data: gamedata.GameData | None = None, source: Board | None = None
+    ) -> None:
+        """A new game; given `source`, a copy of it (see `copy_from`)."""
+        if source is not None:
+            self.copy_from(source)
+            return
         self.options = options
         # Override files reach the engine only as loaded data (from the command line, a trusted
         # caller): options come from clients and never name a file.
@@ -350,6 +361,74 @@ class Board:
         self._legal_last = None
         self._actors = None
         self._dealer = options.mode == "dealer"
+        self.dealer_seed = options.seed
+
+    def copy_from(self, source: Board) -> None:
+        """Become an independent copy of `source`, written out field by field (copy.deepcopy
+        costs more than a whole random game): every mutable container is copied; shared are the
+        data, the layout, the options, the actions (immutable) and the records of past events
+        (`score_events`, `score_history`, `disc_reveals` entries: written once, never changed).
+        The legal-action cache is shared too: its lists are never changed once listed."""
+        self.options = source.options
+        self.data = source.data
+        self._use_layout(source.layout)
+        self.pieces = [row[:] for row in source.pieces]
+        self.court = source.court[:]
+        self.province = source.province[:]
+        self.king = source.king
+        self.grandes = source.grandes[:]
+        self.tiles = dict(source.tiles)
+        self.scores = source.scores[:]
+        self.rounds = source.rounds[:]
+        self.round_index = source.round_index
+        self.first = source.first
+        self.hands = [hand[:] for hand in source.hands]
+        self.power_discards = [pile[:] for pile in source.power_discards]
+        self.played = source.played[:]
+        self.totals = source.totals[:]
+        self.played_grey = source.played_grey[:]
+        self.taken = source.taken[:]
+        self.grey_hands = [hand[:] for hand in source.grey_hands]
+        self.grey_discards = [pile[:] for pile in source.grey_discards]
+        self.grey_deck = source.grey_deck[:]
+        self.power_order = source.power_order[:]
+        self.power_pos = source.power_pos
+        self.decks = {deck: cards[:] for deck, cards in source.decks.items()}
+        self.king_card = source.king_card
+        self.pending_alternatives = source.pending_alternatives[:]
+        self.unseen_set_aside = source.unseen_set_aside[:]
+        self.round_slots = source.round_slots
+        self.face_up = source.face_up[:]
+        self.used_cards = source.used_cards[:]
+        self.region_cards = source.region_cards[:]
+        self.dummy_deck = source.dummy_deck[:]
+        self.dummy_draws = source.dummy_draws
+        self.phase = source.phase
+        self.home_pos = source.home_pos
+        self.deal_pos = source.deal_pos
+        self.turn_order = source.turn_order[:]
+        self.turn_pos = source.turn_pos
+        turn = source.turn
+        self.turn = None if turn is None else Turn(*turn._fields())
+        frame = source.frame
+        self.frame = None if frame is None else frame.copy()
+        self.ops = [dict(op) for op in source.ops]
+        self.ops_context = source.ops_context
+        self.vetoes = source.vetoes[:]  # a Veto never changes
+        self.veto_queue = source.veto_queue[:]
+        self.throws = [Throw(t.round, t.by, t.colour, t.count) for t in source.throws]
+        self.throw_key = source.throw_key
+        self.score_events = source.score_events[:]
+        self.score_history = source.score_history[:]
+        self.disc_reveals = source.disc_reveals[:]
+        self.history = source.history[:]
+        self.checkpoint = source.checkpoint
+        self._legal = dict(source._legal)
+        self._legal_for = source._legal_for
+        self._legal_last = source._legal_last
+        self._actors = source._actors
+        self._dealer = source._dealer
+        self.dealer_seed = source.dealer_seed
 
     def _use_layout(self, layout: Layout) -> None:
         self.layout = layout
@@ -733,5 +812,6 @@ OWN_FIELDS = (
     "_legal_last",
     "_actors",
     "_dealer",
+    "dealer_seed",
 )
 STATE_FIELDS = SHARED_FIELDS + OWN_FIELDS

@@ -38,8 +38,10 @@ class PlaceFrame(Frame):
         self.source = source
 
     def __deepcopy__(self, memo: dict[int, Any]) -> PlaceFrame:
-        clone = PlaceFrame(self.actor, self.left, self.to, self.source)
-        return clone
+        return self.copy()
+
+    def copy(self) -> PlaceFrame:
+        return PlaceFrame(self.actor, self.left, self.to, self.source)
 
     def _supply(self, g: Board) -> int:
         return g.province[self.actor] if self.source == "province" else g.court[self.actor]
@@ -73,8 +75,10 @@ class EscortFrame(Frame):
         self.left = left
 
     def __deepcopy__(self, memo: dict[int, Any]) -> EscortFrame:
-        clone = EscortFrame(self.actor, self.source, self.target, self.left)
-        return clone
+        return self.copy()
+
+    def copy(self) -> EscortFrame:
+        return EscortFrame(self.actor, self.source, self.target, self.left)
 
     def legal(self, g: Board, player: int) -> list[Action]:
         row = g.pieces[self.source]
@@ -114,10 +118,12 @@ class MoveFrame(Frame):
         self.picked = picked  # (colour, region)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MoveFrame:
-        clone = MoveFrame(
+        return self.copy()
+
+    def copy(self) -> MoveFrame:
+        return MoveFrame(
             self.actor, self.own, self.foreign, self.any, self.from_one, self.source, self.picked
         )
-        return clone
 
     def legal(self, g: Board, player: int) -> list[Action]:
         if self.picked is not None:
@@ -185,8 +191,10 @@ class ReturnFrame(Frame):
         self.from_regions = from_regions
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ReturnFrame:
-        clone = ReturnFrame(self.actor, self.target, self.left, self.from_court, self.from_regions)
-        return clone
+        return self.copy()
+
+    def copy(self) -> ReturnFrame:
+        return ReturnFrame(self.actor, self.target, self.left, self.from_court, self.from_regions)
 
     def legal(self, g: Board, player: int) -> list[Action]:
         acts: list[Action] = []
@@ -216,8 +224,10 @@ class RecallFrame(Frame):
         self.left = left
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RecallFrame:
-        clone = RecallFrame(self.actor, self.left)
-        return clone
+        return self.copy()
+
+    def copy(self) -> RecallFrame:
+        return RecallFrame(self.actor, self.left)
 
     def legal(self, g: Board, player: int) -> list[Action]:
         return [g.recall_actions[r] for r in g.movable_regions() if g.pieces[r][self.actor]]
@@ -253,6 +263,10 @@ class ChoiceFrame(Frame):
             copy.deepcopy(self.payload, memo),
         )
         return clone
+
+    def copy(self) -> ChoiceFrame:
+        # the choices are never changed, the payload comes from the data (immutable)
+        return ChoiceFrame(self.actor, self.choices, self.kind, self.purpose, self.payload)
 
     def legal(self, g: Board, player: int) -> list[Action]:
         return list(self.choices)
@@ -326,6 +340,12 @@ class DiscFrame(SecretFrame):
         clone.chosen = dict(self.chosen)
         return clone
 
+    def copy(self) -> DiscFrame:
+        # each seat's list of options is never changed; the payload is a region or a count
+        clone = DiscFrame(dict(self.options), self.purpose, self.payload)
+        clone.chosen = dict(self.chosen)
+        return clone
+
     def _value(self, g: Board, action: Action) -> int:
         return g.area(action.arg)
 
@@ -351,6 +371,11 @@ class PassFrame(SecretFrame):
         clone.chosen = dict(self.chosen)
         return clone
 
+    def copy(self) -> PassFrame:
+        clone = PassFrame(dict(self.options))  # each seat's list of options is never changed
+        clone.chosen = dict(self.chosen)
+        return clone
+
     def _value(self, g: Board, action: Action) -> str:
         return action.arg
 
@@ -364,8 +389,10 @@ class VetoFrame(Frame):
         self.against = against
 
     def __deepcopy__(self, memo: dict[int, Any]) -> VetoFrame:
-        clone = VetoFrame(self.actor, self.against)
-        return clone
+        return self.copy()
+
+    def copy(self) -> VetoFrame:
+        return VetoFrame(self.actor, self.against)
 
     def legal(self, g: Board, player: int) -> list[Action]:
         return [VETO, ALLOW]

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 from engine.core.actions import Action, shared_action
-from engine.core.chance import dealer_draw
+from engine.core.chance import dealer_draw, fresh_seed
 from engine.core.errors import IllegalAction, NotationError, NotYourTurn, UndoError
 from engine.elgrande import data as gamedata
 from engine.elgrande import effects, views
@@ -67,9 +67,33 @@ def _reveal_action(slot: int, card: str) -> Action:
 class Game(Board):
     """One game of El Grande (see the module docstring): the rules driver on the board model."""
 
-    def __init__(self, options: Options, data: gamedata.GameData | None = None) -> None:
-        super().__init__(options, data)
-        self._auto_chance()
+    def __init__(
+        self, options: Options, data: gamedata.GameData | None = None, source: Game | None = None
+    ) -> None:
+        """A new game; given `source`, a copy of it (`clone`)."""
+        super().__init__(options, data, source)
+        if source is None:
+            self._auto_chance()
+
+    def clone(self) -> Game:
+        """An independent copy (the game protocol's `clone`): it shares only immutable tables
+        (Board.copy_from). A dealer game's clone deals from a fresh unpredictable seed: never
+        the real game's future cards (a computer searching it cannot see them)."""
+        clone = Game(self.options, self.data, self)
+        clone.dealer_seed = fresh_seed()
+        return clone
+
+    def is_legal(self, player: int, action: Action | str) -> bool:
+        """Whether `player` may take `action` now (exactly the actions `legal_actions` lists;
+        never raises)."""
+        if isinstance(action, str):
+            try:
+                action = self.parse(action)
+            except NotationError:
+                return False
+        if player not in self.current_players():
+            return False
+        return action in self.legal_actions(player)
 
     # ------------------------------------------------------------------ the public API
     def is_terminal(self) -> bool:
@@ -119,8 +143,11 @@ class Game(Board):
         return cached
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
-        """The chance actions with their probabilities (cards are drawn uniformly by copy).
-        The table's `remove <deck> ?` (a card set aside unseen) is an entry, not an outcome."""
+        """The chance actions with their probabilities (cards are drawn uniformly by copy);
+        `[]` when chance does not act now. The table's `remove <deck> ?` (a card set aside
+        unseen) is an entry, not an outcome."""
+        if self.current_players() != (CHANCE,):
+            return []
         actions = [a for a in self._chance_actions() if a.arg2 != UNSEEN]
         pool = self._chance_pool()
         if pool is not None:
@@ -258,7 +285,7 @@ class Game(Board):
 
     def _draw(self, count: int) -> int:
         """The dealer's uniform draw among `count` outcomes."""
-        return dealer_draw(self.options.seed, len(self.history), count)
+        return dealer_draw(self.dealer_seed, len(self.history), count)
 
     def can_undo(self, player: int) -> bool:
         return (
@@ -276,7 +303,9 @@ class Game(Board):
             )
         undone = self.history[-1][1]
         replayed = Game.replay(self.options, self.history[:-1], data=self.data)
+        seed = self.dealer_seed  # a clone keeps dealing from its own seed
         self._take_state(replayed)
+        self.dealer_seed = seed
         return undone
 
     def _take_state(self, other: Game) -> None:
@@ -303,6 +332,7 @@ class Game(Board):
         draws on exactly as it would have without the interruption)."""
         self.options = options
         self._dealer = options.mode == "dealer"
+        self.dealer_seed = options.seed
         self._auto_chance()
 
     # ------------------------------------------------------------------ chance steps

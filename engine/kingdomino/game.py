@@ -23,7 +23,7 @@ import random
 from typing import Any
 
 from engine.core.actions import Action
-from engine.core.chance import dealer_draw
+from engine.core.chance import dealer_draw, fresh_seed
 from engine.core.errors import IllegalAction, NotationError, NotYourTurn, UndoError
 from engine.core.protocol import CHANCE
 from engine.kingdomino import kingdom as kd
@@ -595,9 +595,61 @@ class Game:
         return views.snapshot(self)
 
     # ------------------------------------------------------------------ copies for playouts
-    def clone(self, rng: random.Random) -> Game:
-        """A copy that draws chance outcomes from `rng` and keeps no history (playouts)."""
-        return Game(self.options, self.data, source=self, rng=rng)
+    def clone(self, rng: random.Random | None = None) -> Game:
+        """An independent copy (the game protocol's `clone`): it shares only immutable tables
+        (the data, the options and set-up, the actions); a dealer game's clone deals from a
+        fresh unpredictable seed, never the real game's future dominoes. Given `rng`, a copy
+        for playouts instead: it always deals (from `rng`) and keeps no history."""
+        if rng is not None:
+            return Game(self.options, self.data, source=self, rng=rng)
+        clone = Game(self.options, self.data, source=self, rng=random.Random(fresh_seed()))
+        clone.dealer = self.dealer
+        if not (self.dealer or self.chance_rng is not None):
+            clone.chance_rng = None  # table mode: chance is entered, never drawn
+        clone.recording = self.recording
+        clone.history = self.history[:]
+        saved = self._saved_kingdom
+        clone._saved_kingdom = None if saved is None else saved.copy()
+        return clone
+
+    def is_legal(self, player: int, action: Action | str) -> bool:
+        """Whether `player` may take `action` now (exactly the actions `legal_actions` lists;
+        never raises)."""
+        actors = self.current_players()
+        if player not in actors:
+            return False
+        try:
+            if isinstance(action, str):
+                action = self.parse(action)
+            if action.kind not in VERBS:
+                return False
+            if player == CHANCE:
+                self._check_chance(action)
+            else:
+                self._check_move(action)
+        except (IllegalAction, NotationError, ValueError):
+            return False
+        return True
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """At a chance step, each outcome with the probability the dealer draws it with: a
+        domino uniformly among those not drawn yet; a king uniformly among those not drawn yet
+        (a seat with two kings twice as likely). `[]` when chance does not act now."""
+        if self.step == DRAW:
+            pool = self.unseen
+            return [(Action("draw", str(n)), 1 / len(pool)) for n in pool]
+        if self.step == KING:
+            left = self.kings_left()
+            counts: dict[int, int] = {}
+            for king in left:
+                seat = self.setup.seat_of_king[king]
+                counts[seat] = counts.get(seat, 0) + 1
+            players = self.options.players
+            return [
+                (Action("king", players[seat]), count / len(left))
+                for seat, count in sorted(counts.items())
+            ]
+        return []
 
     def _copy(self, source: Game, rng: random.Random) -> None:
         self.setup = source.setup

@@ -120,6 +120,24 @@ class Nim:
     def seat_names(self) -> list[str]:
         return list(self.options.players)
 
+    def clone(self) -> Nim:
+        copy = Nim(self.options)  # the options are immutable: shared
+        copy.heaps = self.heaps[:]
+        copy.to_move = self.to_move
+        copy.history = self.history[:]
+        return copy
+
+    def is_legal(self, player: int, action: Action | str) -> bool:
+        try:
+            if isinstance(action, str):
+                action = self.parse(action)
+        except NotationError:
+            return False
+        return action in self.legal_actions(player)
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        return []  # Nim has no chance
+
     def returns(self) -> list[int]:
         if not self.is_terminal():
             return [0, 0]
