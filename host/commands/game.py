@@ -1,8 +1,10 @@
 """`castillo replay` and `castillo selfplay`: the rules engine from the command line.
 
-Both work for every registered game through the game protocol (engine.core). A game may add
-its own flags and output in `host/games/<id>/cli.py` (El Grande: edition, variants, data
-overrides, scoring breakdowns); this module imports no game (.importlinter).
+Both work for every registered game through the game protocol (engine.core). Self-play takes
+any option of the game's schema (`--option NAME=VALUE`, `--list-options`:
+host/commands/selfplay_options.py). A game may add its own flags and output in
+`host/games/<id>/cli.py` (El Grande: shorthand flags for its options, data overrides, scoring
+breakdowns); this module imports no game (.importlinter).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from engine.core.protocol import GameState
 from engine.core.record import load_record
 from engine.core.spec import GameSpec
 from engine.core.standings import standings
+from host.commands import selfplay_options
 from host.commands.common import check_overrides, counts_text, fail, play_games, print_played
 
 
@@ -58,7 +61,12 @@ def register(subparsers: Any) -> None:
     _add_override(replay)
     replay.set_defaults(handler=run_replay)
 
-    selfplay = subparsers.add_parser("selfplay", help="play random legal games (dealer mode)")
+    selfplay = subparsers.add_parser(
+        "selfplay",
+        help="play random legal games (dealer mode)",
+        epilog=selfplay_options.epilog(registry.specs()),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     selfplay.add_argument(
         "--game", choices=registry.ids(), default=registry.DEFAULT, help="the game to play"
     )
@@ -68,6 +76,18 @@ def register(subparsers: Any) -> None:
         "--seed",
         type=int,
         help="reproduce the games: game i is dealt from seed+i (default: unpredictable deals)",
+    )
+    selfplay.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set an option of the game (repeatable; the names: below, or --list-options)",
+    )
+    selfplay.add_argument(
+        "--list-options",
+        action="store_true",
+        help="list the game's options (name, value, self-play's value, default) and stop",
     )
     for game_id in registry.ids():  # each game's own flags (refused for another game)
         module = game_cli(game_id)
@@ -155,6 +175,19 @@ def run_selfplay(args: argparse.Namespace) -> int:
     if others:
         return fail(f"{', '.join(others)}: not options of {spec.title}")
     module = game_cli(spec.id)
+    if args.list_options:
+        listed = selfplay_options.list_options(
+            spec, args.players, selfplay_options.shorthands(module), args.json
+        )
+        print(json.dumps(listed, ensure_ascii=False, indent=2) if args.json else listed)
+        return 0
+    try:  # every option checked by the game before a game is played
+        args.game_options = selfplay_options.read_options(
+            spec, args.option, selfplay_options.flag_options(module, args)
+        )
+        selfplay_options.options_for(spec, args.players, None, args.game_options)
+    except selfplay_options.BadOption as bad:
+        return fail(str(bad))
     if module is not None and hasattr(module, "selfplay"):
         try:
             check_overrides(args.override)
@@ -170,7 +203,8 @@ def _selfplay_any(spec: GameSpec, args: argparse.Namespace) -> int:
         return fail(f"--override is for a game's data files; {spec.title} has none")
 
     def play_one(seed: int | None) -> tuple[dict[str, int], dict[str, Any]]:
-        state = spec.new_state(spec.selfplay_options(args.players, seed))
+        options = selfplay_options.options_for(spec, args.players, seed, args.game_options)
+        state = spec.new_state(options)
         random_play(state, random.Random(seed))
         scores = dict(zip(state.seat_names(), state.returns(), strict=True))
         return scores, core_record.to_record(spec, state)
@@ -179,9 +213,8 @@ def _selfplay_any(spec: GameSpec, args: argparse.Namespace) -> int:
         played = play_games(args, play_one)
     except (EngineError, ValueError) as exc:
         return fail(str(exc))
-    return print_played(
-        args, {"game": spec.id, "games": args.games, "players": args.players, **played}
-    )
+    result = {"game": spec.id, "games": args.games, "players": args.players}
+    return print_played(args, {**result, "options": args.game_options, **played})
 
 
 def random_play(state: GameState, rng: random.Random) -> GameState:

@@ -1,6 +1,6 @@
 """El Grande on the command line (`castillo selfplay` / `castillo replay`, host/commands/game.py):
-its flags (edition, variants, data overrides), random games through its own fast path, and
-replay's scoring breakdowns."""
+its flags (shorthands for its options: edition, variants; data overrides), random games through
+its own fast path, and replay's scoring breakdowns."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from typing import Any
 from engine.core.errors import GameDataError, RecordError
 from engine.elgrande.bots import random_game
 from engine.elgrande.data import EDITIONS, load
-from engine.elgrande.game import Game, Options
+from engine.elgrande.game import Game
 from engine.elgrande.record import from_record, options_of, summary, to_record
+from engine.elgrande.spec import SPEC
 from host.commands.common import fail, play_games, print_played
 
 # (attribute, flag) of the selfplay flags only El Grande takes (--override is common)
@@ -24,6 +25,18 @@ SELFPLAY_FLAGS = (
     ("power_shift", "--power-shift"),
     ("alternative", "--alternative"),
 )
+# Each flag is a shorthand for an option of El Grande's schema (`--option NAME=VALUE` sets any
+# of them): attribute -> option. host/commands/game.py folds them into `args.game_options`.
+SELFPLAY_ALIASES = {
+    "edition": "edition",
+    "short": "short_game",
+    "merge_decks": "merge_decks_2_3",
+    "new_regency": "new_regency",
+    "power_shift": "power_shift",
+    "alternative": "alternatives",
+}
+# What self-play sets itself: not part of the variant it reports.
+NOT_VARIANT = ("players", "edition", "mode", "seed")
 
 
 def add_selfplay_flags(selfplay: Any) -> None:
@@ -74,24 +87,19 @@ def _print_el_grande(game: Game, as_json: bool) -> int:
 
 
 def selfplay(args: argparse.Namespace) -> int:
-    args.edition = args.edition or "2023"
+    """Random games with the options chosen (`args.game_options`: `--option` and the flags,
+    checked by the game) through El Grande's fast path."""
+    chosen: dict[str, Any] = args.game_options
+    edition = str(chosen.get("edition") or "2023")
     try:
-        data = load(args.edition, args.override)
+        data = load(edition, args.override, card_set=str(chosen.get("card_set", "")))
     except GameDataError as exc:
         return fail(str(exc))
-    colours = data.colours[: args.players]
-    variant = {
-        "short_game": args.short,
-        "merge_decks_2_3": args.merge_decks,
-        "new_regency": args.new_regency,
-        "power_shift": args.power_shift,
-        "alternatives": tuple(args.alternative),
-    }
+    colours = list(data.colours[: args.players])
+    fixed = {"players": colours, "edition": edition, "mode": "dealer"}
 
     def play_one(seed: int | None) -> tuple[dict[str, int], dict[str, Any]]:
-        options = Options(
-            players=colours, edition=args.edition, mode="dealer", seed=seed, **variant
-        )
+        options = SPEC.options_from_json({**chosen, **fixed, "seed": seed})
         game = random_game(options, data)
         return {game.colours[p]: game.scores[p] for p in game.seats}, to_record(game)
 
@@ -99,11 +107,12 @@ def selfplay(args: argparse.Namespace) -> int:
         played = play_games(args, play_one)
     except ValueError as exc:  # options the rules refuse (e.g. merged decks with 5 players)
         return fail(str(exc))
+    options = SPEC.options_to_json(SPEC.options_from_json({**chosen, **fixed}))
     result = {
         "games": args.games,
         "players": args.players,
-        "edition": args.edition,
-        "variant": {k: (list(v) if isinstance(v, tuple) else v) for k, v in variant.items()},
+        "edition": edition,
+        "variant": {k: v for k, v in options.items() if k not in NOT_VARIANT},
         **played,
     }
     return print_played(args, result)
