@@ -182,6 +182,18 @@ def test_el_grande_flags_are_shorthands_for_its_options(
             "elcaballero --list-options)",
         ),
     ],
+    ids=[
+        "unknown-name",
+        "not-a-bool",
+        "lake-ship-value",
+        "two-player-tie-value",
+        "no-equals",
+        "seed-reserved",
+        "players-reserved",
+        "twice",
+        "game-refuses-combination",
+        "another-games-option",
+    ],
 )
 def test_unknown_names_and_bad_values_exit_2_with_the_valid_ones(
     argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
