@@ -294,6 +294,11 @@ class GamePlay:
             except Killed:
                 self.recover()
         self.cancel_timer()
+        if self.kill_at:  # the game ended before a kill point: the finished game is killed
+            self.kill_at.clear()
+            if self.server.kill():
+                self.figures.kills += 1
+            self.recover()
         while True:
             try:
                 self.finish()
