@@ -85,7 +85,7 @@ export function towerEvents(i18n, state) {
     {},
     h("h3", {}, `${i18n.t("tower.title")}: ${capitalise(i18n.t(`tower.mode.${tower.mode}`))} — ${i18n.t(`tower.state.${tower.state}`)}`),
     tower.port ? h("p.muted", {}, tower.port) : null,
-    tower.warning ? h("p.warn", { title: tower.warning }, `⚠ ${towerWarning(i18n, tower)}`) : null,
+    tower.warning ? h("p.warn", {}, `⚠ ${towerWarning(i18n, tower)}`) : null,
     h("ul.tower-events", {}, recent),
   );
 }

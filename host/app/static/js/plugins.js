@@ -43,14 +43,23 @@ export async function gameTitle(game) {
   return (await entryOf(game))?.title ?? null;
 }
 
+/** What a game uses of the kit: its catalogue entry's capabilities ({tower, lights}); null with
+ * no game or when the catalogue does not know it. */
+export async function gameUses(game) {
+  if (!game) return null;
+  const entry = await entryOf(game);
+  return entry ? { tower: entry.tower === true, lights: entry.lights === true } : null;
+}
+
 /** Ready to draw `state`: the game's strings in `lang` (the page's i18n switched to them), its
- * plugin (prepared: its data, its map, its styles) and its title, fetched at once. */
+ * plugin (prepared: its data, its map, its styles), its title and what it uses of the kit
+ * (`gameUses`), fetched at once. */
 export async function gameFor(state, i18n, lang) {
   const game = state.game_type ?? null;
   const words = lang !== i18n.lang || game !== i18n.game ? i18n.use(lang, game) : null;
-  const [, plugin, title] = await Promise.all([words, pluginFor(game), gameTitle(game)]);
+  const [, plugin, title, uses] = await Promise.all([words, pluginFor(game), gameTitle(game), gameUses(game)]);
   if (state.game) await plugin.prepare?.(state, i18n);
-  return { plugin, title };
+  return { plugin, title, uses };
 }
 
 /** Empty the page's parts the plugin does not fill (its `tableParts` or `seatParts`). */

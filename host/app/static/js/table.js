@@ -22,6 +22,7 @@ const ui = {
   lobbyOpen: false,
   network: null, // GET /api/info's `network`: how devices reach the app
   plugin: null, // the active game's UI plugin (its own, else the generic one)
+  uses: null, // what the active game uses of the kit ({tower, lights}; plugins.js gameUses)
   overlayView: null, // builds the open scoring dialog (again, in a new language)
 };
 
@@ -75,6 +76,14 @@ function context(state) {
   };
 }
 
+/** Whether the tower belongs on the screen (its pill, its warnings, the Dropper or Tower tab):
+ * for a game that uses it (the tower or the board's lights, which it drives), and in the lobby,
+ * where the table sees that it is connected before starting such a game; never for another. */
+function towerShown(state) {
+  const uses = state?.game ? ui.uses : null;
+  return !uses || uses.tower || uses.lights;
+}
+
 /** The colours with pieces in play (the throw checks and the dropper offer them). */
 function coloursInPlay(state) {
   return ui.plugin?.coloursInPlay?.(state) ?? state?.game?.players ?? [];
@@ -106,6 +115,7 @@ function render() {
 
 function translateStatic() {
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = i18n.t(el.dataset.t);
+  for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", i18n.t(el.dataset.tLabel));
   const select = $("#lang");
   if (!select.options.length) {
     for (const lang of LANGUAGES) select.append(h("option", { value: lang }, lang.toUpperCase()));
@@ -114,12 +124,14 @@ function translateStatic() {
 }
 
 // ------------------------------------------------------------------ tabs
-/** The tabs: the log, the plugin's own ({key, label, render(body)}), the seats, the tower. */
+/** The tabs: the log, the plugin's own ({key, label, render(body)}), the seats, the tower (the
+ * simulated tower's dropper) when the game uses it. */
 function tabList(state) {
   const own = state?.game && ui.plugin?.tableTabs ? ui.plugin.tableTabs(context(state)) : [];
   const tabs = [{ key: "log", label: i18n.t("ui.log"), render: (body) => fill(body, logView(state)) }, ...own,
     { key: "seats", label: i18n.t("ui.seats"), render: (body) => fill(body, seatsView(i18n, state, { reissue, network: ui.network })) }];
-  if (state?.sim) {
+  if (!towerShown(state)) return tabs;
+  if (state?.sim && ui.uses?.tower !== false) {
     tabs.push({ key: "dropper", label: i18n.t("ui.dropper"),
       render: (body) => fill(body, dropperView(i18n, state, { send, players: coloursInPlay(state) }), towerEvents(i18n, state)) });
   } else {
@@ -245,19 +257,21 @@ async function reissue(colour) {
 function renderTower(state) {
   const tower = state?.tower;
   const pill = $("#tower-pill");
-  if (!tower) {
+  pill.hidden = !tower || !towerShown(state);
+  if (pill.hidden) {
     fill(pill);
     return;
   }
   pill.dataset.state = tower.state ?? "none";
   const words = `${capitalise(i18n.t(`tower.mode.${tower.mode}`))}: ${i18n.t(`tower.state.${tower.state}`)}`;
-  pill.title = words;
-  fill(pill, h("span.led"), h("span.pill-text", {}, words), tower.warning ? h("span.warn", { title: tower.warning }, ` ⚠ ${towerWarning(i18n, tower)}`) : null);
+  const warning = tower.warning ? towerWarning(i18n, tower) : "";
+  pill.title = warning ? `${words} — ${warning}` : words;
+  fill(pill, h("span.led"), h("span.pill-text", {}, words), warning ? h("span.warn", {}, ` ⚠ ${warning}`) : null);
 }
 
 // ------------------------------------------------------------------ start-up
 async function onState(state, rev) {
-  ({ plugin: ui.plugin, title: ui.title } = await gameFor(state, i18n, state.lang ?? i18n.lang));
+  ({ plugin: ui.plugin, title: ui.title, uses: ui.uses } = await gameFor(state, i18n, state.lang ?? i18n.lang));
   const newGame = ui.state?.game_id !== state.game_id;
   ui.state = state;
   ui.rev = rev ?? ui.rev;
