@@ -20,11 +20,11 @@ from typing import Annotated, Any, TypeVar
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from engine import registry
-from host.app import json_input
+from host.app import json_input, seat_gone
 from host.app.access import Access as Access  # re-exported: tests and the bench build apps
 from host.app.api_bodies import RESOLUTIONS, body_spec
 from host.app.guard import RequestGuard, WebPolicy
@@ -304,10 +304,13 @@ def create_app(
         return PlainTextResponse("Castillo table app: the UI is not installed", 503)
 
     @app.get("/seat/{token}", include_in_schema=False)
-    async def seat_page(token: str) -> Response:
+    async def seat_page(request: Request, token: str, lang: str | None = None) -> Response:
         page = static_dir / "seat.html"
         if session.seat_for_token(token) is None:
-            return PlainTextResponse("unknown or revoked seat link", 403)
+            # a replaced or old link: what happened and how to get a new one, translated
+            accept = request.headers.get("accept-language")
+            chosen = seat_gone.choose_language(lang, accept, session.table_lang)
+            return HTMLResponse(seat_gone.page(static_dir, chosen), 403)
         if page.exists():
             return FileResponse(page)
         return PlainTextResponse("Castillo seat page: the UI is not installed", 503)

@@ -39,6 +39,7 @@ function parts() {
 function render() {
   const state = ui.state;
   for (const el of document.querySelectorAll("[data-t]")) el.textContent = i18n.t(el.dataset.t);
+  for (const el of document.querySelectorAll("[data-t-label]")) el.setAttribute("aria-label", i18n.t(el.dataset.tLabel));
   const select = $("#lang");
   if (!select.options.length) for (const l of LANGUAGES) select.append(h("option", { value: l }, l.toUpperCase()));
   select.value = i18n.lang;
@@ -73,8 +74,13 @@ async function main() {
   await i18n.use(navigator.language?.slice(0, 2) ?? "en");
   $("#lang").addEventListener("change", async (event) => {
     await i18n.use(event.target.value);
-    send({ type: "language", lang: event.target.value });
+    const gone = $("#gone");
+    if (!gone) send({ type: "language", lang: event.target.value });
     render();
+    if (gone) {
+      $("#conn").textContent = revokedText(gone.dataset.reason);
+      showGone(gone.dataset.reason);
+    }
   });
   ui.conn = new Connection(`seat=${encodeURIComponent(token)}`, {
     onState,
@@ -86,10 +92,20 @@ async function main() {
       const conn = $("#conn");
       conn.hidden = status === "open";
       conn.textContent = status === "forbidden" ? revokedText(reason) : i18n.t("ui.disconnected");
-      // a replaced or stale link shows nothing of the game any more
-      if (status === "forbidden") document.querySelector("main").hidden = true;
+      // a replaced or stale link shows nothing of the game any more: what happened, and how to
+      // get a new link (the words of the page an old link opens: host/app/seat_gone.py)
+      if (status === "forbidden") showGone(reason);
     },
   });
+}
+
+function showGone(reason) {
+  document.querySelector("main").hidden = true;
+  const how = i18n.t("gone.how", { seats: i18n.t("ui.seats"), reissue: i18n.t("ui.reissue") });
+  const box = $("#gone") ?? h("section.gone", { id: "gone" });
+  box.dataset.reason = reason ?? "";
+  fill(box, h("h2", { id: "gone-title" }, i18n.t("gone.title")), h("p", { id: "gone-how" }, how));
+  if (!box.isConnected) document.querySelector("main").after(box);
 }
 
 /** Why the server closed this page's socket, in the page's language. */
