@@ -59,7 +59,10 @@ export class I18n {
   refusal(err) {
     if (err.key && this.has(err.key)) return this.t(err.key, err.params ?? {});
     const key = `err.${err.code}`;
-    return this.has(key) ? this.t(key, { reason: err.reason ?? "" }) : this.t("err.other", { reason: err.reason ?? err.code });
+    if (this.has(key)) return this.t(key, { reason: err.reason ?? "" });
+    // an HTTP refusal without the app's JSON (its status text is the browser's English)
+    if (typeof err.code === "number") return this.t("err.http", { status: err.code });
+    return this.t("err.other", { reason: err.reason ?? err.code });
   }
 
   has(key) {

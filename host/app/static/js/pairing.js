@@ -37,7 +37,7 @@ async function pairWith(code) {
 function problemText(i18n, err) {
   if (err?.code === "forbidden") return i18n.t("pair.wrong");
   if (err?.code === "locked") return i18n.t("pair.locked");
-  return i18n.t("err.other", { reason: err?.reason ?? err?.code ?? "" });
+  return i18n.refusal(err ?? { code: "other" }); // a network failure, a refusal: translated
 }
 
 /**
