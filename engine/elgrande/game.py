@@ -85,7 +85,7 @@ class Game(Board):
 
     def is_legal(self, player: int, action: Action | str) -> bool:
         """Whether `player` may take `action` now (exactly the actions `legal_actions` lists;
-        never raises)."""
+        never raises). A castillo correction, entered by the table at any moment, is not one."""
         if isinstance(action, str):
             try:
                 action = self.parse(action)
