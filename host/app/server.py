@@ -577,13 +577,14 @@ def create_app(
             await socket.close(FORBIDDEN_CLOSE, "forbidden")
             return
         client = Client(socket, role, seat_token or "", game_id)
-        hub.clients.add(client)
-        if role.colour:
-            await run(session.seat_connected, role.colour, 1, game_id)
         lang = session.table_lang
         if role.colour and session.active and role.colour in session.active.seats:
             lang = session.active.seats[role.colour].lang
+        # `hello` first, before the hub may queue the change this connection makes
         client.push({"type": "hello", "role": role.kind, "seat": role.colour, "lang": lang})
+        hub.clients.add(client)
+        if role.colour:
+            await run(session.seat_connected, role.colour, 1, game_id)
         client.push(None)
         sender = asyncio.create_task(hub.run_client(client))
         try:

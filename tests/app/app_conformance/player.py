@@ -82,7 +82,6 @@ class Figures:
     restarts_compared: int = 0
     messages: int = 0
     http_actions: int = 0
-    before_hello: int = 0  # messages a page got before its hello
     refused_after_listening: int = 0  # connections refused after "listening on" was printed
     seconds: float = 0.0
 
@@ -99,7 +98,6 @@ class Figures:
             "restarts_compared",
             "messages",
             "http_actions",
-            "before_hello",
             "refused_after_listening",
             "seconds",
         ):
@@ -110,8 +108,8 @@ class Figures:
             f"games {self.games}, {self.acked} actions acknowledged ({self.http_actions} over "
             f"HTTP), {self.unanswered} unanswered ({self.unanswered_stored} stored), "
             f"{self.kills} kills ({self.kills_in_flight} in flight), {self.restarts_compared} "
-            f"restarts compared, {self.messages} messages audited, {self.before_hello} before a "
-            f"hello, {self.refused_after_listening} connections refused after 'listening on', "
+            f"restarts compared, {self.messages} messages audited, "
+            f"{self.refused_after_listening} connections refused after 'listening on', "
             f"{self.seconds:.1f} s"
         )
 
@@ -140,12 +138,9 @@ class Conn:
             self.game.lost(self, f"could not connect: {exc!r}")
         self.rev = -1
         hello = self.recv()
-        while hello["type"] != "hello":
-            # docs/table-api.md: "On connect the server sends hello then a full state"; a seat
-            # that connects while the others get a change gets it first (host/app/server.py
-            # adds the client to the hub before its hello): counted, test_hello_comes_first
-            self.game.figures.before_hello += 1
-            hello = self.recv()
+        # docs/table-api.md: "On connect the server sends hello then a full state" (a seat
+        # connecting as the others got a change once got that change first)
+        assert hello["type"] == "hello", f"{self.name} got {hello['type']!r} before its hello"
         assert hello["seat"] == (None if self.token is None else self.name), hello
 
     def close(self) -> None:
