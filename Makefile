@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test lint typecheck unit unit-compiled bench clean firmware-check flash hardware openscad chromium iproute2 pico-harness
+.PHONY: setup run test lint typecheck unit unit-compiled wheel bench clean firmware-check flash hardware openscad chromium iproute2 pico-harness
 
 # A local virtualenv, refreshed whenever the dependency lists change.
 $(STAMP): pyproject.toml requirements-dev.txt
@@ -35,6 +35,12 @@ $(MYPYC_BUILD)/.stamp: $(STAMP) $(ENGINE_SOURCES) host/engine_build.py
 	touch $@
 
 setup: $(STAMP) $(MYPYC_BUILD)/.stamp
+
+# A wheel of the kit that carries that compiled engine, for a machine that installs the kit
+# rather than checking it out (the Pi appliance): build/wheel/castillo_kit-*-cp311-*.whl, tagged
+# for this Python and platform (tools/build_wheel.py, setup.py; README "Speed").
+wheel: $(MYPYC_BUILD)/.stamp
+	$(PY) tools/build_wheel.py
 
 # `make run` options, passed to `castillo run` (README "Quick start"): PORT=8100 (HTTP port),
 # LOCAL=1 (this machine only), PUBLIC_URL=http://NAME:PORT (what seat codes carry),

@@ -5,6 +5,7 @@ choose. Each case runs in a fresh interpreter, with a fake engine and a fake bui
 
 from __future__ import annotations
 
+import importlib.machinery
 import os
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import pytest
 from host import engine_build
 
 ROOT = Path(__file__).resolve().parents[1]
+SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]  # .cpython-311-x86_64-linux-gnu.so here
 
 
 def _tree(tmp_path: Path) -> tuple[Path, Path]:
@@ -25,6 +27,8 @@ def _tree(tmp_path: Path) -> tuple[Path, Path]:
     build = tmp_path / "build"
     (build / "engine").mkdir(parents=True)
     (build / "engine" / "__init__.py").write_text("WHICH = 'compiled'\n")
+    # what makes it a build for this Python (never imported: the __init__.py above is)
+    (build / "engine" / f"rules{SUFFIX}").write_bytes(b"")
     return engine, build
 
 
@@ -72,6 +76,20 @@ def test_without_a_build_or_its_digest_the_plain_engine_runs(tmp_path: Path) -> 
     assert code == 0 and "imported plain" in out and "missing" in out, out
     code, out = _run(engine, tmp_path / "nowhere")
     assert code == 0 and "imported plain" in out and "no compiled build" in out, out
+
+
+def test_a_build_for_another_python_is_not_used(tmp_path: Path) -> None:
+    """A build made by another interpreter or for another machine (e.g. copied from an x86 PC
+    to a Raspberry Pi): its extensions do not load here, and its plain copies are no faster."""
+    engine, build = _tree(tmp_path)
+    engine_build.write_digest(build, engine)
+    (build / "engine" / f"rules{SUFFIX}").rename(
+        build / "engine" / "rules.cpython-39-x86_64-linux-gnu.so"  # built by Python 3.9
+    )
+    code, out = _run(engine, build)
+    assert code == 0 and "imported plain" in out and "not compiled for this Python" in out, out
+    code, out = _run(engine, build, "compiled")
+    assert code == 2 and "refused" in out and "not compiled for this Python" in out, out
 
 
 def test_plain_is_chosen_by_name_and_a_bad_name_is_refused(tmp_path: Path) -> None:
