@@ -153,6 +153,25 @@ class FakeTowerLink(TowerLink):
         return ""
 
 
+def count_tower_calls(sim: Any) -> Counter[str]:
+    """Count what reaches the simulated tower (`play`: cubes thrown, `gate`: gate switches):
+    a refused request must reach neither."""
+    reached: Counter[str] = Counter()
+    play, set_gate = sim.play, sim.set_gate
+
+    def counted_play(rows: Any, **kwargs: Any) -> int:
+        reached["play"] += 1
+        return int(play(rows, **kwargs))
+
+    def counted_gate(is_open: bool) -> None:
+        reached["gate"] += 1
+        set_gate(is_open)
+
+    sim.play = counted_play
+    sim.set_gate = counted_gate
+    return reached
+
+
 class Clock:
     """A settable clock for the session (throw windows without sleeping)."""
 

@@ -38,7 +38,7 @@ from host.app.server import Access, create_app
 from host.app.session import Session
 from host.app.store import Store
 from host.app.towers import TowerRuntime
-from tests.app.conftest import PLAYERS, LoopbackClient, Table
+from tests.app.conftest import PLAYERS, LoopbackClient, Table, count_tower_calls
 
 HTTP_CASES = int(os.environ.get("CASTILLO_API_FUZZ_CASES", "2000"))
 WS_CASES = max(50, HTTP_CASES * 3 // 20)
@@ -250,19 +250,7 @@ class SimTable:
         self.session.attach_tower(TowerRuntime("sim", self.link, self.sim))
         self.link.start()
         self.link.wait_connected(10.0)
-        self.reached: Counter[str] = Counter()  # what reached the tower: plays, gate switches
-        play, set_gate = self.sim.play, self.sim.set_gate
-
-        def counted_play(rows: Any, **kwargs: Any) -> int:
-            self.reached["play"] += 1
-            return int(play(rows, **kwargs))
-
-        def counted_gate(is_open: bool) -> None:
-            self.reached["gate"] += 1
-            set_gate(is_open)
-
-        self.sim.play = counted_play
-        self.sim.set_gate = counted_gate
+        self.reached = count_tower_calls(self.sim)  # what reached the tower
 
     def close(self) -> None:
         self.session.close()

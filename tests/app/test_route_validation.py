@@ -6,7 +6,6 @@ and `{"open": "false"}` opened the gate."""
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from host.app.server import Access, create_app
 from host.app.session import ActionError, Session
 from host.app.store import Store
 from host.app.towers import HOW, MAX_CUBES, BadDrop, TowerRuntime, check_drop, sim_colours
-from tests.app.conftest import LoopbackClient, Table, new_game
+from tests.app.conftest import LoopbackClient, Table, count_tower_calls, new_game
 
 
 class Sim:
@@ -36,19 +35,7 @@ class Sim:
         self.session.attach_tower(TowerRuntime("sim", link, self.tower))
         link.start()
         link.wait_connected(10.0)
-        self.reached: Counter[str] = Counter()
-        play, set_gate = self.tower.play, self.tower.set_gate
-
-        def counted_play(rows: Any, **kwargs: Any) -> int:
-            self.reached["play"] += 1
-            return int(play(rows, **kwargs))
-
-        def counted_gate(is_open: bool) -> None:
-            self.reached["gate"] += 1
-            set_gate(is_open)
-
-        self.tower.play = counted_play
-        self.tower.set_gate = counted_gate
+        self.reached = count_tower_calls(self.tower)
         self.client = LoopbackClient(create_app(self.session, Access()))
 
     def close(self) -> None:
