@@ -388,7 +388,13 @@ def create_app(
     @guarded
     async def games(request: Request) -> dict[str, Any]:
         table(request)
-        return {"games": await run(session.list_games), "available": available_games()}
+        saved = await run(session.list_games)
+        active = session.active
+        return {
+            "games": saved,
+            "available": available_games(),
+            "active": active.id if active else None,
+        }
 
     @app.post("/api/games", openapi_extra=body_spec("/api/games"))
     @guarded
