@@ -21,6 +21,7 @@ const ui = {
   conn: null,
   lobbyOpen: false,
   network: null, // GET /api/info's `network`: how devices reach the app
+  online: false, // whether the page's WebSocket to the server is open (net.js onStatus)
   plugin: null, // the active game's UI plugin (its own, else the generic one)
   uses: null, // what the active game uses of the kit ({tower, lights}; plugins.js gameUses)
   overlayView: null, // builds the open scoring dialog (again, in a new language)
@@ -84,6 +85,14 @@ function towerShown(state) {
   return !uses || uses.tower || uses.lights;
 }
 
+/** The state as the tower's views show it: while the page's socket to the server is closed the
+ * last known tower state is stale (the server, and the tower with it, may be gone), so the tower
+ * is shown as out of reach instead, without its old warnings. */
+function towerView(state) {
+  if (ui.online || !state?.tower) return state;
+  return { ...state, tower: { ...state.tower, state: "unreachable", warning: null } };
+}
+
 /** The colours with pieces in play (the throw checks and the dropper offer them). */
 function coloursInPlay(state) {
   return ui.plugin?.coloursInPlay?.(state) ?? state?.game?.players ?? [];
@@ -133,9 +142,9 @@ function tabList(state) {
   if (!towerShown(state)) return tabs;
   if (state?.sim && ui.uses?.tower !== false) {
     tabs.push({ key: "dropper", label: i18n.t("ui.dropper"),
-      render: (body) => fill(body, dropperView(i18n, state, { send, players: coloursInPlay(state) }), towerEvents(i18n, state)) });
+      render: (body) => fill(body, dropperView(i18n, towerView(state), { send, players: coloursInPlay(state) }), towerEvents(i18n, towerView(state))) });
   } else {
-    tabs.push({ key: "tower", label: i18n.t("ui.tower"), render: (body) => fill(body, towerEvents(i18n, state)) });
+    tabs.push({ key: "tower", label: i18n.t("ui.tower"), render: (body) => fill(body, towerEvents(i18n, towerView(state))) });
   }
   return tabs;
 }
@@ -212,7 +221,7 @@ async function openLobby() {
   const close = ui.state?.game ? h("button.secondary", { type: "button", "data-close": "1", onclick: closeOverlay }, i18n.t("ui.close")) : null;
   showOverlay(h("div.dialog.lobby", { role: "dialog", "aria-modal": "true" }, close, h("div.lobby-cols", {}, form, saved)));
   try {
-    const { games } = await getJson("/api/games");
+    const { games, active } = await getJson("/api/games");
     const titles = new Map(((await catalogue).games ?? []).map((entry) => [entry.id, entry.title]));
     const ids = [...new Set(games.map((g) => g.game))];
     const bundles = new Map(await Promise.all(ids.map(async (id) => [id, await gameStrings(id, i18n.lang)])));
@@ -224,13 +233,56 @@ async function openLobby() {
       return plugin?.optionTags ? plugin.optionTags(withStrings(i18n, strings), g) : schemaTags(i18n, strings, g);
     }));
     fill(saved, h("h2", {}, i18n.t("ui.saved_games")), games.length ? h("ul.games", {}, games.map((g, i) =>
-      h("li", { "data-game": g.game }, h("span", {}, savedLine(g, titles.get(g.game)),
-        tags[i].map((tag) => h("span.tag", {}, tag))),
-        h("button.secondary", { type: "button", onclick: async () => {
-          try { await postJson(`/api/games/${g.id}/continue`); await refreshState(); closeOverlay(); } catch (err) { showError(err); }
-        } }, i18n.t("ui.continue"))))) : h("p.muted", {}, i18n.t("ui.no_games")));
+      savedGame(g, titles.get(g.game), tags[i], g.id === active))) : h("p.muted", {}, i18n.t("ui.no_games")));
   } catch {
     fill(saved, h("h2", {}, i18n.t("ui.saved_games")), h("p.muted", {}, i18n.t("ui.no_games")));
+  }
+}
+
+/** One saved game of the lobby: what it is, when it was last played, the game on the table
+ * marked; a game in play offers Continue, a finished one its result and its record. */
+function savedGame(g, title, tags, onTable) {
+  const details = [h("span.saved-when", {}, i18n.t("ui.last_played", { date: savedDate(g.updated ?? g.created) }))];
+  if (onTable) details.push(h("span.on-table-mark", {}, i18n.t("ui.on_table")));
+  if (g.finished) details.push(h("span.saved-result", {}, savedResult(g.scores ?? {})));
+  const button = g.finished
+    ? h("button.secondary", { type: "button", "data-export": g.id, onclick: () => exportRecord(g) }, i18n.t("ui.export_record"))
+    : h("button.secondary", { type: "button", "data-continue": g.id, onclick: async () => {
+      try { await postJson(`/api/games/${g.id}/continue`); await refreshState(); closeOverlay(); } catch (err) { showError(err); }
+    } }, i18n.t("ui.continue"));
+  return h(`li${onTable ? ".on-table" : ""}`, { "data-game": g.game, "data-id": g.id, "data-finished": g.finished ? "1" : "0", "data-on-table": onTable ? "1" : "0" },
+    h("span", {}, savedLine(g, title), tags.map((tag) => h("span.tag", {}, tag)), h("span.saved-details", {}, details)), button);
+}
+
+/** A saved game's time (seconds since the epoch) as the page's language writes a date. */
+function savedDate(seconds) {
+  if (typeof seconds !== "number") return "?";
+  return new Intl.DateTimeFormat(i18n.lang, { dateStyle: "medium", timeStyle: "short" }).format(new Date(seconds * 1000));
+}
+
+/** A finished game's result: who won (or who tied for first) and every score, highest first. */
+function savedResult(scores) {
+  const ranked = Object.entries(scores).sort((a, b) => b[1] - a[1]);
+  if (!ranked.length) return "";
+  const name = (colour) => capitalise(i18n.colour(colour));
+  const top = ranked.filter(([, score]) => score === ranked[0][1]).map(([colour]) => name(colour));
+  const result = top.length === 1 ? i18n.t("ui.won", { names: top[0] }) : i18n.t("ui.tied", { names: top.join(", ") });
+  const list = ranked.map(([colour, score]) => `${name(colour)} ${score}`).join(", ");
+  return `${result} · ${i18n.t("ui.scores", { scores: list })}`;
+}
+
+/** A finished game's record (GET /api/games/{id}/record) saved as a file. */
+async function exportRecord(g) {
+  try {
+    const record = await getJson(`/api/games/${g.id}/record`);
+    const url = URL.createObjectURL(new Blob([JSON.stringify(record, null, 2)], { type: "application/json" }));
+    const link = h("a", { href: url, download: `castillo-${g.game}-${g.id}.json` });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  } catch (err) {
+    showError(err);
   }
 }
 
@@ -255,7 +307,7 @@ async function reissue(colour) {
 
 // ------------------------------------------------------------------ tower pill
 function renderTower(state) {
-  const tower = state?.tower;
+  const tower = towerView(state)?.tower;
   const pill = $("#tower-pill");
   pill.hidden = !tower || !towerShown(state);
   if (pill.hidden) {
@@ -322,6 +374,11 @@ async function main() {
     },
     onError: showError,
     onStatus: async (status, reason) => {
+      ui.online = status === "open";
+      if (ui.state) {
+        renderTower(ui.state);
+        if (ui.tab === "dropper" || ui.tab === "tower") renderTabs(ui.state);
+      }
       // (re)connected: a change of address may have come while the socket was down
       if (status === "open") getJson("/api/info").then((again) => setNetwork(again?.network), () => {});
       if (status === "forbidden" && reason === "forbidden" && info?.pairing_required) {
