@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test lint typecheck unit unit-compiled wheel bench clean firmware-check flash hardware openscad chromium iproute2 pico-harness
+.PHONY: setup run test check lint typecheck unit unit-compiled wheel bench clean firmware-check flash hardware openscad chromium iproute2 pico-harness
 
 # A local virtualenv, refreshed whenever the dependency lists change.
 $(STAMP): pyproject.toml requirements-dev.txt
@@ -74,6 +74,17 @@ unit: setup openscad chromium iproute2 pico-harness $(JSLINT_MODULES)
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
 test: lint typecheck firmware-check unit unit-compiled
+
+# The fast tier, for every edit: lint (ruff, import contracts, ESLint), types, the firmware's
+# checks, the engine's tests and the tests that need no browser, network namespace, emulated
+# Pico, running server, wheel or hardware simulation. `make test` runs everything.
+CHECK_TESTS := engine tests/engine tests/app tests/test_doc_facts.py tests/test_engine_build.py \
+  tests/test_import_contracts.py tests/test_js_lint.py
+CHECK_SKIP := --ignore-glob='*_browser.py' --ignore=tests/app/test_app_conformance.py \
+  --ignore=tests/app/test_lan_netns.py --ignore=tests/app/test_late_network.py \
+  --ignore=tests/app/test_connection_limits.py --ignore=tests/app/test_recovery.py
+check: lint typecheck firmware-check
+	$(PY) -m pytest $(CHECK_TESTS) $(CHECK_SKIP)
 
 # The engine's tests again, against the compiled engine (skipped without a compiled build).
 unit-compiled: setup
