@@ -8,7 +8,15 @@ import sys
 from collections.abc import Sequence
 
 # Modules in host.commands that contribute subcommands, in help order.
-COMMAND_MODULES: tuple[str, ...] = ("run", "game", "tower", "doctor", "score", "tower_sim")
+COMMAND_MODULES: tuple[str, ...] = (
+    "run",
+    "game",
+    "move",
+    "tower",
+    "doctor",
+    "score",
+    "tower_sim",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

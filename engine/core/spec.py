@@ -10,17 +10,40 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from engine.core.actions import Action
-from engine.core.errors import PositionError
+from engine.core.errors import EngineError, PositionError
 from engine.core.options import describe
-from engine.core.protocol import GameState
+from engine.core.protocol import CHANCE, GameState
 from engine.core.verbs import VerbTable
+
+
+class SeatNotActing(EngineError, ValueError):
+    """A computer player was asked to move for a seat that does not act now."""
+
+
+def require_acting(state: GameState, seat: int) -> None:
+    """SeatNotActing unless `seat` is one of the seats acting in `state` now (a secret-disc step
+    has several; chance and a finished game have none)."""
+    actors = state.current_players()
+    if seat in actors:
+        return
+    names = state.seat_names()
+    name = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+    if state.is_terminal():
+        raise SeatNotActing(f"the game is over: {name} does not act")
+    if actors == (CHANCE,):
+        raise SeatNotActing(f"{name} does not act now: a chance step (a draw) comes next")
+    acting = ", ".join(names[a] for a in actors if 0 <= a < len(names))
+    raise SeatNotActing(f"{name} does not act now ({acting} does)")
 
 
 class ComputerPlayer(Protocol):
     """A game's computer player at one level."""
 
-    def choose(self, state: GameState) -> Action:
-        """The acting player's move in `state`: a private copy (`GameSpec.computer_copy`)."""
+    def choose(self, state: GameState, seat: int) -> Action:
+        """The move of `seat` (one of `state.current_players()`) in `state`. It thinks on its
+        own private copy (`state.clone()`), so `state` is never changed and a dealer game's
+        copy never sees the real game's future draws; SeatNotActing if `seat` does not act
+        now."""
         ...
 
 
@@ -45,6 +68,11 @@ class GameSpec:
     def computer(self, level: int) -> ComputerPlayer:
         """The computer player of a level of `computer_levels`."""
         raise ValueError(f"{self.title} has no computer player")
+
+    def computer_timed(self, seconds: float) -> ComputerPlayer:
+        """The computer player with a time budget of about `seconds` a move; ValueError when
+        the game's player has none (then only its levels are offered: `castillo move --level`)."""
+        raise ValueError(f"{self.title} has no computer player with a time budget")
 
     def computer_copy(self, state: GameState) -> GameState:
         """A private copy of `state` a computer player thinks on (in another thread, while the

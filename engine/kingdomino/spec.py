@@ -9,15 +9,17 @@ from typing import Any
 
 from engine.core.actions import Action
 from engine.core.protocol import GameState
-from engine.core.spec import ComputerPlayer, TableOrDealerSpec
+from engine.core.spec import ComputerPlayer, TableOrDealerSpec, require_acting
 from engine.kingdomino import position
-from engine.kingdomino.bots import LEVELS, Bot, bot_for_level
+from engine.kingdomino.bots import LEVELS, Bot, MonteCarloBot, bot_for_level
 from engine.kingdomino.game import CLAIM, OVER, Game
 from engine.kingdomino.options import COLOURS, OPTION_KINDS, Options
 from engine.kingdomino.verbs import VERBS
 from engine.kingdomino.views import result
 
 __all__ = ["SPEC", "KingdominoSpec"]
+
+MAX_SECONDS = 600.0  # the longest time budget a move may be given
 
 
 class KingdominoSpec(TableOrDealerSpec):
@@ -34,6 +36,12 @@ class KingdominoSpec(TableOrDealerSpec):
 
     def computer(self, level: int) -> ComputerPlayer:
         return _Computer(bot_for_level(level))
+
+    def computer_timed(self, seconds: float) -> ComputerPlayer:
+        """Flat Monte Carlo with a budget of `seconds` a move (levels 3-5 are 0.25, 1, 2 s)."""
+        if not (isinstance(seconds, (int, float)) and 0 < seconds <= MAX_SECONDS):
+            raise ValueError(f"the time budget is more than 0 and at most {MAX_SECONDS:g} seconds")
+        return _Computer(MonteCarloBot(float(seconds)))
 
     def computer_copy(self, state: GameState) -> GameState:
         assert isinstance(state, Game)
@@ -91,9 +99,13 @@ class _Computer:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
-    def choose(self, state: GameState) -> Action:
+    def choose(self, state: GameState, seat: int) -> Action:
+        """The bot's move for `seat`, thought on a playout copy of `state` (a clone dealing
+        from its own generator: never the real game's future dominoes); `state` is unchanged.
+        A Kingdomino step has one acting seat."""
         assert isinstance(state, Game)
-        return self.bot.choose(state)
+        require_acting(state, seat)
+        return self.bot.choose(state.clone(random.Random()))
 
 
 def check_invariants(game: Game) -> None:

@@ -243,19 +243,25 @@ class Session:
                 return
             self._computing = marker
             player = active.spec.computer(active.computers[name])
+            seat = active.spec.seat_of(active.game, name)
             copy = active.spec.computer_copy(active.game)
         try:
-            self._computer_pool.submit(self._computer_move, marker, name, player, copy)
+            self._computer_pool.submit(self._computer_move, marker, name, seat, player, copy)
         except RuntimeError:  # the session is closing
             self._computing = None
 
     def _computer_move(
-        self, marker: tuple[int, int], name: str, player: ComputerPlayer, copy: GameState
+        self,
+        marker: tuple[int, int],
+        name: str,
+        seat: int,
+        player: ComputerPlayer,
+        copy: GameState,
     ) -> None:
         """The computer's move, made through the same path as a player's (`act`: checked,
         durable, then announced), or, at a real table, shown for the players to confirm."""
         try:
-            action = str(player.choose(copy))
+            action = str(player.choose(copy, seat))
         except Exception:
             log.exception("the computer player of %s failed", name)
             action = ""
@@ -291,7 +297,7 @@ class Session:
                 raise ActionError("not_your_turn", "a hint is for your own turn")
             player = spec.computer(spec.hint_level)
             copy = spec.computer_copy(game)
-        return str(player.choose(copy))
+        return str(player.choose(copy, actors[0]))
 
     # ------------------------------------------------------------------ games
     def restore_last(self) -> int | None:
