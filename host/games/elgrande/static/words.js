@@ -57,12 +57,17 @@ const METHODS = {
 };
 
 const made = new WeakMap();
+const worded = new WeakSet(); // the objects wordsOver made
 
-/** The shell's `i18n` with El Grande's words (one object per shell i18n, kept). */
+/** The shell's `i18n` with El Grande's words (one object per shell i18n, kept). An object that
+ * already has them is returned as it is: the seat page's log hands the plugin the worded i18n,
+ * and a second layer over it would have no game data (card names fell back to English ids). */
 export function wordsOver(i18n) {
+  if (worded.has(i18n)) return i18n;
   if (!made.has(i18n)) {
     const words = Object.assign(Object.create(i18n), METHODS, { data: null, edition: "2023" });
     made.set(i18n, words);
+    worded.add(words);
   }
   return made.get(i18n);
 }
