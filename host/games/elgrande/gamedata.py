@@ -57,6 +57,13 @@ def gamedata_json(edition: str) -> dict[str, Any]:
             }
             for g in data.grey_cards.values()
         },
+        # cards only an older card set of the edition has (a replayed record's log names them)
+        "older_cards": {
+            c.id: {"names": dict(c.names)}
+            for card_set in sorted(s for e, s in gamedata.CARD_SETS if e == data.edition)
+            for c in gamedata.load(edition, card_set=card_set).cards.values()
+            if c.id not in data.cards
+        },
         "power": {
             "values": list(range(1, len(data.power_caballeros) + 1)),
             "caballeros": list(data.power_caballeros),

@@ -29,7 +29,7 @@ const METHODS = {
 
   /** The same from another edition's game data (the lobby shows any edition's cards). */
   cardOf(data, id) {
-    const card = data?.cards?.[id] ?? data?.modifiers?.[id];
+    const card = data?.cards?.[id] ?? data?.modifiers?.[id] ?? data?.older_cards?.[id];
     if (card?.names) return card.names[this.lang] || card.names.en || id;
     const words = String(id).replace(/^95-/, "").replaceAll("-", " ");
     return words.charAt(0).toUpperCase() + words.slice(1);
