@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from host.tower.autodetect import PORT_ENV, TowerNotFound, resolve_port
 from host.tower.events import CalibrationSample, LinkStatus, TowerEvent
-from host.tower.ledger import JsonLinesSink
+from host.tower.ledger import JsonLinesSink, LedgerFileError
 from host.tower.link import ANIMATIONS, TowerError, calibrate_when_quiet
 from host.tower.serial_link import SerialTowerLink
 
@@ -73,7 +73,7 @@ def run_guarded(action: Callable[[argparse.Namespace], int]) -> Callable[[argpar
     def handler(args: argparse.Namespace) -> int:
         try:
             return action(args)
-        except TowerNotFound as exc:
+        except (TowerNotFound, LedgerFileError) as exc:
             print(f"castillo tower: {exc}", file=sys.stderr)
             return 2
         except TowerError as exc:

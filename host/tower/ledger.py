@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import threading
 import time
 from collections.abc import Mapping
@@ -20,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from host.paths import private_dir
 from host.tower.events import Counts, parse_counts
 
 
@@ -99,13 +101,38 @@ class MemorySink:
         return self.entries[-1] if self.entries else None
 
 
+class LedgerFileError(ValueError):
+    """The ledger's path is not a file the ledger can keep (the message names it and why)."""
+
+
+LEDGER_MODE = 0o600  # the ledger holds the game's castillo counts: the owner's only
+
+
 class JsonLinesSink:
-    """Appends one JSON line per entry and fsyncs it before returning."""
+    """Appends one JSON line per entry and fsyncs it before returning. The ledger is a regular
+    file, 0600, in a private (0700) folder (host.paths.private_dir); anything else at its path
+    (a FIFO, a device, a folder) is refused with LedgerFileError before anything is written."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = path.open("a", encoding="utf-8")
+        private_dir(path.parent)
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+        try:
+            if path.exists() and not path.is_file():
+                raise LedgerFileError(f"the tower ledger {path} is not a regular file")
+            fd = os.open(path, flags, LEDGER_MODE)  # never blocks: a FIFO is not waited on
+        except OSError as cannot:
+            raise LedgerFileError(
+                f"cannot open the tower ledger {path}: {cannot.strerror}"
+            ) from None
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            os.close(fd)
+            raise LedgerFileError(f"the tower ledger {path} is not a regular file")
+        if info.st_uid == os.geteuid() and stat.S_IMODE(info.st_mode) != LEDGER_MODE:
+            os.fchmod(fd, LEDGER_MODE)  # a ledger an older version made 0644
+        os.set_blocking(fd, True)
+        self._file = os.fdopen(fd, "a", encoding="utf-8")
 
     def append(self, entry: LedgerEntry) -> None:
         self._file.write(entry.to_json() + "\n")

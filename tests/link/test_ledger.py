@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import argparse
+import os
 import random
+import stat
+import time
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from host.tower.ledger import JsonLinesSink, Ledger, LedgerEntry, MemorySink
+from host.commands.tower import run_guarded
+from host.tower.ledger import JsonLinesSink, Ledger, LedgerEntry, LedgerFileError, MemorySink
 
 
 def ev(seq: int, counts: dict[str, int], kind: str = "drop") -> dict[str, object]:
@@ -189,3 +195,43 @@ def test_totals_match_the_cubes_thrown_whatever_the_link_does(
         ledger.accept(boot, frame)
         nonzero = {k: v for k, v in ledger.totals().items() if v}
         assert nonzero == {k: v for k, v in truth.items() if v}
+
+
+def test_the_ledger_is_private_and_a_regular_file(tmp_path: Path) -> None:
+    """The ledger (the castillo's counts) is made 0600 in a 0700 folder; one an older version
+    made 0644 is tightened (issue 21: a data folder the app uses is made or tightened to 0700)."""
+    folder = tmp_path / "state" / "castillo"
+    sink = JsonLinesSink(folder / "ledger.jsonl")
+    sink.close()
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE((folder / "ledger.jsonl").stat().st_mode) == 0o600
+    old = tmp_path / "old"
+    old.mkdir(mode=0o755)
+    (old / "ledger.jsonl").write_text("")
+    (old / "ledger.jsonl").chmod(0o644)
+    old.chmod(0o755)
+    JsonLinesSink(old / "ledger.jsonl").close()
+    assert stat.S_IMODE(old.stat().st_mode) == 0o700
+    assert stat.S_IMODE((old / "ledger.jsonl").stat().st_mode) == 0o600
+
+
+def test_a_ledger_path_that_is_not_a_regular_file_is_refused_at_once(tmp_path: Path) -> None:
+    """A FIFO is not waited on (opening it for writing would block until a reader came), a
+    device or a folder is not written to: each is refused with a message naming the path."""
+    fifo = tmp_path / "ledger.fifo"
+    os.mkfifo(fifo)
+    for path in (fifo, Path("/dev/zero"), tmp_path):
+        started = time.monotonic()
+        with pytest.raises(LedgerFileError, match="tower ledger"):
+            JsonLinesSink(path)
+        assert time.monotonic() - started < 5.0
+
+
+def test_the_cli_refuses_a_bad_ledger_with_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    def opens_a_bad_ledger(_args: argparse.Namespace) -> int:
+        JsonLinesSink(Path("/dev/zero"))
+        return 0
+
+    assert run_guarded(opens_a_bad_ledger)(argparse.Namespace()) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("castillo tower: the tower ledger /dev/zero is not a regular file")
