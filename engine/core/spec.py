@@ -107,6 +107,17 @@ class GameSpec:
         """Extra top-level fields of a record, for people reading it."""
         return {}
 
+    def export_refusal(self, state: GameState) -> str | None:
+        """Why a record of the game as it stands may not be handed out yet (it would reveal
+        what a seat may not know: a secret choice, a hand, the cards still to come); None when
+        it may. A finished game's record is public; by default a game in play is refused."""
+        if state.is_terminal():
+            return None
+        return (
+            f"a {self.title} game in play cannot be exported: its record would reveal what "
+            "the players may not know yet. Finish the game first."
+        )
+
     @abstractmethod
     def new_state(self, options: Any, data: Any = None) -> GameState:
         """A new game. `data`: the game's data with override files, from a trusted caller."""

@@ -62,6 +62,14 @@ class ElGrandeSpec(TableOrDealerSpec):
         assert isinstance(state, Game)
         return {"edition": state.data.edition, "players": [state.colours[p] for p in state.seats]}
 
+    def export_refusal(self, state: GameState) -> str | None:
+        if state.is_terminal():
+            return None
+        return (
+            "a game in play cannot be exported: its record would reveal undisclosed discs and "
+            "the castillo. Finish the game first."
+        )
+
     def new_state(self, options: Any, data: Any = None) -> Game:
         return Game(options, data)
 

@@ -37,6 +37,18 @@ class KingdominoSpec(TableOrDealerSpec):
     def computer(self, level: int) -> ComputerPlayer:
         return _Computer(bot_for_level(level))
 
+    def export_refusal(self, state: GameState) -> str | None:
+        """Everything a Kingdomino record holds is on the table (the lines drawn so far, every
+        claim and placement): a game in play may be exported, unless it is dealt from a seed,
+        which would tell the dominoes still to be drawn."""
+        assert isinstance(state, Game)
+        if state.is_terminal() or state.options.seed is None:
+            return None
+        return (
+            "a Kingdomino game dealt from a seed cannot be exported in play: the seed would "
+            "reveal the dominoes still to be drawn. Finish the game first."
+        )
+
     def computer_timed(self, seconds: float) -> ComputerPlayer:
         """Flat Monte Carlo with a budget of `seconds` a move (levels 3-5 are 0.25, 1, 2 s)."""
         if not (isinstance(seconds, (int, float)) and 0 < seconds <= MAX_SECONDS):

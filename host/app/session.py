@@ -446,14 +446,10 @@ class Session:
             active = self.active
             if active is None or active.id != game_id:
                 active = self._load(game_id, *saved)
-            game = active.game
-            if not game.is_terminal():
-                raise ActionError(
-                    "unfinished",
-                    "a game in play cannot be exported: its record would reveal undisclosed "
-                    "discs and the castillo. Finish the game first.",
-                )
-            return core_record.to_record(active.spec, game)
+            refusal = active.spec.export_refusal(active.game)  # the game knows its secrets
+            if refusal is not None:
+                raise ActionError("unfinished", refusal)
+            return core_record.to_record(active.spec, active.game)
 
     # ------------------------------------------------------------------ the log
     def _record(self, active: ActiveGame, kind: str, actor: str, payload: dict[str, Any]) -> int:
