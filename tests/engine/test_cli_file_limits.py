@@ -54,6 +54,22 @@ def castillo(*args: str, stdin: Any = subprocess.DEVNULL) -> tuple[int, str, flo
     return done.returncode, done.stderr, time.monotonic() - started
 
 
+def refused_in_a_child(script: str, *args: str) -> str:
+    """Run a loader `script` (it exits "refused: <why>") in a child process with the memory
+    cap and time limit (a loader that hangs or reads forever cannot take the test run down);
+    its refusal."""
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=TIME_LIMIT,
+        preexec_fn=_cap_memory,
+    )
+    assert done.returncode == 1 and done.stderr.startswith("refused: "), done.stderr
+    return done.stderr
+
+
 def one_line_refusal(code: int, err: str, *words: str) -> None:
     assert code == 2, err
     assert "Traceback" not in err
@@ -172,16 +188,7 @@ def test_the_catalogue_loader_refuses_special_files(tmp_path: Path) -> None:
     fifo = tmp_path / "catalogue.fifo"
     os.mkfifo(fifo)
     for path, words in (("/dev/zero", "character device"), (str(fifo), "FIFO")):
-        done = subprocess.run(
-            [sys.executable, "-c", LOAD_CATALOGUE, path],
-            cwd=REPO,
-            capture_output=True,
-            text=True,
-            timeout=TIME_LIMIT,
-            preexec_fn=_cap_memory,
-        )
-        assert done.returncode == 1 and done.stderr.startswith("refused: "), done.stderr
-        assert words in done.stderr
+        assert words in refused_in_a_child(LOAD_CATALOGUE, path)
 
 
 def test_score_refuses_a_catalogue_nested_500_deep(
@@ -333,13 +340,4 @@ def test_the_data_loaders_refuse_special_and_deep_override_files(game: str, tmp_
     deep.write_text("x = " + "[" * 500 + "]" * 500 + "\n", encoding="utf-8")
     cases = (("/dev/zero", "character device"), (str(fifo), "FIFO"), (str(deep), "nested"))
     for path, words in cases:
-        done = subprocess.run(
-            [sys.executable, "-c", LOAD_OVERRIDE, game, path],
-            cwd=REPO,
-            capture_output=True,
-            text=True,
-            timeout=TIME_LIMIT,
-            preexec_fn=_cap_memory,
-        )
-        assert done.returncode == 1 and done.stderr.startswith("refused: "), done.stderr
-        assert words in done.stderr
+        assert words in refused_in_a_child(LOAD_OVERRIDE, game, path)
