@@ -52,7 +52,6 @@ export class I18n {
     this.game = game;
     this.strings = { ...strings, ...gameStrings };
     this.fallback = { ...fallback, ...gameFallback };
-    document.documentElement.lang = wanted;
   }
 
   /** A refusal in the reader's language: its key when translated, else the code's text. */

@@ -43,6 +43,7 @@ function render() {
   const select = $("#lang");
   if (!select.options.length) for (const l of LANGUAGES) select.append(h("option", { value: l }, l.toUpperCase()));
   select.value = i18n.lang;
+  document.documentElement.lang = i18n.lang; // the page's words are in it now
   const game = state?.game;
   const me = state?.seat ?? game?.viewer;
   document.title = ui.title ? `${ui.title} — ${i18n.t("app.title")}` : i18n.t("app.title");

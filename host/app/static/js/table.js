@@ -130,6 +130,8 @@ function translateStatic() {
     for (const lang of LANGUAGES) select.append(h("option", { value: lang }, lang.toUpperCase()));
   }
   select.value = i18n.lang;
+  // last: the page says its language once its words are in it (tests and screen readers wait on it)
+  document.documentElement.lang = i18n.lang;
 }
 
 // ------------------------------------------------------------------ tabs
