@@ -1,5 +1,5 @@
-// Castillo tower insert: hopper, sensing throat, sensor bay, break-beam, LED ring seat, base and
-// tray. Parametric: every dimension comes from params.scad (written from params.json by
+// Castillo tower insert: hopper, sensing throat, sensor bay, two break-beams, LED ring seat, base
+// and tray. Parametric: every dimension comes from params.scad (written from params.json by
 // `make hardware`); override any of them on the command line, e.g.
 //   openscad -D part=\"insert\" -D cube_edge=9 -o insert.stl castillo_insert.scad
 //
@@ -33,7 +33,11 @@ xt0 = xt1 - throat_x;                         // throat's -x inner face (hopper 
 x_beam = (xt0 + xt1) / 2;                     // beam axis, along y
 
 z_s = sensing_z;                              // beam axis and sensor window centre
-z_b2 = z_s - beam2_below;                     // the optional second beam, below the first
+z_b2 = z_s - beam2_below;                     // the second beam, below the first
+// Both beams, [height, emitter side]: they alternate walls, so each receiver sits beside the other
+// beam's emitter, which faces away from it. The one-beam budget tower prints the same insert and
+// leaves the second pair of bores empty.
+beams = [[z_s, -1], [z_b2, 1]];
 z_lip = z_s + drop_h;                         // hopper lip: cubes leave the hopper here
 ramp_run = xt0 + iw / 2;                      // length of the singulating slope, in x
 z_ramp_top = z_lip + ramp_run * tan(hopper_angle);
@@ -51,7 +55,7 @@ bay_top = z_s + sensor_board[1] / 2 + 1.5;
 
 echo("castillo_insert", ramp_run = ramp_run, z_lip = z_lip, z_ramp_top = z_ramp_top,
      throat_x = throat_x, throat_y = throat_y, hopper_top = hopper_top, z_seat = z_seat,
-     z_beam2 = z_b2);
+     z_beam2 = z_b2, beam_count = len(beams), beam_gap = beams[0][0] - beams[1][0]);
 
 // ---- Feasibility: fail the render (and the test) rather than print a part that cannot work ----
 
@@ -67,8 +71,8 @@ assert(z_s - sensor_board[1] / 2 > base_t + 1, "sensing_z too low for the sensor
 // wall are a 5 mm and a 3 mm hole beam2_below apart
 assert(beam2_below >= (ir_led_d + phototransistor_d) / 2 + 1,
        "beam2_below too small: the two beams' bores would merge");
-assert(beam2_below < cube_edge,
-       "beam2_below must be shorter than a caballero: its front reaches the second beam while it still cuts the first");
+assert(beam2_below <= cube_edge - beam2_overlap_min,
+       "beam2_below too long: a caballero's front must reach the second beam while it still cuts the first");
 assert(z_b2 - (ir_led_d + 4) / 2 > base_t + 1, "sensing_z too low for the second beam");
 assert(sensor_bay >= sensor_board[2] + 4, "sensor_bay too thin for the board and its parts");
 assert(ring_seat_d + 4 < idp, "LED ring wider than the tower");
@@ -127,14 +131,14 @@ module throat_walls() {
 module beam_bosses() {
     // Emitter (5 mm) on the back (-y) wall, receiver (3 mm) on the front (+y) wall, one axis;
     // the second beam beam2_below lower, the other way round (bosses merge into one block).
-    for (side = [-1, 1], z = [z_s, z_b2])
-        translate([x_beam, side * (throat_y / 2 + wall), z])
+    for (side = [-1, 1], beam = beams)
+        translate([x_beam, side * (throat_y / 2 + wall), beam[0]])
             rotate([side * -90, 0, 0])
                 cylinder(d = max(ir_led_d, phototransistor_d) + 4, h = bore_boss);
 }
 
 module beam_bores() {
-    for (beam = [[z_s, -1], [z_b2, 1]]) {
+    for (beam = beams) {
         emitter_side = beam[1];
         // emitter: from outside its wall into the throat
         translate([x_beam, emitter_side * (throat_y / 2 + wall + bore_boss + 1), beam[0]])

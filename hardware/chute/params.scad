@@ -21,6 +21,7 @@ ir_led_d = 5.1;
 phototransistor_d = 3.1;
 bore_boss = 8.0;
 beam2_below = 6.0;
+beam2_overlap_min = 1.0;
 ring_od = 37.0;
 ring_id = 23.0;
 ring_t = 3.5;

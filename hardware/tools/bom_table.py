@@ -52,9 +52,13 @@ def summary(items: list[BomItem]) -> str:
     sums = totals(items)
     required = sums.get("required", 0.0)
     optional = sums.get("optional", 0.0)
+    second = sum(
+        i.line_total_usd for i in items if i.role == "required" and i.feature == "second_beam"
+    )
     rows = [
-        ["required parts (USB-powered kit)", money(required)],
-        ["optional parts (external 5 V supply, second break-beam)", money(optional)],
+        ["required parts: the standard two-beam tower, USB-powered", money(required)],
+        ["the same without the second beam (one-beam budget tower)", money(required - second)],
+        ["optional parts (external 5 V supply)", money(optional)],
         ["required + optional", money(required + optional)],
         ["WS2812B pixels bought (required lines)", str(pixel_total(items))],
     ]

@@ -55,6 +55,8 @@ class Geometry:
     z_ramp_top: float
     throat_x: float
     throat_y: float
+    x_beam: float  # both beams' axes run along y at this x
+    z_beam2: float  # the second beam's axis
 
 
 def geometry(params: dict[str, Any]) -> Geometry:
@@ -68,7 +70,8 @@ def geometry(params: dict[str, Any]) -> Geometry:
     ramp_run = xt0 + iw / 2
     z_lip = params["sensing_z"] + params["drop_h"]
     z_ramp_top = z_lip + ramp_run * math.tan(math.radians(params["hopper_angle"]))
-    return Geometry(ramp_run, z_lip, z_ramp_top, throat_x, throat_y)
+    z_beam2 = params["sensing_z"] - params["beam2_below"]
+    return Geometry(ramp_run, z_lip, z_ramp_top, throat_x, throat_y, (xt0 + xt1) / 2, z_beam2)
 
 
 def free_fall_speed(g: float, height_mm: float) -> float:
@@ -170,7 +173,7 @@ def geometry_table(params: dict[str, Any]) -> str:
         ["sensing plane (beam axis, window centre) above the base", f"{params['sensing_z']:g}"],
         ["throat, across the beam (x)", f"{geo.throat_x:.1f}"],
         ["throat, along the beam (y)", f"{geo.throat_y:.1f}"],
-        ["second break-beam (optional) below the first", f"{params['beam2_below']:g}"],
+        ["second break-beam below the first (centre to centre)", f"{params['beam2_below']:g}"],
         [
             "Grande / caballero beam pulse ratio at the same speed",
             f"{params['grande_edge'] / params['cube_edge']:.2f} (no unit)",
@@ -179,8 +182,53 @@ def geometry_table(params: dict[str, Any]) -> str:
     return table(["dimension", "mm"], rows)
 
 
+def time_to_fall(distance_mm: float, speed: float, g: float) -> float:
+    """Milliseconds a piece falling at `speed` (m/s) takes to cover `distance_mm` (mm)."""
+    accel = g / 1000.0  # mm per ms^2
+    return (-speed + math.sqrt(speed * speed + 2 * accel * distance_mm)) / accel
+
+
+def beams_table(params: dict[str, Any]) -> str:
+    """The second beam: the delay the firmware divides the spacing by, and what errors cost."""
+    physics = params["physics"]
+    g = float(physics["g"])
+    cube, gap = float(params["cube_edge"]), float(params["beam2_below"])
+    geo = geometry(params)
+    angle = float(params["hopper_angle"])
+    speeds = []
+    for mu in physics["friction"]:
+        v_exit = groove_exit_speed(g, angle, float(mu), geo.ramp_run)
+        speeds.append(speed_after_drop(g, v_exit * math.sin(math.radians(angle)), params["drop_h"]))
+    delays = [time_to_fall(gap, v, g) for v in speeds]
+    pulses = [time_to_fall(cube, v, g) for v in speeds]
+    shortest = (params["ir_led_d"] + params["phototransistor_d"]) / 2 + 1
+    overlap = float(params["beam2_overlap_min"])
+    rows = [
+        ["spacing, beam axis to beam axis (`beam2_below`)", f"{gap:g} mm"],
+        [
+            "closest the bores allow (an emitter and a receiver bore in one wall, 1 mm apart)",
+            f"{shortest:.1f} mm",
+        ],
+        [
+            f"farthest: a caballero's front meets it {overlap:g} mm before its back leaves beam 1",
+            f"{cube - overlap:g} mm",
+        ],
+        [
+            "a caballero's front from beam 1 to beam 2, at the design speeds",
+            f"{min(delays):.1f} to {max(delays):.1f} ms",
+        ],
+        [
+            "the same as a share of its pulse on beam 1 (it must fall inside the pulse)",
+            f"{max(d / p for d, p in zip(delays, pulses, strict=True)) * 100:.0f} %",
+        ],
+        ["a steady spacing error of 0.1 mm: every length reads off by", f"{0.1 / gap * 100:.1f} %"],
+    ]
+    return table(["second beam", "value"], rows)
+
+
 def render_blocks(params: dict[str, Any]) -> dict[str, str]:
     return {
+        "chute-beams": beams_table(params),
         "chute-geometry": geometry_table(params),
         "chute-free-fall": free_fall_table(params),
         "chute-design": design_table(params),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ class BomItem:
     supplier_sku: str
     unit_price_usd: float
     role: str
+    feature: str  # "" for every build; a feature name (second_beam) a budget build leaves out
     pixels_per_unit: int
     notes: str
 
@@ -65,6 +67,7 @@ def load_bom(root: Path = HARDWARE_DIR) -> list[BomItem]:
             supplier_sku=row["supplier_sku"],
             unit_price_usd=float(row["unit_price_usd"]),
             role=row["role"],
+            feature=row["feature"],
             pixels_per_unit=int(row["pixels_per_unit"]),
             notes=row["notes"],
         )
@@ -73,7 +76,14 @@ def load_bom(root: Path = HARDWARE_DIR) -> list[BomItem]:
     for item in items:
         if item.role not in BOM_ROLES:
             raise ValueError(f"bom.csv {item.id}: role {item.role!r} not in {BOM_ROLES}")
+        if item.feature and item.feature not in FEATURES:
+            raise ValueError(f"bom.csv {item.id}: feature {item.feature!r} not in {FEATURES}")
     return items
+
+
+# The parts a cheaper build may leave out, by the name bom.csv gives them in its feature column.
+# A tower leaves a feature out by having no pin map entry for its signals (see load_wiring).
+FEATURES = ("second_beam",)
 
 
 @dataclass(frozen=True)
@@ -144,12 +154,17 @@ class Wire:
 
 @dataclass(frozen=True)
 class Wiring:
-    """The tower's wiring with every Pico endpoint resolved through the pin map."""
+    """The tower's wiring with every Pico endpoint resolved through the pin map.
+
+    Only the build the pin map describes: a feature whose signal has no pin map entry (the
+    one-beam tower has no `break_beam_2`) is left out with all its parts and wires
+    (`left_out`)."""
 
     parts: list[Part]
     net_colours: dict[str, tuple[str, str]]
     wires: list[Wire]
     pinout: Pinout
+    left_out: frozenset[str] = frozenset()
 
     @property
     def pico(self) -> Part:
@@ -174,10 +189,15 @@ def resolve_endpoint(spec: str, pico_ref: str, pinmap: dict[str, Any], pinout: P
     return Endpoint(pico_ref, pinout.gpio_name(pinmap_gpio(pinmap, pin)), signal=pin)
 
 
-def load_wiring(root: Path = HARDWARE_DIR) -> Wiring:
+def load_wiring(root: Path = HARDWARE_DIR, without: Collection[str] = ()) -> Wiring:
+    """The wiring of the build the pin map describes; `without` names pin map keys to take as
+    deleted (the one-beam tower: `break_beam_2`)."""
     data = load_json("wiring.json", root)
-    pinmap = load_json("pinmap.json", root)
+    pinmap = {key: value for key, value in load_json("pinmap.json", root).items()}
+    for key in without:
+        pinmap.pop(key, None)
     pinout = load_pinout(root)
+    features = {item.id: item.feature for item in load_bom(root)}
     pinout_pins = {name: f"pin {number}" for number, name in pinout.by_number.items()}
     parts = [
         Part(
@@ -189,7 +209,27 @@ def load_wiring(root: Path = HARDWARE_DIR) -> Wiring:
         )
         for p in data["parts"]
     ]
+    part_feature = {part.ref: features.get(part.bom, "") for part in parts}
     pico_ref = next(part.ref for part in parts if part.bom == "pico")
+
+    def wire_feature(w: dict[str, Any]) -> str:
+        ends = [str(w["from"]).partition(":")[0], str(w["to"]).partition(":")[0]]
+        return next((part_feature[ref] for ref in ends if part_feature.get(ref)), "")
+
+    # a signal the pin map does not name leaves out the feature its wires belong to
+    left_out: set[str] = set()
+    for w in data["wires"]:
+        for spec in (w["from"], w["to"]):
+            ref, _, pin = str(spec).partition(":")
+            if ref != PICO_PREFIX or pin in pinout.by_name:
+                continue
+            try:
+                pinmap_gpio(pinmap, pin)
+            except KeyError:
+                if not wire_feature(w):
+                    raise
+                left_out.add(wire_feature(w))
+    parts = [part for part in parts if part_feature[part.ref] not in left_out]
     wires = [
         Wire(
             a=resolve_endpoint(w["from"], pico_ref, pinmap, pinout),
@@ -199,6 +239,25 @@ def load_wiring(root: Path = HARDWARE_DIR) -> Wiring:
             note=w.get("note", ""),
         )
         for w in data["wires"]
+        if wire_feature(w) not in left_out
     ]
     colours = {name: (str(v["colour"]), str(v["hex"])) for name, v in data["nets"].items()}
-    return Wiring(parts=parts, net_colours=colours, wires=wires, pinout=pinout)
+    return Wiring(
+        parts=parts,
+        net_colours=colours,
+        wires=wires,
+        pinout=pinout,
+        left_out=frozenset(left_out),
+    )
+
+
+def feature_signals(wiring: Wiring, items: list[BomItem], feature: str) -> list[str]:
+    """The pin map keys that serve only `feature`'s parts (deleting them leaves it out)."""
+    parts = {item.id for item in items if item.feature == feature}
+    refs = {part.ref for part in wiring.parts if part.bom in parts}
+    uses: dict[str, set[bool]] = {}
+    for wire in wiring.wires:
+        for here, there in ((wire.a, wire.b), (wire.b, wire.a)):
+            if here.signal:
+                uses.setdefault(here.signal, set()).add(there.ref in refs)
+    return sorted(signal for signal, to_feature in uses.items() if to_feature == {True})

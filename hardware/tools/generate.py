@@ -13,6 +13,7 @@ from pathlib import Path
 
 from hardware.tools import (
     bom_table,
+    builds,
     chute,
     led_layout,
     power_table,
@@ -41,21 +42,29 @@ def blocks(root: Path) -> dict[Path, dict[str, str]]:
     """Generated blocks inside hand-written Markdown files."""
     wiring = load_wiring(root)
     ledmap = load_json("ledmap.json", root)
+    items = load_bom(root)
+    left_out = {item.id for item in items if item.feature in wiring.left_out}
     readme: dict[str, str] = {}
-    readme.update(power_table.render_blocks(load_json("power.json", root), ledmap))
+    readme.update(power_table.render_blocks(load_json("power.json", root), ledmap, left_out))
     layout = load_json("led_layout.json", root)
     readme["leds-layout"] = led_layout.layout_table(ledmap, layout)
     readme["leds-route"] = led_layout.route_table(ledmap, layout)
     readme.update(chute.render_blocks(chute.load_params(root)))
-    return {
+    out = {
         root / "README.md": readme,
-        root / "BOM.md": bom_table.render_blocks(load_bom(root)),
+        root / "BOM.md": bom_table.render_blocks(items),
         root / "WIRING.md": {
             "wiring-parts": wiring_table.parts_table(wiring),
             "wiring-pico-pins": wiring_table.pico_pin_table(wiring),
             "wiring-wires": wiring_table.wire_table(wiring),
         },
+        root / "BRINGUP.md": {"bringup-beams": wiring_table.beam_pin_table(wiring)},
     }
+    compared = builds.load(root)
+    if compared is not None:  # a builder's one-beam pin map keeps the comparison as it is
+        for name, contents in builds.render_blocks(compared).items():
+            out[root / name].update(contents)
+    return out
 
 
 def expected(root: Path = HARDWARE_DIR) -> dict[Path, str]:

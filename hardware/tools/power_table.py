@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,8 +26,14 @@ class Budget:
         return int(math.floor(self.led_share / 10.0) * 10)
 
 
-def usb_budget(power: dict[str, Any]) -> Budget:
-    loads = sum(float(load["milliamps"]) for load in power["loads"])
+def build_loads(power: dict[str, Any], left_out: Collection[str] = ()) -> list[dict[str, Any]]:
+    """The loads of a build: those drawn through a BOM part in `left_out` are not there."""
+    return [load for load in power["loads"] if load.get("bom") not in left_out]
+
+
+def usb_budget(power: dict[str, Any], left_out: Collection[str] = ()) -> Budget:
+    """The USB budget of the standard tower, or of one without the BOM parts `left_out`."""
+    loads = sum(float(load["milliamps"]) for load in build_loads(power, left_out))
     return Budget(float(power["usb_declared_milliamps"]), float(power["margin_milliamps"]), loads)
 
 
@@ -37,10 +44,11 @@ def pixel_milliamps(ledmap: dict[str, Any], r: int, g: int, b: int) -> float:
     return idle + per_channel * (r + g + b) / 255.0
 
 
-def loads_table(power: dict[str, Any]) -> str:
-    budget = usb_budget(power)
+def loads_table(power: dict[str, Any], left_out: Collection[str] = ()) -> str:
+    budget = usb_budget(power, left_out)
     rows = [
-        [load["name"], f"{float(load['milliamps']):g}", load["note"]] for load in power["loads"]
+        [load["name"], f"{float(load['milliamps']):g}", load["note"]]
+        for load in build_loads(power, left_out)
     ]
     rows.append(["**tower without LEDs**", f"**{budget.tower_loads:.1f}**", ""])
     rows.append(["USB current MicroPython declares", f"{budget.declared:g}", "bMaxPower"])
@@ -96,9 +104,11 @@ def pixel_model_table(ledmap: dict[str, Any]) -> str:
     return table(["case", "mA", "from"], rows)
 
 
-def render_blocks(power: dict[str, Any], ledmap: dict[str, Any]) -> dict[str, str]:
+def render_blocks(
+    power: dict[str, Any], ledmap: dict[str, Any], left_out: Collection[str] = ()
+) -> dict[str, str]:
     return {
         "power-pixel-model": pixel_model_table(ledmap),
-        "power-usb-budget": loads_table(power),
+        "power-usb-budget": loads_table(power, left_out),
         "power-scenes": scenes_table(ledmap),
     }

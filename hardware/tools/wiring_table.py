@@ -58,3 +58,37 @@ def pico_pin_table(wiring: Wiring) -> str:
 def parts_table(wiring: Wiring) -> str:
     rows = [[part.ref, part.title, f"`{part.bom}`", part.where] for part in wiring.parts]
     return table(["ref", "part", "BOM id", "where it goes"], rows)
+
+
+def beam_pin_table(wiring: Wiring) -> str:
+    """The bring-up check of each break-beam: where to measure and what its parts are."""
+    pico = wiring.pico.ref
+    rows = []
+    for part in wiring.parts:
+        if not part.bom.startswith("phototransistor"):
+            continue
+        emitter = part.bom.replace("phototransistor", "ir_led")
+        emitters = [p.ref for p in wiring.parts if p.bom == emitter]
+        for wire in wiring.wires:
+            for here, there in ((wire.a, wire.b), (wire.b, wire.a)):
+                if here.ref == pico and here.signal and there.ref == part.ref:
+                    pull_ups = sorted(
+                        {
+                            end.ref
+                            for w in wiring.wires
+                            if w.net == wire.net
+                            for end in (w.a, w.b)
+                            if end.ref.startswith("R")
+                        }
+                    )
+                    rows.append(
+                        [
+                            f"`{here.signal}`",
+                            f"pin {wiring.pinout.by_name[here.pin]} ({here.pin})",
+                            ", ".join(emitters),
+                            part.ref,
+                            ", ".join(pull_ups),
+                        ]
+                    )
+    header = ["beam (`pinmap.json`)", "measure at Pico", "emitter", "receiver", "pull-up"]
+    return table(header, rows)

@@ -2,8 +2,10 @@
 
 Stand-ins for parts Wokwi lacks: the TCS34725 is a custom chip (tcs34725.chip.c, with sliders
 for the colour), the break-beam is a push button (pressed = beam interrupted, held low by a
-pull-down resistor otherwise, as the lit phototransistor holds the real pin low), the gate reed
-switch is a slide switch to GND. The level shifter is left out: the simulator needs none.
+pull-down resistor otherwise, as the lit phototransistor holds the real pin low), and so is the
+second break-beam below it (a pin map without `break_beam_2`, the one-beam budget tower, gets
+none); the gate reed switch is a slide switch to GND. The level shifter is left out: the
+simulator needs none.
 """
 
 from __future__ import annotations
@@ -42,8 +44,6 @@ def diagram(pinmap: dict[str, Any], ledmap: dict[str, Any], pinout: Pinout) -> d
             "wokwi-pushbutton", "beam", 190, -250, color="green", label="break-beam (press = cube)"
         ),
         part("wokwi-resistor", "beam_pulldown", 260, -180, value="1000"),
-        part("wokwi-pushbutton", "beam2", 190, -400, color="blue", label="second beam (optional)"),
-        part("wokwi-resistor", "beam2_pulldown", 260, -330, value="1000"),
         part("wokwi-slide-switch", "gate", 320, -230, label="gate (left = closed)"),
     ]
     connections = [
@@ -59,13 +59,19 @@ def diagram(pinmap: dict[str, Any], ledmap: dict[str, Any], pinout: Pinout) -> d
         wire(gp(pinmap, pinout, "break_beam"), "beam:2.l", "green"),
         wire(gp(pinmap, pinout, "break_beam"), "beam_pulldown:1", "green"),
         wire("beam_pulldown:2", "pico:GND.4", "black"),
-        wire("pico:3V3", "beam2:1.l", "orange"),
-        wire(gp(pinmap, pinout, "break_beam_2"), "beam2:2.l", "teal"),
-        wire(gp(pinmap, pinout, "break_beam_2"), "beam2_pulldown:1", "teal"),
-        wire("beam2_pulldown:2", "pico:GND.4", "black"),
         wire(gp(pinmap, pinout, "gate_switch"), "gate:2", "purple"),
         wire("gate:1", "pico:GND.4", "black"),
     ]
+    if "break_beam_2" in pinmap:
+        label = "second break-beam (press while the green one is held)"
+        parts.insert(4, part("wokwi-pushbutton", "beam2", 190, -400, color="blue", label=label))
+        parts.insert(5, part("wokwi-resistor", "beam2_pulldown", 260, -330, value="1000"))
+        connections[12:12] = [
+            wire("pico:3V3", "beam2:1.l", "orange"),
+            wire(gp(pinmap, pinout, "break_beam_2"), "beam2:2.l", "teal"),
+            wire(gp(pinmap, pinout, "break_beam_2"), "beam2_pulldown:1", "teal"),
+            wire("beam2_pulldown:2", "pico:GND.4", "black"),
+        ]
     previous = gp(pinmap, pinout, "neopixel")
     top = -20.0
     for segment in sorted(ledmap["segments"], key=lambda s: int(s["start"])):

@@ -73,6 +73,38 @@ def test_model_geometry_matches_the_physics_tables(rendered: dict[str, render.Re
     assert echoed["z_beam2"] == pytest.approx(params["sensing_z"] - params["beam2_below"])
 
 
+def test_the_insert_has_both_beams_bores_on_alternate_walls(
+    rendered: dict[str, render.Rendered],
+) -> None:
+    """The standard tower's two beams: a 5 mm emitter bore and a 3 mm receiver bore facing it at
+    each beam's height, the second beam `beam2_below` under the first with its emitter in the
+    other wall (so neither receiver sees the other beam's emitter)."""
+    params = chute.load_params()
+    geo = chute.geometry(params)
+    echoed = rendered["insert"].echoes
+    assert echoed["beam_count"] == 2
+    assert echoed["beam_gap"] == pytest.approx(params["beam2_below"])
+    text = rendered["insert"].stl.read_text()
+    found = re.findall(r"vertex\s+(\S+)\s+(\S+)\s+(\S+)", text)
+    vertices = {(float(x), float(y), float(z)) for x, y, z in found}
+
+    def bore(z: float, diameter: float, side: int) -> int:
+        """Vertices on a bore of that diameter along y at the beam's x and height z, in the wall
+        on `side` (-1 back, +1 front)."""
+        return sum(
+            1
+            for x, y, zz in vertices
+            if side * y > geo.throat_y / 2 - 0.01
+            and abs(math.hypot(x - geo.x_beam, zz - z) - diameter / 2) < 0.02
+        )
+
+    emitter, receiver = params["ir_led_d"], params["phototransistor_d"]
+    for z, emitter_side in ((params["sensing_z"], -1), (geo.z_beam2, 1)):
+        assert bore(z, emitter, emitter_side) >= params["fn"], f"no emitter bore at z={z}"
+        assert bore(z, receiver, -emitter_side) >= params["fn"], f"no receiver bore at z={z}"
+        assert bore(z, emitter, -emitter_side) == 0, f"emitters face each other at z={z}"
+
+
 def test_bom_filament_covers_the_printed_parts(rendered: dict[str, render.Rendered]) -> None:
     grams = sum(read_stl(r.stl)[2] for r in rendered.values()) / 1000.0 * PLA_G_PER_CM3
     filament = next(item for item in load_bom() if item.id == "filament")
@@ -111,3 +143,11 @@ def test_impossible_parameters_fail_with_the_reason(tmp_path: Path) -> None:
     # every caballero
     with pytest.raises(RuntimeError, match="throat too narrow"):
         render.render("insert", tmp_path, {"cube_edge": "6"})
+
+
+def test_a_second_beam_too_far_down_is_refused(tmp_path: Path) -> None:
+    # 7.5 mm below the first: a caballero's front would reach it only as its back leaves beam 1
+    with pytest.raises(RuntimeError, match="beam2_below too long"):
+        render.render("insert", tmp_path, {"beam2_below": "7.5"})
+    with pytest.raises(RuntimeError, match="beam2_below too small"):
+        render.render("insert", tmp_path, {"beam2_below": "4"})
