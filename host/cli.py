@@ -16,6 +16,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "doctor",
     "score",
     "tower_sim",
+    "kiosk",
+    "wifi",
 )
 
 

@@ -5,8 +5,9 @@ Wrong codes are counted per client (an IPv4 address, an IPv6 /64: one device's r
 guest guessing codes locks out only itself: five wrong codes lock that client for 30 s. The
 brute-force bound across all clients is a budget of wrong codes per code: once it is spent the
 code is replaced (the host's terminal shows the new one), so no code is ever tried more than
-`CODE_BUDGET` times. The host replaces the code at will too (Enter on the terminal, SIGHUP, or
-a restart).
+`CODE_BUDGET` times. The host replaces the code at will too (Enter on the terminal, SIGHUP:
+`systemctl reload` on the appliance, or a restart). The host's own screen reads the code
+(GET /api/pairing, loopback only): an appliance has no terminal.
 """
 
 from __future__ import annotations
@@ -105,8 +106,15 @@ class Access:
             self.new_code()
         raise ActionError("forbidden", "wrong pairing code")
 
-    def new_code(self) -> str:
-        """Replace the pairing code (the old one stops working) and tell the terminal."""
+    def host_screen(self, client: str) -> bool:
+        """Whether `client` is the host's own screen (a loopback client of a server on the
+        network): the one that may read the pairing code (GET /api/pairing)."""
+        return self.lan and is_loopback(client)
+
+    def new_code(self, announce: bool = True) -> str:
+        """Replace the pairing code (the old one stops working); tell the terminal unless
+        `announce` is false (SIGHUP under a service manager: the log must not hold the code,
+        the host's screen shows it). Paired devices keep their table token."""
         with self._lock:
             self.pairing_code = new_code()
             self.wrong_codes = 0
@@ -114,6 +122,6 @@ class Access:
             now = self.clock()
             self.locked_until = {k: t for k, t in self.locked_until.items() if t > now}
             code = self.pairing_code
-        if self.on_new_code is not None:
+        if announce and self.on_new_code is not None:
             self.on_new_code(code)
         return code

@@ -1,8 +1,9 @@
 """The table app's general defences, in front of every route (docs/threat-model.md).
 
 One ASGI middleware checks each HTTP request and WebSocket handshake before any handler runs:
-- `Host` must be a name the server really serves (DNS rebinding: 421): a loopback name, a name
-  given on the command line, or an address the machine has now (`WebPolicy.live`: the
+- `Host` must be a name the server really serves (DNS rebinding: 421): a loopback name, the
+  machine's own names (`castillo.local`, its host name and that name under `.local`: mDNS), a
+  name given on the command line, or an address the machine has now (`WebPolicy.live`: the
   interfaces are read again, so an address that appears while the app runs is served);
 - a browser's `Origin` (or, for a state-changing request without one, its `Referer`) must be
   the app's own origin (403; a WebSocket is closed with 4403);
@@ -16,6 +17,8 @@ Requests without `Origin` and `Referer` come from programs, not from web pages: 
 from __future__ import annotations
 
 import json
+import re
+import socket
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
@@ -24,6 +27,8 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "::1")
+APPLIANCE_NAME = "castillo.local"  # what the appliance answers to over mDNS (avahi)
+_LABEL = re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?")
 BODY_CAP = 1 << 20  # 1 MiB: every JSON request but an import
 IMPORT_CAP = 8 << 20  # a game record (a long game's record is some tens of kB)
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -39,6 +44,19 @@ def host_name(value: str) -> str:
     if value.count(":") == 1:
         value = value.split(":", 1)[0]
     return value.rstrip(".")
+
+
+def machine_names(hostname: str | None = None) -> frozenset[str]:
+    """The names this machine goes by on the network: `castillo.local`, and its host name
+    (`socket.gethostname()`) bare and under `.local`. A host name that is not a DNS name
+    (`_`, spaces, …) adds nothing."""
+    names = {APPLIANCE_NAME}
+    own = host_name(socket.gethostname() if hostname is None else hostname)
+    labels = own.split(".")
+    if own and all(_LABEL.fullmatch(label) for label in labels) and own not in LOOPBACK_HOSTS:
+        names.add(own)
+        names.add(f"{labels[0]}.local")
+    return frozenset(names)
 
 
 def _origin_of(url: str) -> tuple[str, str, int] | None:
@@ -66,8 +84,10 @@ class WebPolicy:
 
     @classmethod
     def serving(cls, names: Iterable[str], live: Callable[[str], bool] | None = None) -> WebPolicy:
-        """The loopback names, `names` (names from the command line) and what `live` says."""
-        hosts = frozenset({*LOOPBACK_HOSTS, *(host_name(n) for n in names if n)})
+        """The loopback names, the machine's names (`machine_names`), `names` (names from the
+        command line) and what `live` says."""
+        given = (host_name(n) for n in names if n)
+        hosts = frozenset({*LOOPBACK_HOSTS, *machine_names(), *given})
         return cls(hosts=hosts, live=live)
 
     def serves(self, name: str) -> bool:

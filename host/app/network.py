@@ -137,6 +137,7 @@ class Reach:
     mode: Mode = "local"
     addresses: tuple[LanAddress, ...] = ()
     public_url: str | None = None
+    own_address: str | None = None  # the machine's address on its own Wi-Fi, while it runs one
 
     @property
     def bind_host(self) -> str:
@@ -151,7 +152,10 @@ class Reach:
         return list(dict.fromkeys(names))
 
     def public(self) -> dict[str, object]:
-        return {"mode": self.mode, "public_url": self.public_url}
+        answer: dict[str, object] = {"mode": self.mode, "public_url": self.public_url}
+        if self.own_address is not None:
+            answer["own_network"] = True  # the table page shows the Wi-Fi card (GET /api/wifi)
+        return answer
 
 
 def decide(
@@ -159,12 +163,17 @@ def decide(
     local: bool = False,
     public_url: str | None = None,
     addresses: list[LanAddress] | None = None,
+    own_address: str | None = None,
 ) -> Reach:
-    """The network when there is one (or a public URL), else this machine only."""
+    """The network when there is one (or a public URL), else this machine only. While the
+    machine runs its own Wi-Fi (`own_address`: its address there), seat codes carry that
+    address: phones on it may not resolve a `.local` name, and have no other network."""
     base = public_base(public_url) if public_url else None
     if local:
         return Reach("local", (), base)
     found = tuple(lan_addresses() if addresses is None else addresses)
+    if own_address is not None:
+        return Reach("lan", found, f"http://{own_address}:{port}", own_address)
     if not found and base is None:
         return Reach("none")
     if base is None:
@@ -179,8 +188,8 @@ class LiveReach:
     """The reach as it is now, for a server that listens on every address: the interfaces are
     read again at most every `REREAD_S` when asked (`now`, `serves`), at once (at most every
     `MISS_REREAD_S`) for an address not seen yet, and every `WATCH_S` by `watch`'s thread.
-    Listeners hear each change (an address appears, changes or goes), from the thread that
-    saw it. `--local` is fixed: nothing is read."""
+    Listeners hear each change (an address appears, changes or goes, the machine's own Wi-Fi
+    comes up or goes: `own`), from the thread that saw it. `--local` is fixed: nothing is read."""
 
     def __init__(
         self,
@@ -189,8 +198,10 @@ class LiveReach:
         public_url: str | None = None,
         read: Callable[[], tuple[list[LanAddress], list[str]]] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        own: Callable[[], str | None] | None = None,
     ) -> None:
         self.port = port
+        self.own = own  # the address on the machine's own Wi-Fi now (own_network.OwnNetwork)
         self.local = local
         self.base = public_base(public_url) if public_url else None
         self.read = read or (lambda: (lan_addresses(), ipv6_addresses()))
@@ -233,7 +244,8 @@ class LiveReach:
             return self._reach
         with self._lock:  # one read at a time: an older read never replaces a newer one
             v4, v6 = self.read()
-            reach = decide(self.port, public_url=self.base, addresses=v4)
+            own = self.own() if self.own is not None else None
+            reach = decide(self.port, public_url=self.base, addresses=v4, own_address=own)
             names = frozenset([*reach.host_names(), *(a.lower() for a in v6)])
             self._read_at = self.clock()
             changed = reach != self._reach

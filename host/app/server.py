@@ -29,6 +29,7 @@ from host.app.access import Access as Access  # re-exported: tests and the bench
 from host.app.api_bodies import RESOLUTIONS, body_spec
 from host.app.guard import RequestGuard, WebPolicy
 from host.app.network import LiveReach, Reach
+from host.app.own_network import OwnNetwork
 from host.app.session import LANGUAGES, ActionError, Role, Session
 from host.app.towers import BadDrop, check_drop
 from host.games import adapter_for
@@ -48,6 +49,7 @@ STATUS = {
     "forbidden": 403,
     "no_game": 404,
     "no_seat": 404,
+    "no_wifi": 404,
     "locked": 429,
     "bad_message": 400,
     "bad_options": 400,
@@ -195,11 +197,13 @@ def create_app(
     on_listening: Callable[[], None] | None = None,
     policy: WebPolicy | None = None,
     reach: Reach | LiveReach | None = None,
+    own: OwnNetwork | None = None,
 ) -> FastAPI:
     """The app for one session. `on_listening` runs once the loop is up (start-up line);
     `policy`: the host names and body caps the guard enforces (default: loopback only);
     `reach`: how devices reach the app (the base URL seat codes carry; a `LiveReach` follows
-    the machine's addresses, and each change goes to the clients as a `network` message)."""
+    the machine's addresses, and each change goes to the clients as a `network` message);
+    `own`: the machine's own Wi-Fi (its name and password go to the table only)."""
     access = access or Access()
     policy = policy or WebPolicy()
     reach = reach or Reach()
@@ -332,6 +336,36 @@ def create_app(
             "active_game": active.id if active else None,
         }
 
+    @app.get("/api/pairing")
+    @guarded
+    async def pairing(request: Request) -> dict[str, Any]:
+        """The pairing code, for the host's own screen only (an appliance has no terminal);
+        none when the app serves this machine only."""
+        if not access.lan:
+            return {"code": None, "url": None}
+        if not access.host_screen(_client_of(request)):
+            raise ActionError("forbidden", "the pairing code is shown on the host's own screen")
+        base = reach.public_url
+        code = access.pairing_code
+        return {"code": code, "url": f"{base}/?pair={code}" if base else None}
+
+    @app.get("/api/wifi")
+    @guarded
+    async def wifi(request: Request) -> dict[str, Any]:
+        """The machine's own Wi-Fi for the table's card: its name, password and QR payload
+        while it runs one (the table only: the password is a secret)."""
+        table(request)
+        return own.card() if own is not None else {"own_network": False}
+
+    @app.get("/api/wifi/qr.svg")
+    @guarded
+    async def wifi_qr(request: Request) -> Response:
+        table(request)
+        card = own.card() if own is not None else {}
+        if not card.get("qr"):
+            raise ActionError("no_wifi", "the table does not run its own Wi-Fi now")
+        return _qr_response(str(card["qr"]))
+
     @app.post("/api/pair", openapi_extra=body_spec("/api/pair"))
     @guarded
     async def pair(request: Request) -> dict[str, Any]:
@@ -463,12 +497,7 @@ def create_app(
         entry = active.seats[colour]
         if entry.claimed:
             raise ActionError("forbidden", "this seat is claimed; reissue it for a new link")
-        import segno
-
-        url = f"{seat_base(request)}/seat/{entry.token}"
-        out = io.BytesIO()
-        segno.make(url, error="m").save(out, kind="svg", scale=6, border=2)
-        return Response(out.getvalue(), media_type="image/svg+xml")
+        return _qr_response(f"{seat_base(request)}/seat/{entry.token}")
 
     @app.post("/api/seats/{colour}/reissue", openapi_extra=body_spec("/api/seats/{colour}/reissue"))
     @guarded
@@ -647,6 +676,17 @@ def create_app(
         client.push({"type": "ack", "ref": ref, **answer})
 
     return app
+
+
+def _qr_response(text: str) -> Response:
+    """A QR code of `text` as SVG (seat links, the Wi-Fi card); never cached."""
+    import segno
+
+    out = io.BytesIO()
+    segno.make(text, error="m", micro=False).save(out, kind="svg", scale=6, border=2)
+    return Response(
+        out.getvalue(), media_type="image/svg+xml", headers={"Cache-Control": "no-store"}
+    )
 
 
 def _int(value: Any, field: str) -> int:

@@ -94,13 +94,23 @@ def reach_lines(reach: Reach, port: int) -> list[str]:
 
 
 def _new_codes_on_request(access: Any) -> None:
-    """The host replaces the pairing code: SIGHUP, or Enter on the app's terminal."""
+    """The host replaces the pairing code: SIGHUP (`systemctl reload`: the log says so without
+    the code, which the host's screen shows), or Enter on the app's terminal (which prints it).
+    The games, the seats and paired devices are untouched. Without pairing (`--local`) SIGHUP
+    only says so: it never stops the app."""
+
+    def renew() -> None:
+        if not access.lan:
+            print("SIGHUP: no pairing code to renew (this machine only: --local)", flush=True)
+            return
+        access.new_code(announce=False)
+        print("pairing code renewed (SIGHUP): the old one no longer pairs", flush=True)
 
     def replace(*_: Any) -> None:  # off the signal handler: the code's lock may be held there
-        threading.Thread(target=access.new_code, name="pairing-code", daemon=True).start()
+        threading.Thread(target=renew, name="pairing-code", daemon=True).start()
 
     signal.signal(signal.SIGHUP, replace)
-    if not sys.stdin.isatty():
+    if not access.lan or not sys.stdin.isatty():
         return
 
     def read_terminal() -> None:
@@ -148,6 +158,7 @@ def run_table(args: argparse.Namespace) -> int:
     from host.app.connections import Limits, make_server, raise_open_files_limit
     from host.app.db_files import DatabaseInUse
     from host.app.guard import BODY_CAP, WebPolicy
+    from host.app.own_network import OwnNetwork
     from host.app.server import create_app
     from host.app.session import Session
     from host.app.store import SchemaTooNew, Store
@@ -172,7 +183,8 @@ def run_table(args: argparse.Namespace) -> int:
         print(f"castillo run: cannot listen on {host}:{args.port}: {exc.strerror}", file=sys.stderr)
         return 2
     port = listeners[0].getsockname()[1]
-    reach = LiveReach(port, local=args.local, public_url=args.public_url)
+    own = OwnNetwork(db.parent)  # `castillo wifi watch` tells when the machine runs its own Wi-Fi
+    reach = LiveReach(port, local=args.local, public_url=args.public_url, own=own.address)
 
     try:
         store = Store(db)
@@ -200,7 +212,7 @@ def run_table(args: argparse.Namespace) -> int:
     access = Access(lan=lan, pairing_code=new_code() if lan else "")
     if lan:
         access.on_new_code = show_code
-        _new_codes_on_request(access)
+    _new_codes_on_request(access)
 
     def changed(now: Reach) -> None:
         print("the network changed:")
@@ -223,7 +235,7 @@ def run_table(args: argparse.Namespace) -> int:
             reach.watch()
         sys.stdout.flush()
 
-    app = create_app(session, access, on_listening=listening, policy=policy, reach=reach)
+    app = create_app(session, access, on_listening=listening, policy=policy, reach=reach, own=own)
     server = make_server(
         app,
         Limits.for_open_files(open_files),

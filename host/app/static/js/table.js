@@ -9,6 +9,7 @@ import { getJson, postJson, Connection, tableToken } from "./net.js";
 import { pairDevice } from "./pairing.js";
 import { confirmDialog } from "./confirm.js";
 import { seatsView } from "./seats.js";
+import { pairingNote, wifiCard } from "./wifi.js";
 import { dropperView, towerEvents, towerWarning } from "./dropper.js";
 import { checksView, undoWithCare } from "./checks.js";
 import { newGameForm, schemaTags } from "./lobby.js";
@@ -140,7 +141,7 @@ function translateStatic() {
 function tabList(state) {
   const own = state?.game && ui.plugin?.tableTabs ? ui.plugin.tableTabs(context(state)) : [];
   const tabs = [{ key: "log", label: i18n.t("ui.log"), render: (body) => fill(body, logView(state)) }, ...own,
-    { key: "seats", label: i18n.t("ui.seats"), render: (body) => fill(body, seatsView(i18n, state, { reissue, network: ui.network })) }];
+    { key: "seats", label: i18n.t("ui.seats"), render: (body) => fill(body, seatsPane(state)) }];
   if (!towerShown(state)) return tabs;
   if (state?.sim && ui.uses?.tower !== false) {
     tabs.push({ key: "dropper", label: i18n.t("ui.dropper"),
@@ -151,12 +152,23 @@ function tabList(state) {
   return tabs;
 }
 
+/** The Seats tab: the Wi-Fi card beside the seat codes while the table runs its own Wi-Fi
+ * (a phone joins the Wi-Fi, then its seat), and on the host's screen the pairing code. */
+function seatsPane(state) {
+  const wifi = wifiCard(i18n, ui.network);
+  const seats = seatsView(i18n, state, { reissue, network: ui.network });
+  return [wifi ? h("div.seats-with-wifi", {}, wifi, seats) : seats, pairingNote(i18n)];
+}
+
 /** How devices reach the app (GET /api/info, or a `network` message when the machine's address
- * appears or changes): the seat codes follow it. */
+ * appears or changes, or its own Wi-Fi comes up or goes): the seat codes and the Wi-Fi card
+ * follow it. */
 function setNetwork(network) {
   if (!network || JSON.stringify(network) === JSON.stringify(ui.network)) return;
   ui.network = network;
   if (ui.state && ui.tab === "seats") renderTabs(ui.state);
+  const lobbyWifi = $(".lobby-wifi");
+  if (lobbyWifi) fill(lobbyWifi, wifiCard(i18n, network));
 }
 
 function renderTabs(state) {
@@ -221,7 +233,9 @@ async function openLobby() {
   });
   const saved = h("div.saved", {}, h("h2", {}, i18n.t("ui.saved_games")), h("p.muted", {}, "…"));
   const close = ui.state?.game ? h("button.secondary", { type: "button", "data-close": "1", onclick: closeOverlay }, i18n.t("ui.close")) : null;
-  showOverlay(h("div.dialog.lobby", { role: "dialog", "aria-modal": "true" }, close, h("div.lobby-cols", {}, form, saved)));
+  // the Wi-Fi card first: phones join the table's own Wi-Fi while the game is chosen
+  const wifi = h("div.lobby-wifi", {}, wifiCard(i18n, ui.network));
+  showOverlay(h("div.dialog.lobby", { role: "dialog", "aria-modal": "true" }, close, wifi, h("div.lobby-cols", {}, form, saved)));
   try {
     const { games, active } = await getJson("/api/games");
     const titles = new Map(((await catalogue).games ?? []).map((entry) => [entry.id, entry.title]));
