@@ -22,14 +22,14 @@ def test_a_pin_change_reaches_the_table_the_diagram_and_wokwi(tmp_path: Path) ->
     root = tmp_path / "hardware"
     shutil.copytree(HARDWARE_DIR, root, ignore=shutil.ignore_patterns("stl", "__pycache__"))
     pinmap = json.loads((root / "pinmap.json").read_text())
-    pinmap["gate_switch"]["pin"] = 13
+    pinmap["gate_switch"]["pin"] = 12  # a free GPIO
     (root / "pinmap.json").write_text(json.dumps(pinmap))
     stale = {path.name for path in generate.stale(root)}
     assert {"WIRING.md", "wiring.svg", "diagram.json"} <= stale
     expected = generate.expected(root)
-    assert "Pico pin 17 **GP13** (`gate_switch`)" in expected[root / "WIRING.md"]
-    assert "GP13  gate_switch" in expected[root / "wiring.svg"]
-    assert '"pico:GP13"' in expected[root / "wokwi" / "diagram.json"]
+    assert "Pico pin 16 **GP12** (`gate_switch`)" in expected[root / "WIRING.md"]
+    assert "GP12  gate_switch" in expected[root / "wiring.svg"]
+    assert '"pico:GP12"' in expected[root / "wokwi" / "diagram.json"]
 
 
 def test_replace_block_keeps_the_prose_and_refuses_a_missing_block() -> None:
