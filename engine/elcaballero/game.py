@@ -31,7 +31,7 @@ from engine.elcaballero.options import Options
 from engine.elcaballero.placement import NOWHERE, area_placements
 from engine.elcaballero.refusals import Refusal
 from engine.elcaballero.rules import Rules, load_rules
-from engine.elcaballero.scoring import caballero_totals, score_map
+from engine.elcaballero.scoring import caballero_totals, map_points, score_map
 from engine.elcaballero.turn import (
     AREAS,
     AREAS_DUE,
@@ -161,8 +161,9 @@ class Game:
         """Become an independent copy of `source`: the mutable containers are copied; shared
         are the options, the rules, the catalogue, the cards and actions (immutable), the
         scorings and log entries (written once), and the turn's saved start (`Saved`: never
-        changed once made; restoring it copies). The caches start empty (they belong to one
-        map object)."""
+        changed once made; restoring it copies). The caches still valid for the source's map
+        are taken over for the copied map (they are read only and replaced, never changed, when
+        a map changes: a search's copies do not list the area placements again)."""
         self.options = source.options
         self.rules = source.rules
         self.catalogue = source.catalogue
@@ -202,6 +203,16 @@ class Game:
         self._totals = {}
         self._totals_board = None
         self._totals_at = -1
+        board = source.board
+        if source._spots_board is board:  # valid for the copied map (same version, market)
+            self._spots = source._spots  # read only: the cache is replaced, never changed
+            self._spot_actions = source._spot_actions
+            self._spots_board = self.board
+            self._spots_key = source._spots_key
+        if source._totals_board is board and source._totals_at == board.version:
+            self._totals = source._totals
+            self._totals_board = self.board
+            self._totals_at = source._totals_at
         self._dealer = source._dealer
         self.dealer_seed = fresh_seed()
 
@@ -247,6 +258,31 @@ class Game:
             counts[card_id] = counts.get(card_id, 0) + 1
         verb = self.phase
         return [(Action(verb, card_id), counts[card_id] / len(pool)) for card_id in sorted(counts)]
+
+    def projected_scores(self) -> list[int]:
+        """Each seat's score if the game ended now: the points so far plus what the map would
+        score at the next scoring (none once the game is over). Changes nothing: the computer
+        players' one-ply measure."""
+        if self.phase == "over":
+            return list(self.scores)
+        now = map_points(
+            self.board, self.rules.layout, self.n, self.totals(), self.options.two_player_tie
+        )
+        return [self.scores[p] + now[p] for p in range(self.n)]
+
+    def determinize(self, seat: int, seed: int) -> Game:
+        """A copy for a computer player of `seat` to search: everything that seat cannot know
+        is redrawn. In El Caballero that is the order of the cards still face down (the power
+        cards are played face up, so every hand is known): the copy deals from the cards not
+        yet seen, as the public history tells them, with a dealer of its own seeded by `seed`,
+        never the real game's. Without a catalogue (a table game) the copy does not deal: its
+        chance steps are the searcher's (`chance_outcomes`). `seat` is unused: every seat sees
+        the same."""
+        copy = self.clone()
+        copy.dealer_seed = seed
+        copy._dealer = self.catalogue is not None
+        copy._auto_chance()
+        return copy
 
     # ---------------------------------------------------------------- the protocol
     def seat_names(self) -> list[str]:

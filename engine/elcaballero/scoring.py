@@ -202,3 +202,84 @@ def grande_lands(
                 )
         out.append({"owner": names[card.owner], "cell": cell_name(card.key), "lands": lands})
     return out
+
+
+def map_points(
+    board: Map,
+    layout: tuple[tuple[int, ...], ...],
+    players: int,
+    totals: dict[int, list[int]],
+    two_player_tie: str = "second",
+) -> list[int]:
+    """Each player's points if the map were scored now: `score_map`'s totals without its
+    explanation (the computer players' projected score; reads the map, changes nothing).
+    `totals`: `caballero_totals` of the map."""
+    score = [0] * players
+    governed: dict[int, Governor] = {}
+    for placed in board.governors:
+        governed[board.find(placed.node)] = placed
+    parent = board.parent
+    kind = board.kind
+    root_cells = board.root_cells
+    root_treasure = board.root_treasure
+    for root in range(len(parent)):
+        if parent[root] != root:
+            continue
+        unit = len(root_cells[root]) + root_treasure[root]
+        governor = governed.get(root)
+        if kind[root] == LAND:
+            row = totals.get(root)
+            if row is not None:
+                _land_into(score, row, unit, players, two_player_tie)
+            if governor is not None:
+                score[governor.owner] += 2 * unit
+        elif governor is not None and governor.ship:
+            score[governor.owner] += unit
+    for card in board.caballeros.values():
+        ships = card.ships
+        if not ships:
+            continue
+        for side in range(4):
+            if ships >> side & 1:
+                sea, root = board.facing(card.key, side)
+                if sea == SEA:
+                    score[card.owner] += len(root_cells[root]) + root_treasure[root]
+    return score
+
+
+def _land_into(score: list[int], row: list[int], unit: int, players: int, tie: str) -> None:
+    """Add one land region's points (`land_points`) to `score`."""
+    top = 0
+    leaders = 0
+    leader = -1
+    for p in range(players):
+        t = row[p]
+        if t > top:
+            top, leaders, leader = t, 1, p
+        elif t == top and t > 0:
+            leaders += 1
+    if top <= 0:
+        return
+    if leaders > 1:
+        if players == 2 and tie == "nothing":
+            return
+        for p in range(players):
+            if row[p] == top:
+                score[p] += unit
+        return
+    score[leader] += 2 * unit
+    if players < 3:
+        return
+    second = 0
+    seconds = 0
+    runner = -1
+    for p in range(players):
+        t = row[p]
+        if p == leader or t <= 0:
+            continue
+        if t > second:
+            second, seconds, runner = t, 1, p
+        elif t == second:
+            seconds += 1
+    if seconds == 1:
+        score[runner] += unit
