@@ -157,9 +157,9 @@ class EngineState(pyspiel.State):  # type: ignore[misc]
 
 class MCTSPlayer:
     """OpenSpiel's MCTSBot (UCT, random rollouts, MCTS-Solver off) as a computer player of our
-    protocol, given about `seconds` a move: its simulations a move follow its own measured
-    speed (MCTSBot counts simulations, not time). It searches the *true* state: the baseline
-    the issue names."""
+    protocol, given about `seconds` a move: its simulations a move follow its speed on its
+    last move (MCTSBot counts simulations, not time), less the time the copy took. It
+    searches the *true* state: the baseline the issue names."""
 
     def __init__(
         self,
@@ -184,7 +184,9 @@ class MCTSPlayer:
         legal = state.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
+        started = time.perf_counter()
         wrapped = self.game.wrap(state)
+        left = self.seconds - (time.perf_counter() - started)  # the replay counts in the budget
         if wrapped.current_player() != seat:
             # a simultaneous step: the wrapper serialises it (lowest seat first); this seat's
             # turn in it comes after the seats before it, which the search cannot skip
@@ -192,7 +194,7 @@ class MCTSPlayer:
         if self.fixed:
             sims = self.fixed
         elif self.rate:
-            sims = max(8, int(self.rate * self.seconds))
+            sims = max(8, int(self.rate * left))
         else:
             sims = 16  # the first move measures the speed
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=self.rng)
@@ -208,7 +210,7 @@ class MCTSPlayer:
         number = bot.step(wrapped)
         spent = max(time.perf_counter() - started, 1e-6)
         measured = sims / spent
-        self.rate = measured if not self.rate else 0.5 * self.rate + 0.5 * measured
+        self.rate = measured  # the last move's speed: rollouts shorten as the game goes on
         self.last_simulations = sims
         self.last_rollouts_per_second = measured
         return self.game.action_of(number)
