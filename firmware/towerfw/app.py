@@ -404,7 +404,7 @@ class Tower:
                 elif self.state == STUCK:
                     self.t_exit = t
                     self.emit("unstuck", {})
-                    self.finish_stuck()
+                    pieces.group("finish_stuck", self)
         if self.state == PULSE:
             self.stuck(hal.ticks_us())
 
@@ -510,31 +510,14 @@ class Tower:
             fields["d"] = round(d, 2)
             self.emit("grande", fields)
         elif kind == "merged":
-            seams = pieces.seams(self) if problem is None else 0
-            est = max(2, int((size if size >= 0 else ratio) + 0.5), seams + 1)
-            self.counts.add(UNCERTAIN, est)
-            fields["est"] = est
             fields["best"] = best
-            self.emit("merged", fields)
+            pieces.group("merged", self, fields, size, ratio, problem)
         else:
             self.counts.add(UNCERTAIN)
-            fields["best"] = best
+            fields["best"] = colour if colour is not None else best
             fields["d"] = round(d, 2)
-            fields["why"] = "size"
+            fields["why"] = kind if kind == "one_or_two" else "size"
             self.emit("uncertain", fields)
-
-    def finish_stuck(self) -> None:
-        """A stuck cube finally passed: its colour may be clear but its count is not."""
-        self.state = IDLE
-        pulse = self.hal.ticks_diff(self.t_exit, self.t_entry)
-        mean, _ = self.burst.best(int(self.cfg["best_samples"]), 0, 0, self.hal.ticks_diff)
-        best = None
-        if mean is not None and self.burst_problem() is None:
-            _, best, _, _ = self.colour_from(pieces.features(self, mean, None), mean)
-        if self.cal_colour is not None:
-            return
-        self.counts.add(UNCERTAIN)
-        self.emit("uncertain", {"best": best, "d": 0, "pulse_us": pulse, "why": "stuck"})
 
     def cmd_cal(self, msg: "dict[str, Any]") -> "Any":
         return calsteps().cmd_cal(self, msg)

@@ -87,7 +87,8 @@ def colour_in_steps(tower: "Any", t_from: int, t_to: int) -> "Any":
 
 
 def kind(tower: "Any", ratio: float, size: float, problem: "Any") -> str:
-    """single, grande, merged or size (not sure whether one piece or two).
+    """single, grande, merged, size (not sure whether a caballero or a Grande) or one_or_two
+    (one beam: one slow cube or two fast ones touching).
 
     With the second beam the piece's length is known (``size``, in caballeros) whatever its
     speed; without it only the pulse ``ratio`` is, and the chute's speed spread bounds what
@@ -97,26 +98,35 @@ def kind(tower: "Any", ratio: float, size: float, problem: "Any") -> str:
     cfg = tower.cfg
     measured = size >= 0
     x = size if measured else ratio
+    # one beam: from pair_min_ratio on, the pulse may be two fast cubes touching (at any speed
+    # the chute allows) as well as one slow one: never counted as one cube without a flag
+    maybe2 = not measured and x >= cfg["pair_min_ratio"]
     # literal keys: building one ("single_max" + unit) makes a new str, which MicroPython
     # checks against every interned string (~0.1 ms on the Pico)
     if x <= (cfg["single_max_size"] if measured else cfg["single_max_ratio"]):
         look = not measured and x > LOOK_RATIO and problem is None
-        if look and (seams(tower) or two_colours(tower)):
+        if look and (seams(tower) or group("two_colours", tower)):
             return "merged"
-        if measured or not tower.grande_ok or x < cfg["grande_min_ratio"]:
-            return "single"
-        return "size"  # one beam: a slow caballero or a fast Grande
+        if tower.grande_ok and not measured and x >= cfg["grande_min_ratio"]:
+            return "size"  # one beam: a slow caballero or a fast Grande (or two)
+        return "one_or_two" if maybe2 else "single"
     found = seams(tower) if problem is None else 0
     if measured:
         in_range = cfg["grande_min_size"] <= x <= cfg["grande_max_size"]
     else:
         in_range = cfg["grande_min_ratio"] <= x <= cfg["grande_max_ratio"]
     # a Grande has no seam and one colour end to end
-    if tower.grande_ok and in_range and problem is None and found == 0 and not two_colours(tower):
+    if (
+        tower.grande_ok
+        and in_range
+        and problem is None
+        and found == 0
+        and not group("two_colours", tower)
+    ):
         return "grande"
     if found > 0 or x >= (cfg["merged_min_size"] if measured else cfg["merged_min_ratio"]):
         return "merged"
-    return "size"
+    return "one_or_two" if maybe2 and not tower.grande_ok else "size"
 
 
 def length(tower: "Any", pulse: int) -> float:
@@ -146,19 +156,18 @@ def seams(tower: "Any") -> int:
     return tower.burst.dips(t_from, tower.t_exit, hal.ticks_diff, tower.base[3], SEAM_DEPTH)
 
 
-def two_colours(tower: "Any") -> bool:
-    """True if the first and second halves of the pulse are clearly different colours."""
-    hal = tower.hal
-    integ = int(tower.cfg["integration_us"])
-    half = hal.ticks_diff(tower.t_exit, tower.t_entry) // 2
-    mid = hal.ticks_add(tower.t_entry, half + integ // 2)
-    start = hal.ticks_add(tower.t_entry, integ)
-    end = hal.ticks_add(tower.t_exit, integ)
-    n = int(tower.cfg["best_samples"])
-    first, used1 = tower.burst.best(n, start, mid, hal.ticks_diff, False)
-    second, used2 = tower.burst.best(n, hal.ticks_add(mid, 1), end, hal.ticks_diff, False)
-    if not used1 or not used2:
-        return False
-    c1 = tower.colour_from(features(tower, first, None), first)[0]
-    c2 = tower.colour_from(features(tower, second, None), second)[0]
-    return c1 is not None and c2 is not None and c1 != c2
+def group(name: str, *args: "Any") -> "Any":
+    """``group.<name>(*args)``: that module (the rarer pieces: touching cubes, a stuck one, two
+    colours in one pulse) is loaded when such a piece has passed and dropped again, so its code
+    stays out of the heap while the tower counts single cubes."""
+    import sys
+
+    import towerfw
+    from towerfw import group
+
+    try:
+        return getattr(group, name)(*args)
+    finally:
+        sys.modules.pop("towerfw.group", None)
+        if hasattr(towerfw, "group"):
+            delattr(towerfw, "group")

@@ -59,9 +59,12 @@ def test_grande_merged_and_stuck(rig: Rig) -> None:
     rig.drop(build)
     kinds = [e["k"] for e in rig.events()]
     assert kinds == ["grande", "merged", "stuck", "unstuck", "uncertain"]
+    merged = rig.events()[1]
+    assert merged["est"] == 2 and merged["cs"] == ["red", "blue"]  # second beam: each colour
     last = rig.events()[-1]
     assert last["why"] == "stuck" and last["best"] == "orange"
-    assert last["n"]["grande:green"] == 1 and last["n"]["uncertain"] == 3
+    assert last["n"]["grande:green"] == 1 and last["n"]["uncertain"] == 1
+    assert last["n"]["red"] == 1 and last["n"]["blue"] == 1
 
 
 def test_no_serial_or_led_writes_while_the_beam_is_interrupted(rig: Rig) -> None:
@@ -291,8 +294,11 @@ def test_a_long_pulse_is_never_a_grande_unless_the_host_allows_one(rig: Rig) -> 
     rig.drop(lambda d: d.merged(["red", "red"]))
     grande, pair = cube_events(rig)
     assert grande["k"] == "merged" and grande["est"] == 2  # flagged, never a Grande
+    assert "cs" not in grande  # nor two cubes of its colour: left to the table
     assert pair["k"] == "merged" and pair["est"] == 2
-    assert "grande:green" not in pair["n"] and pair["n"]["uncertain"] == 4
+    assert pair.get("cs") in (None, ["red", "red"])  # named when its seam shows
+    asked = 4 if "cs" not in pair else 2
+    assert "grande:green" not in pair["n"] and pair["n"]["uncertain"] == asked
     assert rig.cmd("grande", on=False)["on"] is False
 
 

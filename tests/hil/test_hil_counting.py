@@ -221,7 +221,8 @@ def test_harder_model_two_beams_count_every_piece() -> None:
 
 
 def test_harder_model_one_beam_never_counts_two_as_one() -> None:
-    assert_never_two_as_one(count_harder(800, seed=31, beams=1), 97.0)
+    # issue 25: at a +-30 % speed spread one beam asks "1 or 2" about its slowest singles
+    assert_never_two_as_one(count_harder(800, seed=31, beams=1), 80.0)
 
 
 def test_two_beams_a_single_is_never_uncertain_by_speed() -> None:
@@ -236,4 +237,4 @@ def test_two_beams_a_single_is_never_uncertain_by_speed() -> None:
 @pytest.mark.parametrize("beams", [2, 1])
 def test_harder_model_soak(seed: int, beams: int) -> None:
     f = count_harder(3000, seed=seed, beams=beams)
-    assert_never_two_as_one(f, 99.5 if beams == 2 else 97.0)
+    assert_never_two_as_one(f, 99.5 if beams == 2 else 80.0)

@@ -48,8 +48,10 @@ def test_uncertain_merged_stuck_grande(tower: SimTower, client: SimClient) -> No
     client.cmd("grande", on=True)  # a Tournament: a Grande may fall in
     kinds = [e["k"] for e in drop(tower, client, build)]
     assert kinds == ["uncertain", "merged", "grande", "stuck", "unstuck", "uncertain"]
+    merged = next(e for e in client.events if e["k"] == "merged")
+    assert merged["cs"] == ["red", "blue"]  # the second beam: each touching cube's colour
     n = client.events[-1]["n"]
-    assert n["grande:purple"] == 1 and n["uncertain"] == 4
+    assert n["grande:purple"] == 1 and n["uncertain"] == 2 and n["red"] == n["blue"] == 1
 
 
 def test_led_scene_reaches_the_neopixels(tower: SimTower, client: SimClient) -> None:

@@ -31,10 +31,26 @@ class Passage:
     lengths_us: list[int]  # the time each cube interrupts the beam, in order
     stuck: bool = False
     beam2_us: tuple[int, int] | None = None  # when the group interrupts the second beam
+    # when each cube of a touching group starts to interrupt the beam, after the group's entry;
+    # empty: one right after the other. A cube may enter before the one ahead has left (they
+    # fall slightly side by side): then both are in the beam for a while
+    starts_us: list[int] = field(default_factory=list)
+
+    def spans(self) -> list[tuple[int, int]]:
+        """(start, end) of each cube's time in the beam, relative to the entry."""
+        out: list[tuple[int, int]] = []
+        t = 0
+        for i, n in enumerate(self.lengths_us):
+            s = self.starts_us[i] if self.starts_us else t
+            out.append((s, s + n))
+            t = s + n
+        return out
 
     @property
     def duration_us(self) -> int:
-        return sum(self.lengths_us)
+        if not self.starts_us:
+            return sum(self.lengths_us)
+        return max(b for _, b in self.spans())
 
     @property
     def t_exit_us(self) -> int:
@@ -52,11 +68,16 @@ def _time_to(x_mm: float, v: float, a: float) -> float:
     return 1000.0 * (math.sqrt(v * v + 2 * a * x_mm) - v) / a
 
 
+SIMILAR = (("red", "orange"), ("purple", "blue"))  # the pairs a sensor confuses most easily
+
+
 @dataclass
 class Dropper:
     """Pieces fall through the sensing plane at ``speed`` (from the chute's design speed,
-    ``speed_sigma`` relative spread, clipped to +-``speed_spread``) accelerating at ``accel``;
-    with ``beam2_mm`` a second beam that far below the first sees them too."""
+    ``speed_sigma`` relative spread, clipped to +-``speed_spread``; or with ``uniform`` spread
+    evenly over +-``speed_spread``) accelerating at ``accel``; with ``beam2_mm`` a second beam
+    that far below the first sees them too. The cubes of a touching group overlap in the beam
+    by up to ``overlap_us`` (drawn evenly from 0 to it, at each contact)."""
 
     colours: Sequence[str] = ("purple", "green", "blue", "orange", "red")
     seed: int = 1
@@ -66,6 +87,8 @@ class Dropper:
     tilt_sigma: float = 0.03  # a tilted cube interrupts the beam a little longer
     accel: float = FALL_ACCEL
     beam2_mm: float | None = BEAM2_BELOW_MM
+    uniform: bool = False
+    overlap_us: int = 0
     passages: list[Passage] = field(default_factory=list)
     t_us: int = 50_000  # where the next passage may start
 
@@ -74,6 +97,10 @@ class Dropper:
         self.design_speed = CUBE_MM * 1000.0 / self.single_pulse_us  # mm/ms
 
     def _speed(self) -> float:
+        if self.uniform:
+            return self.design_speed * self.rng.uniform(
+                1 - self.speed_spread, 1 + self.speed_spread
+            )
         k = 1.0 + self.rng.gauss(0.0, self.speed_sigma)
         k = min(1.0 + self.speed_spread, max(1.0 - self.speed_spread, k))
         return self.design_speed * k
@@ -90,19 +117,26 @@ class Dropper:
         sizes = [(GRANDE_SIZE if c.startswith("grande:") else 1.0) * self._tilt() for c in cubes]
         t0 = self.t_us + gap_us
         lengths: list[int] = []
-        x = 0.0
-        done = 0
-        for size in sizes:
+        starts: list[int] = []
+        x = 0.0  # where the next cube's front is, behind the group's front (mm)
+        far = 0.0  # the group's extent so far (mm)
+        for i, size in enumerate(sizes):
+            if i and self.overlap_us > 0:
+                # it entered before the one ahead left: this much earlier at the beam (mm)
+                x -= v * self.rng.uniform(0.0, self.overlap_us) / 1000.0
+            start = round(_time_to(x, v, self.accel)) if x > 0 else 0
+            end = round(_time_to(x + size * CUBE_MM, v, self.accel))
+            starts.append(start)
+            lengths.append(end - start)
             x += size * CUBE_MM
-            end = round(_time_to(x, v, self.accel))
-            lengths.append(end - done)
-            done = end
+            far = max(far, x)
         beam2 = None
         if self.beam2_mm is not None:
             b0 = round(_time_to(self.beam2_mm, v, self.accel))
-            b1 = round(_time_to(self.beam2_mm + x, v, self.accel))
+            b1 = round(_time_to(self.beam2_mm + far, v, self.accel))
             beam2 = (t0 + b0, t0 + b1)
-        p = Passage(t0, cubes, lengths, beam2_us=beam2)
+        overlapping = any(starts[i] < starts[i - 1] + lengths[i - 1] for i in range(1, len(starts)))
+        p = Passage(t0, cubes, lengths, beam2_us=beam2, starts_us=starts if overlapping else [])
         self.passages.append(p)
         self.t_us = p.t_exit_us
 
@@ -125,14 +159,32 @@ class Dropper:
         """Cubes touching each other (so falling at one speed): one long pulse."""
         self._add(list(colours), gap_us)
 
-    def mixed(self, n: int, rate_hz: float, touching: float = 0.08) -> None:
+    def mixed(self, n: int, rate_hz: float, touching: float = 0.08, alike: bool = False) -> None:
         """``n`` pieces at about ``rate_hz``; a share ``touching`` of them pass as touching
-        pairs (two in three) or triples, colours drawn independently."""
+        pairs (two in three) or triples, colours drawn independently; with ``alike`` a group is
+        of one colour (a third), of two similar colours (red and orange, purple and blue: a
+        third) or of colours drawn independently."""
         for _ in range(n):
             group = 1
             if self.rng.random() < touching:
                 group = 2 if self.rng.random() < 2 / 3 else 3
-            self._add([self._colour(None) for _ in range(group)], self._interval(rate_hz))
+            self._add(self._group(group, alike), self._interval(rate_hz))
+
+    def _group(self, k: int, alike: bool) -> list[str]:
+        if k == 1 or not alike:
+            return [self._colour(None) for _ in range(k)]
+        how = self.rng.random()
+        if how < 1 / 3:
+            return [self._colour(None)] * k
+        pairs = [p for p in SIMILAR if p[0] in self.colours and p[1] in self.colours]
+        if how < 2 / 3 and pairs:
+            pair = self.rng.choice(pairs)
+            out = [pair[0], pair[1]] + [self.rng.choice(pair) for _ in range(k - 2)]
+            self.rng.shuffle(out)
+            if len(set(out)) == 1:
+                out[-1] = pair[0] if out[0] == pair[1] else pair[1]
+            return out
+        return [self._colour(None) for _ in range(k)]
 
     def stuck(self, colour: str | None = None, hold_us: int = 1_500_000) -> None:
         """A cube that jams in front of the sensor for ``hold_us``, then falls."""
@@ -165,12 +217,19 @@ class Dropper:
 
 def _segments(p: Passage) -> list[tuple[int, int, int]]:
     """(start, end, cube index) of each cube's time in view."""
-    out = []
     t = p.t_entry_us
-    for i, n in enumerate(p.lengths_us):
-        out.append((t, t + n, i))
-        t += n
-    return out
+    return [(t + a, t + b, i) for i, (a, b) in enumerate(p.spans())]
+
+
+def _shared(segments: list[tuple[int, int, int]], i: int, w0: int, w1: int) -> int:
+    """How long in [w0, w1] cube ``i`` was in the beam together with another of its group (they
+    share the view then: each hides half of what it would alone)."""
+    s0, s1, _ = segments[i]
+    both = 0
+    for j, (o0, o1, _) in enumerate(segments):
+        if j != i:
+            both += max(0, min(s1, o1, w1) - max(s0, o0, w0))
+    return both
 
 
 def _seen(s0: int, s1: int, w0: int, w1: int, edge: int, reflect: float) -> tuple[float, float]:
@@ -244,9 +303,16 @@ def render(
         j = pi
         while j < len(passages) and passages[j].t_entry_us < t:
             p = passages[j]
-            for s0, s1, i in _segments(p):
+            segments = _segments(p)
+            for s0, s1, i in segments:
                 edge = round(model.edge_fraction * (s1 - s0))
                 covered, lit = _seen(s0, s1, w0, t, edge, model.edge_reflect)
+                if covered > 0 and p.starts_us:
+                    both = _shared(segments, i, w0, t) / INTEGRATION_US
+                    if both > 0:
+                        k = 1 - 0.5 * both / covered
+                        covered *= k
+                        lit *= k
                 if covered > 0:
                     in_view.append((covered, lit, looks[j][i]))
             j += 1

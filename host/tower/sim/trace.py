@@ -134,6 +134,13 @@ def judge(truth: list[str], ev: dict[str, Any]) -> tuple[str, int]:
     """('correct' | 'uncertain' | 'wrong', cubes) for one pulse's truth and its event."""
     k = ev.get("k")
     n = len(truth)
+    if k == "merged" and isinstance(ev.get("cs"), list):
+        # each cube's colour (null: that cube left to the table): a wrong count or a wrong
+        # colour is a silent error, whatever else is flagged
+        cs = ev["cs"]
+        if len(cs) != n or any(c is not None and c != t for c, t in zip(cs, truth, strict=True)):
+            return "wrong", n
+        return ("uncertain" if None in cs else "correct"), n
     if k == "merged" or k == "uncertain" or (k == "grande" and ev.get("c") == "uncertain"):
         return "uncertain", n
     if n != 1:
