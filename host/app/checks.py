@@ -86,10 +86,16 @@ class Issue:
     # "announce" withheld: nothing in the game can announce these cubes now (their player's
     # last placement is made), so the issue would only come back
     no_announce: bool = False
+    # confirm: one beam saw a pulse of one cube of `best` or two touching; "one_cube" answers
+    # one (the colour confirm names two)
+    one_or_two: bool = False
 
     @property
     def options(self) -> list[str]:
-        return [o for o in OPTIONS[self.kind] if not (o == "announce" and self.no_announce)]
+        out = [o for o in OPTIONS[self.kind] if not (o == "announce" and self.no_announce)]
+        if self.one_or_two and self.best:
+            out.insert(0, "one_cube")
+        return out
 
     def public(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "kind": self.kind, "text": self.text}
@@ -99,6 +105,8 @@ class Issue:
         if self.kind == "confirm":
             out["cubes"] = self.cubes
             out["best"] = self.best or None
+            if self.one_or_two:
+                out["one_or_two"] = True
         if self.thrown:
             out["thrown"] = dict(self.thrown)
         if self.span is not None:
@@ -119,6 +127,7 @@ class Issue:
 #   take_out     lift the castillo, take the cube(s) (or the Grande) out, throw the rest back
 #   announce     the player announces the cube already thrown (play goes on for ANNOUNCE_S)
 #   done         take_out: done without lifting (the tower did not see the castillo lifted)
+#   one_cube     confirm (one beam, "1 or 2"): it was one cube, of the colour the tower saw
 OPTIONS: dict[str, tuple[str, ...]] = {
     "missing": ("rethrow", "accept_game"),
     "extra": ("announce", "tower_wins", "take_out", "accept_game"),
@@ -261,13 +270,21 @@ class Checks:
             return
         if kind == "drop":
             self._saw(_name(fields.get("c")), at)
-        elif kind in ("uncertain", "merged"):
-            cubes = _estimate(fields.get("est")) if kind == "merged" else 1
-            best = _name(fields.get("best")) if kind == "uncertain" else ""
-            what = f"{cubes} cubes touching" if kind == "merged" else "a cube"
+        elif kind == "merged":
+            self._saw_group(fields, at)
+        elif kind == "uncertain" and fields.get("why") == "one_or_two":
+            best = _name(fields.get("best"))
+            best = best if best in self.colours else ""
+            what = f"1 or 2 {best} cubes" if best else "1 or 2 cubes"
             self._raise(
-                "confirm", f"The tower saw {what} but could not tell the colour: which?", at,
-                cubes=cubes, best=best if best in self.colours else "",
+                "confirm", f"The tower saw {what} (one beam cannot tell): how many, which?",
+                at, cubes=2, best=best, one_or_two=True,
+            )  # fmt: skip
+        elif kind == "uncertain":
+            best = _name(fields.get("best"))
+            self._raise(
+                "confirm", "The tower saw a cube but could not tell the colour: which?", at,
+                cubes=1, best=best if best in self.colours else "",
             )  # fmt: skip
         elif kind == "grande" and not self._grande_expected():
             self._raise("grande", "A Grande fell into the castillo: take it out", at)
@@ -400,11 +417,30 @@ class Checks:
             self._trust_game(castillo)
         elif kind == "empty":
             self._trust_game({})
+        elif how == "one_cube":  # confirm (one beam): one cube of the colour the tower saw
+            self.adjust[issue.best] += 1  # the tower counted it under "uncertain"
+            self._saw(issue.best, at)
         # confirm/not_a_cube, grande/accept_game, recount/skip: nothing to count
         self._settle(at)
         self._check_agreement()
 
     # ------------------------------------------------------------------ internals
+    def _saw_group(self, fields: Mapping[str, Any], at: float) -> None:
+        """Touching cubes: those the tower named (`cs`, second beam) are seen like single
+        drops; the table is asked only about the rest."""
+        cubes = _estimate(fields.get("est"))
+        named = _group_colours(fields.get("cs"), cubes, self.colours)
+        unsure = cubes - len(named)
+        for colour in named:
+            self._saw(colour, at)
+        if unsure:
+            which = "the colour" if unsure == cubes else f"the colour of {unsure} of them"
+            self._raise(
+                "confirm", f"The tower saw {cubes} cubes touching but could not tell {which}: "
+                "which?", at,
+                cubes=unsure,
+            )  # fmt: skip
+
     def _take_out(
         self, cubes: Mapping[str, int], rethrow: Mapping[str, int], at: float, grande: bool = False
     ) -> None:
@@ -641,6 +677,14 @@ def _estimate(value: Any) -> int:
     if type(value) is int and 1 <= value <= MAX_ESTIMATE:
         return value
     return 2
+
+
+def _group_colours(value: Any, cubes: int, colours: Sequence[str]) -> list[str]:
+    """The colours a merged event names (`cs`): the game colours among them, when it names
+    one entry per cube; [] for anything else (an older firmware, one beam, a stored row)."""
+    if not isinstance(value, list) or len(value) != cubes:
+        return []
+    return [c for c in (_name(v) for v in value) if c in colours]
 
 
 def _seconds(value: Any) -> float:

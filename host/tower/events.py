@@ -44,6 +44,19 @@ def parse_counts(raw: Any) -> dict[str, int]:
     return counts
 
 
+def cube_colours(raw: Any, estimate: int) -> tuple[str, ...]:
+    """A merged event's `cs`: one colour per cube ("" for a cube left to the table), or () when
+    it is missing or does not name `estimate` cubes."""
+    if not isinstance(raw, list) or len(raw) != estimate:
+        return ()
+    out = []
+    for value in raw:
+        if value is not None and not isinstance(value, str):
+            return ()
+        out.append(value or "")
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class TowerEvent:
     """A sensed event. `device_counts` is the device's vector since its last reset (this boot);
@@ -70,7 +83,9 @@ class Drop(TowerEvent):
 
 @dataclass(frozen=True)
 class Uncertain(TowerEvent):
-    """A cube whose colour is not clearly one colour; counted under `uncertain`."""
+    """A cube whose colour is not clearly one colour, or (`why` "one_or_two", a tower with one
+    beam) a pulse that may be one cube of colour `best` or two touching; counted under
+    `uncertain`."""
 
     best: str = field(default="", repr=False)
     distance: float = 0.0
@@ -81,11 +96,20 @@ class Uncertain(TowerEvent):
 
 @dataclass(frozen=True)
 class Merged(TowerEvent):
-    """A beam pulse too long for one cube: `estimate` cubes touching, counted under `uncertain`."""
+    """A beam pulse too long for one cube: `estimate` cubes touching. `colours` (second beam)
+    names each cube's colour in the order they fell, "" for one the tower could not tell;
+    the named ones are counted under their colour, the rest under `uncertain`. Empty: no
+    colour known (an older firmware, one beam), all `estimate` counted under `uncertain`."""
 
     pulse_us: int = 0
     estimate: int = 2
+    colours: tuple[str, ...] = field(default=(), repr=False)
     kind = "merged"
+
+    @property
+    def unsure(self) -> int:
+        """How many of its cubes the table is asked about."""
+        return self.colours.count("") if self.colours else self.estimate
 
 
 @dataclass(frozen=True)
@@ -229,7 +253,11 @@ def event_from_frame(
             pulse_us=_int(frame, "pulse_us"), why=_str(frame, "why"),
         )  # fmt: skip
     if kind == "merged":
-        return Merged(**base, pulse_us=_int(frame, "pulse_us"), estimate=_int(frame, "est", 2))
+        est = _int(frame, "est", 2)
+        return Merged(
+            **base, pulse_us=_int(frame, "pulse_us"), estimate=est,
+            colours=cube_colours(frame.get("cs"), est),
+        )  # fmt: skip
     if kind == "grande":
         return Grande(
             **base, colour=_str(frame, "c"), pulse_us=_int(frame, "pulse_us"),

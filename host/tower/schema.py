@@ -86,6 +86,14 @@ def _names(value: Any) -> bool:
     return isinstance(value, list) and len(value) <= 32 and all(_is_name(v) for v in value)
 
 
+def _cube_colours(value: Any) -> bool:
+    """A touching group's colours, one per cube in the order they fell: names, or null for a
+    cube the tower leaves to the table."""
+    return (
+        isinstance(value, list) and 2 <= len(value) <= 32 and all(_name_or_null(v) for v in value)
+    )
+
+
 def _readings(value: Any) -> bool:
     finite = _number(-1e9, 1e9)
     return isinstance(value, list) and len(value) <= 8 and all(finite(v) for v in value)
@@ -155,6 +163,8 @@ EVENT_SCHEMAS: dict[str, dict[str, Rule]] = {
         "est": Rule(_integer(2, MAX_ESTIMATE), f"an integer 2..{MAX_ESTIMATE}"),
         "best": _optional(NAME_OR_NULL),
         "size": _optional(SIZE),
+        # each cube's colour (second beam), as many as `est`: checked in frame_problem
+        "cs": _optional(Rule(_cube_colours, "a list of 2..32 colour names or nulls")),
     },
     "grande": {
         "c": NAME,
@@ -202,6 +212,9 @@ def frame_problem(frame: Mapping[str, Any]) -> str | None:
     problem = _broken(frame, schema)
     if problem is None and kind == "ev":
         problem = _broken(frame, EVENT_SCHEMAS.get(str(frame["k"]), {}))
+    merged = problem is None and kind == "ev" and frame["k"] == "merged"
+    if merged and "cs" in frame and len(frame["cs"]) != frame["est"]:
+        problem = "`cs` does not name `est` cubes"
     if problem is None:
         return None
     what = f"{frame['k']} event" if kind == "ev" and _is_name(frame.get("k")) else f"{kind} frame"

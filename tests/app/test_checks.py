@@ -281,3 +281,80 @@ def test_disabled_checks_never_block(setup: tuple[Checks, Game, Tower]) -> None:
     game.throw("green", 3)
     checks.sync_game(game.facts(), 1.0)
     assert not checks.tick(1000.0) and not checks.blocked
+
+
+def test_a_touching_pair_with_its_colours_asks_nothing(setup: tuple[Checks, Game, Tower]) -> None:
+    """Issue 25: the second beam names each cube of a group: no question for the table."""
+    checks, game, tower = setup
+    game.throw("green")
+    game.throw("orange")
+    checks.sync_game(game.facts(), 0.0)
+    tower.totals.update(green=1, orange=1)
+    checks.tower("merged", {"est": 2, "cs": ["orange", "green"]}, tower.totals, 0.3)
+    assert not checks.blocked and checks.public()["open"] == []
+    assert checks.effective()["green"] == 1 and checks.effective()["orange"] == 1
+
+
+def test_only_the_unclear_cube_of_a_group_is_asked(setup: tuple[Checks, Game, Tower]) -> None:
+    checks, game, tower = setup
+    game.throw("purple", 2)
+    game.throw("blue")
+    checks.sync_game(game.facts(), 0.0)
+    tower.totals.update(purple=2, uncertain=1)
+    checks.tower("merged", {"est": 3, "cs": ["purple", None, "purple"]}, tower.totals, 0.3)
+    (issue,) = checks.issues
+    assert issue.kind == "confirm" and issue.cubes == 1
+    assert "colour of 1 of them" in issue.text
+    checks.confirm(issue.id, ["blue"], 1.0)
+    assert not checks.blocked and checks.public()["open"] == []
+    assert checks.effective() == {"purple": 2, "green": 0, "blue": 1, "orange": 0}
+
+
+def test_a_group_whose_colours_do_not_fit_asks_for_all(setup: tuple[Checks, Game, Tower]) -> None:
+    """`cs` naming another number of cubes than `est` (a stored row, an odd frame) is ignored."""
+    checks, _game, tower = setup
+    tower.event(checks, "merged", 0.3, est=2, cs=["green"])
+    assert checks.issues[0].cubes == 2
+
+
+@pytest.mark.parametrize("answer", ["one", "two"])
+def test_one_beam_one_or_two_is_a_question_the_table_answers(
+    setup: tuple[Checks, Game, Tower], answer: str
+) -> None:
+    """Issue 25: one beam cannot tell one slow cube from two fast ones touching: asked."""
+    checks, game, tower = setup
+    game.throw("purple", 1 if answer == "one" else 2)
+    checks.sync_game(game.facts(), 0.0)
+    tower.event(checks, "uncertain", 0.3, best="purple", why="one_or_two", d=0.4)
+    (issue,) = checks.issues
+    public = issue.public()
+    assert public["one_or_two"] is True and public["cubes"] == 2 and public["best"] == "purple"
+    assert public["options"] == ["one_cube", "not_a_cube"]
+    assert "1 or 2 purple" in issue.text
+    if answer == "one":
+        checks.resolve(issue.id, "one_cube", 1.0)
+    else:
+        checks.confirm(issue.id, ["purple", "purple"], 1.0)
+    assert not checks.blocked and checks.public()["open"] == []
+    assert checks.effective()["purple"] == (1 if answer == "one" else 2)
+
+
+def test_one_cube_is_no_answer_to_another_confirm(setup: tuple[Checks, Game, Tower]) -> None:
+    checks, _, tower = setup
+    tower.event(checks, "uncertain", 0.3, best="purple", why="colour", d=3.0)
+    with pytest.raises(CheckError):
+        checks.resolve(checks.issues[0].id, "one_cube", 1.0)
+
+
+def test_a_scoring_with_named_group_colours_needs_no_question(
+    setup: tuple[Checks, Game, Tower],
+) -> None:
+    """The castillo check at a scoring: the group's cubes count under their colours."""
+    checks, game, tower = setup
+    game.throw("green", 2)
+    checks.sync_game(game.facts(), 0.0)
+    tower.totals.update(green=2)
+    checks.tower("merged", {"est": 2, "cs": ["green", "green"]}, tower.totals, 0.3)
+    game.phase = "scoring"
+    checks.sync_game(game.facts(), 1.0)
+    assert not checks.waiting_for_scoring_check() and not checks.blocked

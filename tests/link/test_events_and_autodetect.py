@@ -122,3 +122,15 @@ def test_trace_clock_rebases_and_survives_the_ticks_wrap() -> None:
     assert clock(period - 10) == 990
     assert clock(5) == 1005  # ticks_us wrapped
     assert clock(2) == 1002  # an older sample sorts before
+
+
+def test_a_group_event_carries_each_cubes_colour() -> None:
+    """Issue 25: `cs` names each cube ("" for one left to the table); without it, none."""
+    from host.tower.events import Merged, event_from_frame
+
+    frame = {"t": "ev", "seq": 4, "k": "merged", "ms": 9, "n": {}, "pulse_us": 30000, "est": 3}
+    named = event_from_frame({**frame, "cs": ["red", None, "blue"]}, "b", {}, {})
+    assert isinstance(named, Merged) and named.colours == ("red", "", "blue")
+    assert named.unsure == 1 and "red" not in repr(named)  # colours are secret
+    old = event_from_frame(frame, "b", {}, {})
+    assert isinstance(old, Merged) and old.colours == () and old.unsure == 3

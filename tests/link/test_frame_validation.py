@@ -37,6 +37,8 @@ GOOD = [
     ev("uncertain", best="blue", d=3.5, pulse_us=9000, why="colour"),
     ev("merged", pulse_us=30000, est=3, best=None),
     ev("merged", pulse_us=30000, est=2, best="red", size=2.07),  # measured by the second beam
+    ev("merged", pulse_us=30000, est=3, best="red", size=2.9, cs=["red", None, "orange"]),
+    ev("uncertain", best="purple", d=0.4, pulse_us=15000, why="one_or_two"),  # one beam
     ev("grande", c="uncertain", best="red", d=1.0, pulse_us=20000),
     ev("grande", c="red", best="red", d=1.0, pulse_us=20000, size=1.8),
     ev("stuck", since_ms=900),
@@ -56,6 +58,9 @@ GOOD = [
 
 BAD = [
     (ev("merged", pulse_us=30000, est="x"), "`est`"),
+    (ev("merged", pulse_us=30000, est=2, cs=["red"]), "`cs`"),  # not one per cube
+    (ev("merged", pulse_us=30000, est=2, cs=["red", 3]), "`cs`"),
+    (ev("merged", pulse_us=30000, est=2, cs="red,red"), "`cs`"),
     (ev("merged", pulse_us=30000, est=float("inf")), "`est`"),
     (ev("merged", pulse_us=30000, est=2, size=float("nan")), "`size`"),
     (ev("drop", c="red", d=0.2, pulse_us=8000, ms=float("inf")), "`ms`"),
