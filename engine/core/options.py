@@ -31,6 +31,10 @@ from engine.core.errors import OptionsError
 
 T = TypeVar("T")
 KINDS = ("bool", "int", "int?", "str", "names")
+# Where a new-game form shows a field: with the others ("main", the default), folded under
+# "rule details" (a rulebook gap's reading, kept at the reference's suggestion), or nowhere
+# ("hidden": set by tests, self-play and records, e.g. a dealer's shuffle seed).
+SECTIONS = ("main", "details", "hidden")
 
 
 def check_value(kind: str, value: Any) -> tuple[Any, str]:
@@ -83,8 +87,18 @@ def read_options(cls: type[T], schema: Mapping[str, str], raw: Mapping[str, Any]
     return cls(**values)
 
 
-def describe(cls: type, schema: Mapping[str, str]) -> list[dict[str, Any]]:
-    """The options as a form can show them: each field's name, kind and default (JSON)."""
+def describe(
+    cls: type, schema: Mapping[str, str], sections: Mapping[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """The options as a form can show them: each field's name, kind, default (JSON) and
+    section (`SECTIONS`; "main" unless `sections` says otherwise)."""
+    sections = sections or {}
+    unknown = set(sections) - set(schema)
+    if unknown:
+        raise ValueError(f"sections of unknown options: {', '.join(sorted(unknown))}")
+    bad = {name: section for name, section in sections.items() if section not in SECTIONS}
+    if bad:
+        raise ValueError(f"unknown option sections {bad} (known: {', '.join(SECTIONS)})")
     defaults: dict[str, Any] = {}
     for spec_field in dataclasses.fields(cls):
         if spec_field.default is not dataclasses.MISSING:
@@ -96,5 +110,6 @@ def describe(cls: type, schema: Mapping[str, str]) -> list[dict[str, Any]]:
         default = defaults.get(name)
         if isinstance(default, tuple):
             default = list(default)
-        out.append({"name": name, "kind": kind, "default": default})
+        section = sections.get(name, "main")
+        out.append({"name": name, "kind": kind, "default": default, "section": section})
     return out

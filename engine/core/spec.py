@@ -58,6 +58,7 @@ class GameSpec:
     verbs: ClassVar[VerbTable]
     options_type: ClassVar[type | None] = None  # the options dataclass
     option_kinds: ClassVar[Mapping[str, str]] = {}  # its fields' kinds (engine.core.options)
+    option_sections: ClassVar[Mapping[str, str]] = {}  # where a form shows them (ditto)
 
     # The game's computer player: its levels (weakest first; none: the game has none), the
     # level a new computer seat gets, and the level of the seat pages' hints.
@@ -80,11 +81,11 @@ class GameSpec:
         raise ValueError(f"{self.title} has no computer player")
 
     def options_schema(self) -> list[dict[str, Any]]:
-        """The options a new game takes: each field's name, kind and default (a client builds
-        its form from this); empty if the game does not say."""
+        """The options a new game takes: each field's name, kind, default and section (a
+        client builds its form from this); empty if the game does not say."""
         if self.options_type is None:
             return []
-        return describe(self.options_type, self.option_kinds)
+        return describe(self.options_type, self.option_kinds, self.option_sections)
 
     @abstractmethod
     def options_from_json(self, raw: Mapping[str, Any]) -> Any:

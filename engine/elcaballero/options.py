@@ -86,6 +86,22 @@ OPTION_KINDS = {
     "grande_no_tie_everywhere": "bool",
     "withdraw_grande_card": "bool",
 }
+# The lobby folds the rulebook's gaps under "rule details" and never shows the seed.
+GAPS = (
+    "two_player_tie",
+    "automatic_reinforcements",
+    "second_area_optional",
+    "court_capacity",
+    "last_card_empties_court",
+    "remove_on_same_island",
+    "start_card_needs_land",
+    "lake_ship",
+    "grande_ships_as_removal",
+    "grande_pays_its_price",
+    "grande_no_tie_everywhere",
+    "withdraw_grande_card",
+)
+OPTION_SECTIONS = {"seed": "hidden", **dict.fromkeys(GAPS, "details")}
 
 
 def _is_name(name: str) -> bool:

@@ -13,7 +13,7 @@ from engine.elcaballero import position
 from engine.elcaballero.catalogue import Catalogue
 from engine.elcaballero.extended import GRANDE_NONE
 from engine.elcaballero.game import Game
-from engine.elcaballero.options import OPTION_KINDS, Options, options_from_json
+from engine.elcaballero.options import OPTION_KINDS, OPTION_SECTIONS, Options, options_from_json
 from engine.elcaballero.verbs import VERBS
 
 __all__ = ["SPEC", "ElCaballeroSpec"]
@@ -30,6 +30,7 @@ class ElCaballeroSpec(TableOrDealerSpec):
     verbs = VERBS
     options_type = Options
     option_kinds = OPTION_KINDS
+    option_sections = OPTION_SECTIONS
 
     def options_from_json(self, raw: Mapping[str, Any]) -> Options:
         return options_from_json(dict(raw))

@@ -73,6 +73,7 @@ OPTION_KINDS = {
     "dummy": "str",
     "card_set": "str",
 }
+OPTION_SECTIONS = {"seed": "hidden"}  # a form never shows the seed (tests, self-play)
 
 
 # Turn, Veto and Throw are made at every turn and throw: plain classes with an explicit __init__

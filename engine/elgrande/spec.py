@@ -13,7 +13,7 @@ from engine.elgrande import data as gamedata
 from engine.elgrande import position
 from engine.elgrande.board import STATE_FIELDS
 from engine.elgrande.game import Game, Options
-from engine.elgrande.options import OPTION_KINDS
+from engine.elgrande.options import OPTION_KINDS, OPTION_SECTIONS
 from engine.elgrande.verbs import VERBS
 
 __all__ = ["SPEC", "ElGrandeSpec"]
@@ -34,6 +34,7 @@ class ElGrandeSpec(TableOrDealerSpec):
     verbs = VERBS
     options_type = Options
     option_kinds = OPTION_KINDS
+    option_sections = OPTION_SECTIONS
 
     def options_from_json(self, raw: Mapping[str, Any]) -> Options:
         return Options.from_json(dict(raw))

@@ -58,6 +58,7 @@ OPTION_KINDS = {
     "wider_draft": "bool",
     "three_player_four_per_line": "bool",
 }
+OPTION_SECTIONS = {"seed": "hidden"}  # the lobby never shows the seed (tests, self-play)
 
 
 def check(options: Options) -> None:

@@ -13,7 +13,7 @@ from engine.core.spec import ComputerPlayer, TableOrDealerSpec, require_acting
 from engine.kingdomino import position
 from engine.kingdomino.bots import LEVELS, Bot, MonteCarloBot, bot_for_level
 from engine.kingdomino.game import CLAIM, OVER, Game
-from engine.kingdomino.options import COLOURS, OPTION_KINDS, Options
+from engine.kingdomino.options import COLOURS, OPTION_KINDS, OPTION_SECTIONS, Options
 from engine.kingdomino.verbs import VERBS
 from engine.kingdomino.views import result
 
@@ -30,6 +30,7 @@ class KingdominoSpec(TableOrDealerSpec):
     verbs = VERBS
     options_type = Options
     option_kinds = OPTION_KINDS
+    option_sections = OPTION_SECTIONS
     computer_levels = LEVELS  # 1 random, 2 greedy, 3-5 flat Monte Carlo (0.25, 1, 2 s a move)
     computer_default = 4
     hint_level = 4

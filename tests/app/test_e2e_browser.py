@@ -256,7 +256,9 @@ def test_lobby_options_and_a_first_round_of_two_players_with_new_regency(
     assert form.locator('input[name="new_regency"], input[name="alternatives"]').count() == 0
     form.locator('input[name="edition"][value="2023"]').check()
     table.wait_for_selector('#new-game input[name="players"][value="purple"]')
-    assert form.locator('input[name="alternatives"]').count() == 4  # Delegation, 2 Vetoes, Rivalry
+    # Delegation, Vetoes (the two of deck 2 are one choice, "Veto (deck 2) ×2"), Rivalry
+    assert form.locator('input[name="alternatives"]').count() == 3
+    assert form.locator('input[name="alternatives"][value="veto,veto-2"]').count() == 1
     assert form.locator('input[name="merge_decks_2_3"]').count() == 0  # only with 3 players
     form.locator('input[name="players"][value="orange"]').uncheck()
     table.wait_for_selector('#new-game input[name="merge_decks_2_3"]')

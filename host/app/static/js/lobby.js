@@ -88,11 +88,16 @@ function control(i18n, strings, option) {
   return h("label.field", {}, h("span", {}, label), h("input", { type: "text", name, value: value ?? "" }));
 }
 
+/** The options a form shows (engine.core.options.SECTIONS: "hidden" ones never). */
+function shownOptions(entry) {
+  return entry.options.filter((option) => option.section !== "hidden");
+}
+
 /** The request body of a generated form: each option read by its kind (empty numbers left out). */
 function readSchema(form, entry) {
   const fd = new FormData(form);
   const body = { game: entry.id };
-  for (const { name, kind } of entry.options) {
+  for (const { name, kind } of shownOptions(entry)) {
     const field = form.elements.namedItem(name);
     if (kind === "bool") body[name] = fd.get(name) === "on";
     else if (kind === "names") {
@@ -133,14 +138,21 @@ function schemaForm(ctx, entry, strings) {
   const error = h("p.lobby-error", { id: "lobby-error", role: "alert", hidden: true });
   const start = h("button.primary", { type: "submit", id: "start-game" }, i18n.t("ui.start"));
   const fieldErrors = new Map();
-  const fields = entry.options.map((option) => {
+  const fieldOf = (option) => {
     const message = h("p.lobby-error.field-error", { id: `error-${option.name}`, role: "alert", hidden: true });
     fieldErrors.set(option.name, message);
     return h("div.option", { "data-option": option.name }, control(i18n, strings, option), message);
-  });
+  };
+  const shown = shownOptions(entry);
+  const fields = shown.filter((option) => option.section !== "details").map(fieldOf);
+  const details = shown.filter((option) => option.section === "details").map(fieldOf);
+  // the rulebook's gaps, each at the reference's reading: folded, opened by a refusal inside
+  const fold = details.length
+    ? h("details.rule-details", { id: "rule-details" }, h("summary", {}, i18n.t("ui.rule_details")), details)
+    : null;
   const computers = computerSeats(i18n, strings, entry);
   if (computers) fieldErrors.set("computers", computers[1]);
-  fill(form, h("h2", {}, i18n.t("ui.new_game")), fields, computers?.[0], error, start);
+  fill(form, h("h2", {}, i18n.t("ui.new_game")), fields, fold, computers?.[0], error, start);
   const clear = () => {
     error.hidden = true;
     for (const message of fieldErrors.values()) message.hidden = true;
@@ -163,6 +175,7 @@ function schemaForm(ctx, entry, strings) {
         if (message) {
           fill(message, text);
           message.hidden = false;
+          if (fold?.contains(message)) fold.open = true;
         } else unplaced.push(`${name}: ${text}`);
       }
       if (unplaced.length || !err.errors) {

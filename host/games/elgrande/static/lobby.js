@@ -25,9 +25,21 @@ function read(form) {
   if (players.length === 3 && fd.get("merge_decks_2_3") === "on") body.merge_decks_2_3 = true;
   if (fd.get("new_regency") === "on") body.new_regency = true;
   if (fd.get("power_shift") === "on") body.power_shift = true;
-  const alternatives = fd.getAll("alternatives");
+  const alternatives = fd.getAll("alternatives").flatMap((ids) => String(ids).split(","));
   if (alternatives.length) body.alternatives = alternatives;
   return body;
+}
+
+/** The edition's alternative cards as the form offers them: cards of one name in one deck
+ * (2023's two Vetos of deck 2) are one choice, taken or left together. */
+function alternativeGroups(i18n, data) {
+  const groups = new Map();
+  for (const id of data?.alternatives ?? []) {
+    const label = i18n.t("ui.alt_card", { card: i18n.cardOf(data, id), deck: data.cards[id].deck });
+    if (!groups.has(label)) groups.set(label, []);
+    groups.get(label).push(id);
+  }
+  return [...groups].map(([label, ids]) => ({ label, ids }));
 }
 
 function check(name, label, attrs = {}) {
@@ -89,9 +101,9 @@ export function newGameForm(ctx) {
     if (n === 2) variants.push(h("p.muted", { id: "merge-auto" }, i18n.t("ui.merge_auto")));
     if (data?.new_regency) variants.push(check("new_regency", i18n.t("ui.new_regency"), { checked: draft.new_regency }));
     if (data?.power_shift) variants.push(check("power_shift", i18n.t("ui.power_shift"), { checked: draft.power_shift }));
-    const alternatives = (data?.alternatives ?? []).map((id) =>
-      check("alternatives", i18n.t("ui.alt_card", { card: i18n.cardOf(data, id), deck: data.cards[id].deck }),
-        { value: id, checked: draft.alternatives.includes(id) }));
+    const alternatives = alternativeGroups(i18n, data).map(({ label, ids }) =>
+      check("alternatives", ids.length > 1 ? `${label} ×${ids.length}` : label,
+        { value: ids.join(","), checked: ids.every((id) => draft.alternatives.includes(id)) }));
     fill(
       options,
       h("fieldset", { id: "players-field" }, h("legend", {}, i18n.t("ui.players")),
