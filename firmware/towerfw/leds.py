@@ -20,7 +20,7 @@ OFF_LETTER = "-"
 PACKED_WIDTH = 7  # characters per segment in a packed scene
 # Budget when the LED map names none: the LED share of USB power (hardware/power.json, the build
 # pack's budget_profiles.usb). Never assume the external 5 V supply is wired.
-USB_BUDGET_MA = 160
+USB_BUDGET_MA = 140  # the two-beam build; a one-beam tower has 160 (usb_one_beam)
 PULSE_MS = 1600
 BLINK_MS = 1000
 SWEEP_MS = 1200
