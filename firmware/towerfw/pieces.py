@@ -98,9 +98,13 @@ def kind(tower: "Any", ratio: float, size: float, problem: "Any") -> str:
     cfg = tower.cfg
     measured = size >= 0
     x = size if measured else ratio
-    # one beam: from pair_min_ratio on, the pulse may be two fast cubes touching (at any speed
-    # the chute allows) as well as one slow one: never counted as one cube without a flag
-    maybe2 = not measured and x >= cfg["pair_min_ratio"]
+    # one beam: from pair_min_us on (two cubes touching at the fastest speed the chute allows,
+    # overlapping as much as they may), or pair_min_ratio of the calibrated pulse if that is
+    # shorter (a chute faster than designed), the pulse may be two fast cubes touching as well
+    # as one slow one: never counted as one cube without a flag
+    maybe2 = not measured and (
+        x >= cfg["pair_min_ratio"] or x * tower.single_pulse_us() >= cfg["pair_min_us"]
+    )
     # literal keys: building one ("single_max" + unit) makes a new str, which MicroPython
     # checks against every interned string (~0.1 ms on the Pico)
     if x <= (cfg["single_max_size"] if measured else cfg["single_max_ratio"]):

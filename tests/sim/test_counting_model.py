@@ -12,8 +12,16 @@ from __future__ import annotations
 
 import pytest
 
-from host.tower.sim.counting import COLOURS, OVERLAP_US, CountingFigures, count_harder
+from host.tower.sim.counting import (
+    CAL_PER_COLOUR,
+    COLOURS,
+    OVERLAP_US,
+    CountingFigures,
+    _then,
+    count_harder,
+)
 from host.tower.sim.dropper import SINGLE_PULSE_US, Dropper, render
+from host.tower.sim.runner import run_trace
 from host.tower.sim.sensor_model import SensorModel
 from host.tower.sim.trace import judge
 
@@ -93,6 +101,27 @@ def test_one_beam_never_counts_two_as_one() -> None:
     _never_silent(f)
     assert f.groups_exact == 0 and f.groups_flagged == f.groups  # one beam names no group
     assert f.singles_pct >= 80.0  # the slowest singles are asked "1 or 2"
+
+
+def test_one_beam_fast_pairs_after_a_slow_calibration_are_never_one_cube() -> None:
+    """The worst case for one beam: the calibration cubes fell slowly (their median pulse is
+    long) and then pairs of one colour touch at the fastest speed the chute allows, overlapping
+    up to 1.5 ms: each is asked about ("1 or 2"), none counted as one cube."""
+    cal = Dropper(colours=COLOURS, seed=71, beam2_mm=None, single_pulse_us=12_600)
+    cal.singles(5 * len(COLOURS), 3.0, [c for c in COLOURS for _ in range(CAL_PER_COLOUR)])
+    game = Dropper(colours=COLOURS, seed=72, beam2_mm=None, overlap_us=OVERLAP_US)
+    for i in range(30):
+        colour = COLOURS[i % len(COLOURS)]
+        game.merged([colour, colour], gap_us=150_000, speed=1.3)
+        game.single(colour, gap_us=150_000)  # a fast single stays a single
+    model = SensorModel(seed=71)
+    rows = _then(render(cal.passages, model), render(game.passages, SensorModel(seed=72)))
+    score = run_trace(rows, CAL_PER_COLOUR)
+    assert score.wrong == 0 and score.missed == 0 and score.extra == 0
+    pairs = [e for p, e in zip(game.passages, score.matched, strict=True) if len(p.cubes) == 2]
+    assert all(e is not None and e["k"] in ("uncertain", "merged") for e in pairs)
+    singles = score.verdicts[1::2]
+    assert singles.count("correct") >= 28
 
 
 def test_colours_of_the_model_are_the_towers() -> None:

@@ -155,9 +155,12 @@ class Dropper:
     def grande(self, colour: str | None = None, gap_us: int = 200_000) -> None:
         self._add([f"grande:{self._colour(colour)}"], gap_us)
 
-    def merged(self, colours: Sequence[str], gap_us: int = 200_000) -> None:
-        """Cubes touching each other (so falling at one speed): one long pulse."""
-        self._add(list(colours), gap_us)
+    def merged(
+        self, colours: Sequence[str], gap_us: int = 200_000, speed: float | None = None
+    ) -> None:
+        """Cubes touching each other (so falling at one speed: ``speed`` times the design
+        speed if given): one long pulse."""
+        self._add(list(colours), gap_us, None if speed is None else speed * self.design_speed)
 
     def mixed(self, n: int, rate_hz: float, touching: float = 0.08, alike: bool = False) -> None:
         """``n`` pieces at about ``rate_hz``; a share ``touching`` of them pass as touching
