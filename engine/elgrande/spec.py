@@ -8,12 +8,13 @@ from typing import Any
 
 from engine.core.errors import RecordError
 from engine.core.protocol import GameState
-from engine.core.spec import TableOrDealerSpec
+from engine.core.spec import ComputerPlayer, TableOrDealerSpec
 from engine.elgrande import data as gamedata
 from engine.elgrande import position
 from engine.elgrande.board import STATE_FIELDS
 from engine.elgrande.game import Game, Options
 from engine.elgrande.options import OPTION_KINDS, OPTION_SECTIONS
+from engine.elgrande.search import LEVELS, MAX_SECONDS, SearchPlayer, player_for_level
 from engine.elgrande.verbs import VERBS
 
 __all__ = ["SPEC", "ElGrandeSpec"]
@@ -35,6 +36,28 @@ class ElGrandeSpec(TableOrDealerSpec):
     options_type = Options
     option_kinds = OPTION_KINDS
     option_sections = OPTION_SECTIONS
+    # 1 random, 2 one-ply greedy, 3-5 determinized search with 0.25, 1 and 2 s a move
+    # (engine.elgrande.search; docs/computer-players.md)
+    computer_levels = LEVELS
+    computer_default = 4
+    hint_level = 3
+
+    def computer(self, level: int) -> ComputerPlayer:
+        return player_for_level(level)
+
+    def computer_timed(self, seconds: float) -> ComputerPlayer:
+        """The determinized search with a budget of `seconds` a move."""
+        if isinstance(seconds, bool) or not (
+            isinstance(seconds, (int, float)) and 0 < seconds <= MAX_SECONDS
+        ):
+            raise ValueError(f"the time budget is more than 0 and at most {MAX_SECONDS:g} seconds")
+        return SearchPlayer(float(seconds))
+
+    def computer_copy(self, state: GameState) -> GameState:
+        """A private copy to think on: a clone (dealing from its own fresh seed). The players
+        read it only through the acting seat's view (engine.elgrande.determinize)."""
+        assert isinstance(state, Game)
+        return state.clone()
 
     def options_from_json(self, raw: Mapping[str, Any]) -> Options:
         return Options.from_json(dict(raw))

@@ -101,12 +101,15 @@ class ActiveGame:
     proposal: tuple[int, str] | None = None  # (`logged` then, move) a computer waits to confirm
 
     def computer_acting(self) -> str | None:
-        """The name of the computer seat that acts now, if one does."""
-        actors = self.game.current_players()
-        if len(actors) != 1 or actors[0] == CHANCE:
-            return None
-        name = self.names[actors[0]]
-        return name if name in self.computers else None
+        """The name of a computer seat that acts now, if one does (where several seats choose
+        at once, e.g. El Grande's secret discs, the first computer seat among them)."""
+        for player in self.game.current_players():
+            if player == CHANCE:
+                return None
+            name = self.names[player]
+            if name in self.computers:
+                return name
+        return None
 
     def note(self, kind: str, actor: str, text: str, **extra: Any) -> None:
         """One line of the public log (docs/table-api.md, `state.log`)."""
@@ -273,7 +276,9 @@ class Session:
                 return
             if (active.id, active.logged) != marker:
                 return  # the game moved on meanwhile: that change scheduled a new move
-            if not active.adapter.computer_confirms(active.game):
+            # A secret choice (a disc) is made on the seat's own behalf at once, even at a real
+            # table: shown there as a proposal, it would be revealed before its time.
+            if not active.adapter.computer_confirms(active.game) or _secret(active, action):
                 try:
                     self.act(Role("seat", name), action)
                 except ActionError as exc:
@@ -291,13 +296,20 @@ class Session:
             if not spec.hint_level:
                 raise ActionError("no_hint", f"{spec.title} has no computer player to ask")
             actors = game.current_players()
-            if len(actors) != 1 or actors[0] == CHANCE:
+            if not actors or actors[0] == CHANCE:
                 raise ActionError("no_hint", "no player moves now")
-            if role.kind == "seat" and role.colour != active.names[actors[0]]:
-                raise ActionError("not_your_turn", "a hint is for your own turn")
+            if role.kind == "seat":
+                # a seat asks for its own move (several seats may choose at once)
+                seat = next((p for p in actors if active.names[p] == role.colour), None)
+                if seat is None:
+                    raise ActionError("not_your_turn", "a hint is for your own turn")
+            elif len(actors) != 1:
+                raise ActionError("no_hint", "several players choose now: ask on a seat's page")
+            else:
+                seat = actors[0]
             player = spec.computer(spec.hint_level)
             copy = spec.computer_copy(game)
-        return str(player.choose(copy, actors[0]))
+        return str(player.choose(copy, seat))
 
     # ------------------------------------------------------------------ games
     def restore_last(self) -> int | None:
@@ -1046,6 +1058,14 @@ class Session:
         for name, level in active.computers.items():
             out.append({"colour": name, "computer": level, "claimed": True, "connected": True})
         return out
+
+
+def _secret(active: ActiveGame, text: str) -> bool:
+    """Whether a computer's move is a secret choice (never shown to the table)."""
+    try:
+        return active.adapter.secret(active.game.parse(text))
+    except NotationError:
+        return False
 
 
 def _computers(spec: GameSpec, seats: list[int], names: list[str], raw: Any) -> dict[str, int]:

@@ -7,17 +7,19 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from engine import registry
 from engine.kingdomino.game import Game
 from engine.kingdomino.options import Options
 from host.app.server import Access, create_app
 from tests.app.conftest import LoopbackClient, Table
+from tests.engine.platform.nim import SPEC as NIM
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "host" / "games" / "kingdomino" / "static"
@@ -102,7 +104,6 @@ def test_the_catalogue_offers_kingdominos_computer_levels_and_hints(app: TestCli
     assert games["kingdomino"]["computer"] == {"levels": [1, 2, 3, 4, 5], "default": 4}
     assert games["kingdomino"]["hint"] is True
     assert games["kingdomino"]["plugin"] == "/games/kingdomino/plugin.js"
-    assert games["elgrande"]["computer"] is None and games["elgrande"]["hint"] is False
 
 
 @pytest.mark.parametrize(
@@ -121,11 +122,23 @@ def test_bad_computer_seats_are_refused_by_field(app: TestClient, computers: Any
     assert why in answer.json()["errors"]["computers"]
 
 
-def test_a_game_without_a_computer_player_refuses_computer_seats(app: TestClient) -> None:
-    body = {"players": ["red", "blue"], "mode": "dealer", "computers": {"blue": 1}}
+@pytest.fixture
+def nim() -> Iterator[None]:
+    """The test-only Nim (tests/engine/platform/nim.py): a game without a computer player."""
+    registry.register(NIM)
+    yield
+    registry.unregister(NIM)
+
+
+def test_a_game_without_a_computer_player_refuses_computer_seats(
+    nim: None, app: TestClient
+) -> None:
+    games = {g["id"]: g for g in app.get("/api/catalogue").json()["games"]}
+    assert games["nim"]["computer"] is None and games["nim"]["hint"] is False
+    body = {"game": "nim", "computers": {"right": 1}}
     answer = app.post("/api/games", json=body)
     assert answer.status_code == 400
-    assert answer.json()["errors"]["computers"] == "El Grande has no computer player"
+    assert answer.json()["errors"]["computers"] == "Nim has no computer player"
 
 
 def test_a_computer_seat_plays_its_own_moves_through_the_durable_path(
@@ -186,8 +199,8 @@ def test_a_hint_is_a_legal_move_for_the_acting_seat_only(app: TestClient) -> Non
     assert refused.status_code == 409 and refused.json()["error"] == "not_your_turn"
 
 
-def test_a_game_without_a_computer_player_gives_no_hint(app: TestClient) -> None:
-    answer = app.post("/api/games", json={"players": ["red", "blue"], "mode": "dealer", "seed": 1})
+def test_a_game_without_a_computer_player_gives_no_hint(nim: None, app: TestClient) -> None:
+    answer = app.post("/api/games", json={"game": "nim"})
     assert answer.status_code == 200, answer.text
     refused = app.post("/api/hint", json={})
     assert refused.status_code == 409 and refused.json()["error"] == "no_hint"
