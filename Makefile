@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test check lint typecheck unit unit-compiled wheel bench clean firmware-check flash hardware openscad chromium iproute2 strace pico-harness
+.PHONY: setup run test check lint typecheck unit unit-compiled wheel bench clean firmware-check flash hardware openscad chromium iproute2 strace pico-harness appliance appliance-tools
 
 # A local virtualenv, refreshed whenever the dependency lists change.
 $(STAMP): pyproject.toml requirements-dev.txt
@@ -69,7 +69,7 @@ typecheck: setup
 	$(VENV)/bin/mypy
 
 # pytest exits 5 when it collected nothing: that is a broken suite, not a pass.
-unit: setup openscad chromium iproute2 strace pico-harness $(JSLINT_MODULES)
+unit: setup openscad chromium iproute2 strace pico-harness appliance appliance-tools $(JSLINT_MODULES)
 	@$(PY) -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
@@ -118,6 +118,25 @@ iproute2:
 strace:
 	@command -v strace >/dev/null || (apt-get update -qq && apt-get install -y -qq strace) \
 	|| echo "WARNING: strace could not be installed: the durability test will be skipped"
+
+# The Raspberry Pi appliance (docs/appliance.md): build/appliance/castillo-appliance_<version>_all.deb
+# (appliance/build_deb.py, dpkg-deb) carrying the kit's wheels (with this machine's compiled
+# engine, and the plain one for the Pi) and its dependencies' for aarch64 and x86_64.
+APPLIANCE_DEB := build/appliance/castillo-appliance_$(shell sed -n 's/^version = "\(.*\)"/\1/p' pyproject.toml)_all.deb
+appliance: $(APPLIANCE_DEB)
+$(APPLIANCE_DEB): $(MYPYC_BUILD)/.stamp pyproject.toml setup.py docs/appliance.md \
+  $(shell find appliance host engine firmware/towerfw -type f -not -path '*/__pycache__/*')
+	rm -rf build/appliance/wheel
+	$(PY) tools/build_wheel.py --out build/appliance/wheel \
+	|| echo "WARNING: no compiled engine: the package carries the plain engine only"
+	$(PY) appliance/build_deb.py $$(ls build/appliance/wheel/*.whl 2>/dev/null | sed 's/^/--compiled-wheel /')
+
+# debootstrap, systemd-nspawn and shellcheck for the appliance tests (tests/appliance: a Debian
+# root file system booted in a container). Without them those tests skip and say why.
+appliance-tools:
+	@command -v debootstrap >/dev/null && command -v systemd-nspawn >/dev/null && command -v shellcheck >/dev/null \
+	|| (apt-get update -qq && apt-get install -y -qq debootstrap systemd-container shellcheck) \
+	|| echo "WARNING: the appliance tools could not be installed: the container tests will be skipped"
 
 # The build pack: regenerate tables, diagrams and the Wokwi project from the data, render STLs.
 hardware: setup openscad
