@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test check lint typecheck unit unit-compiled wheel bench clean firmware-check flash hardware openscad chromium iproute2 strace pico-harness appliance appliance-tools
+.PHONY: setup run test check lint typecheck unit unit-compiled wheel bench clean firmware-check flash hardware openscad chromium iproute2 strace pico-harness appliance appliance-tools kiosk-tools
 
 # A local virtualenv, refreshed whenever the dependency lists change.
 $(STAMP): pyproject.toml requirements-dev.txt
@@ -69,7 +69,7 @@ typecheck: setup
 	$(VENV)/bin/mypy
 
 # pytest exits 5 when it collected nothing: that is a broken suite, not a pass.
-unit: setup openscad chromium iproute2 strace pico-harness appliance appliance-tools $(JSLINT_MODULES)
+unit: setup openscad chromium iproute2 strace pico-harness appliance appliance-tools kiosk-tools $(JSLINT_MODULES)
 	@$(PY) -m pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
@@ -137,6 +137,17 @@ appliance-tools:
 	@command -v debootstrap >/dev/null && command -v systemd-nspawn >/dev/null && command -v shellcheck >/dev/null \
 	|| (apt-get update -qq && apt-get install -y -qq debootstrap systemd-container shellcheck) \
 	|| echo "WARNING: the appliance tools could not be installed: the container tests will be skipped"
+
+# The kiosk test (tests/appliance_host/test_kiosk_xvfb.py): Xvfb, xwd (x11-apps), xwininfo and
+# xdpyinfo (x11-utils), zbarimg (zbar-tools) to read the Wi-Fi QR code off the screen; nmcli
+# (network-manager) reads the access-point profile offline. Debian's packages, installed once;
+# without them those tests skip and say why.
+kiosk-tools:
+	@command -v Xvfb >/dev/null && command -v xwd >/dev/null && command -v xwininfo >/dev/null \
+	  && command -v zbarimg >/dev/null && command -v nmcli >/dev/null \
+	|| (apt-get update -qq && apt-get install -y -qq --no-install-recommends \
+	  xvfb x11-apps x11-utils zbar-tools network-manager) \
+	|| echo "WARNING: the kiosk tools could not be installed: the kiosk test will be skipped"
 
 # The build pack: regenerate tables, diagrams and the Wokwi project from the data, render STLs.
 hardware: setup openscad

@@ -140,7 +140,8 @@ def wait_for_app(url: str, wait_s: float, poll_s: float = 0.5) -> None:
 
 
 def screen_size() -> str | None:
-    """The X screen's size as `W,H` (xdpyinfo), or None when it cannot be read."""
+    """The window size that covers the X screen, `W,H` (xdpyinfo), or None when the screen
+    cannot be read."""
     tool = shutil.which("xdpyinfo")
     if tool is None:
         return None
@@ -149,7 +150,11 @@ def screen_size() -> str | None:
     except (OSError, subprocess.TimeoutExpired):
         return None
     found = re.search(r"dimensions:\s+(\d+)x(\d+) pixels", out)
-    return f"{found.group(1)},{found.group(2)}" if found else None
+    if not found:
+        return None
+    # one pixel more each way (off screen): Chromium makes a window exactly the screen's size
+    # one pixel smaller (seen on Xvfb: 1279x799 for 1280x800), which leaves a black edge
+    return f"{int(found.group(1)) + 1},{int(found.group(2)) + 1}"
 
 
 def browser_command(
