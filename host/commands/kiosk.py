@@ -185,20 +185,24 @@ def _clean_exit_marks(profile: Path) -> None:
 
 
 def run_kiosk(args: argparse.Namespace) -> int:
+    window = args.window_size
     try:
         url = check_url(args.url)
-        browser = find_browser(args.browser)
-        if not os.environ.get("WAYLAND_DISPLAY") and not os.environ.get("DISPLAY"):
-            raise KioskError("no screen: run it under cage (Wayland) or X (DISPLAY is not set)")
-        window = args.window_size
-        if window is not None:
-            if not re.fullmatch(r"\d{2,5}x\d{2,5}", window):
-                return _fail(f"--window-size {window!r}: give WIDTHxHEIGHT, e.g. 1280x800", 2)
-            window = window.replace("x", ",")
-        elif not os.environ.get("WAYLAND_DISPLAY"):
-            window = screen_size()
+        if window is not None and not re.fullmatch(r"\d{2,5}x\d{2,5}", window):
+            raise KioskError(f"--window-size {window!r}: give WIDTHxHEIGHT, e.g. 1280x800")
         if not 0 <= args.wait <= 3600:
-            return _fail("--wait must be 0-3600 seconds", 2)
+            raise KioskError("--wait must be 0-3600 seconds")
+    except KioskError as exc:
+        return _fail(str(exc), 2)
+    try:
+        browser = find_browser(args.browser)
+        wayland = bool(os.environ.get("WAYLAND_DISPLAY"))
+        if not wayland and not os.environ.get("DISPLAY"):
+            raise KioskError("no screen: run it under cage (Wayland) or X (DISPLAY is not set)")
+        if window is not None:
+            window = window.replace("x", ",")
+        elif not wayland:
+            window = screen_size()
         print(f"waiting for the table app at {url}", flush=True)
         wait_for_app(url, args.wait)
     except KioskError as exc:
