@@ -489,35 +489,17 @@ class Tower:
                 self, steps.reading(self, mean, lit), pulse, ratio, size, problem, why
             )
             return
-        kind = pieces.kind(self, ratio, size, problem)
+        kind = pieces.kind(self, pulse, ratio, size, problem)
         if kind == "single" and colour is not None:  # the common case: no dict for the fields
             self.counts.add(colour)
             self.emit_drop(colour, pulse, d)
             return
-        fields: dict[str, Any] = {"pulse_us": pulse}
-        if size >= 0 and kind != "single":
-            fields["size"] = round(size, 2)  # only where it explains the verdict: small frames
         if kind == "single":
             self.counts.add(UNCERTAIN)
-            fields["best"] = best
-            fields["d"] = round(d, 2)
-            fields["why"] = why
-            self.emit("uncertain", fields)
-        elif kind == "grande":
-            self.counts.add("grande:" + colour if colour is not None else UNCERTAIN)
-            fields["c"] = colour if colour is not None else UNCERTAIN
-            fields["best"] = best
-            fields["d"] = round(d, 2)
-            self.emit("grande", fields)
-        elif kind == "merged":
-            fields["best"] = best
-            pieces.group("merged", self, fields, size, ratio, problem)
-        else:
-            self.counts.add(UNCERTAIN)
-            fields["best"] = colour if colour is not None else best
-            fields["d"] = round(d, 2)
-            fields["why"] = kind if kind == "one_or_two" else "size"
-            self.emit("uncertain", fields)
+            self.emit("uncertain", {"pulse_us": pulse, "best": best, "d": round(d, 2), "why": why})
+            return
+        # a Grande, touching cubes, or a length one beam cannot tell: rarer, in group.py
+        pieces.group("piece", self, kind, pulse, size, ratio, problem, colour, best, d)
 
     def cmd_cal(self, msg: "dict[str, Any]") -> "Any":
         return calsteps().cmd_cal(self, msg)

@@ -29,6 +29,40 @@ MAX_CUBES = 4  # longer groups: every cube is left to the table
 FIT = 0.3  # the measured length within this of a whole number of cubes, or no split
 
 
+def piece(
+    tower: "Any",
+    kind: str,
+    pulse: int,
+    size: float,
+    ratio: float,
+    problem: "Any",
+    colour: "Any",
+    best: "Any",
+    d: float,
+) -> None:
+    """Count and report a piece ``pieces.kind`` found other than a single cube: a Grande,
+    touching cubes, or (``size``, ``one_or_two``) a length one beam cannot tell."""
+    fields: dict[str, Any] = {"pulse_us": pulse}
+    if size >= 0:
+        fields["size"] = round(size, 2)  # only where it explains the verdict: small frames
+    counts = tower.counts
+    if kind == "grande":
+        counts.add("grande:" + colour if colour is not None else UNCERTAIN)
+        fields["c"] = colour if colour is not None else UNCERTAIN
+        fields["best"] = best
+        fields["d"] = round(d, 2)
+        tower.emit("grande", fields)
+    elif kind == "merged":
+        fields["best"] = best
+        merged(tower, fields, size, ratio, problem)
+    else:
+        counts.add(UNCERTAIN)
+        fields["best"] = colour if colour is not None else best
+        fields["d"] = round(d, 2)
+        fields["why"] = kind if kind == "one_or_two" else "size"
+        tower.emit("uncertain", fields)
+
+
 def merged(tower: "Any", fields: "Any", size: float, ratio: float, problem: "Any") -> None:
     """Count and report a group of touching cubes: ``est`` of them (the second beam's length,
     else the pulse's; at least one more than its seams); with the second beam each cube's

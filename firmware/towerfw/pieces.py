@@ -86,7 +86,7 @@ def colour_in_steps(tower: "Any", t_from: int, t_to: int) -> "Any":
     )
 
 
-def kind(tower: "Any", ratio: float, size: float, problem: "Any") -> str:
+def kind(tower: "Any", pulse: int, ratio: float, size: float, problem: "Any") -> str:
     """single, grande, merged, size (not sure whether a caballero or a Grande) or one_or_two
     (one beam: one slow cube or two fast ones touching).
 
@@ -102,9 +102,7 @@ def kind(tower: "Any", ratio: float, size: float, problem: "Any") -> str:
     # overlapping as much as they may), or pair_min_ratio of the calibrated pulse if that is
     # shorter (a chute faster than designed), the pulse may be two fast cubes touching as well
     # as one slow one: never counted as one cube without a flag
-    maybe2 = not measured and (
-        x >= cfg["pair_min_ratio"] or x * tower.single_pulse_us() >= cfg["pair_min_us"]
-    )
+    maybe2 = not measured and (x >= cfg["pair_min_ratio"] or pulse >= cfg["pair_min_us"])
     # literal keys: building one ("single_max" + unit) makes a new str, which MicroPython
     # checks against every interned string (~0.1 ms on the Pico)
     if x <= (cfg["single_max_size"] if measured else cfg["single_max_ratio"]):

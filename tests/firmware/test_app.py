@@ -327,7 +327,13 @@ def test_one_beam_uses_the_speed_spread_and_the_seam(rig: Rig) -> None:
 
     rig.drop(build)
     evs = cube_events(rig)
-    assert [e["k"] for e in evs[:6]] == ["drop"] * 6  # even the slowest caballero
+    # a caballero is red, or (as long as two fast cubes touching: issue 25) "1 or 2 red"
+    for e in evs[:6]:
+        assert (e["k"], e.get("c")) == ("drop", "red") or (e["k"], e["why"], e["best"]) == (
+            "uncertain",
+            "one_or_two",
+            "red",
+        )
     assert evs[6]["k"] in ("merged", "uncertain")  # a pair, even the fastest: flagged
     assert "size" not in evs[6]  # no second beam: no measured length
 
