@@ -7,9 +7,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.core.actions import Action
 from engine.core.protocol import GameState
-from engine.core.spec import TableOrDealerSpec
+from engine.core.spec import ComputerPlayer, TableOrDealerSpec, require_acting
 from engine.elcaballero import position
+from engine.elcaballero.bots import LEVELS, MonteCarloPlayer, Player, player_for_level
 from engine.elcaballero.catalogue import Catalogue
 from engine.elcaballero.extended import GRANDE_NONE
 from engine.elcaballero.game import Game
@@ -19,6 +21,7 @@ from engine.elcaballero.verbs import VERBS
 __all__ = ["SPEC", "ElCaballeroSpec"]
 
 COLOURS = ("red", "blue", "green", "yellow")
+MAX_SECONDS = 600.0  # the longest time budget a turn may be given
 
 
 class ElCaballeroSpec(TableOrDealerSpec):
@@ -31,6 +34,25 @@ class ElCaballeroSpec(TableOrDealerSpec):
     options_type = Options
     option_kinds = OPTION_KINDS
     option_sections = OPTION_SECTIONS
+    # 1 random, 2 greedy, 3-5 determinized Monte Carlo with 1, 3 and 8 seconds a turn
+    computer_levels = LEVELS
+    computer_default = 3
+    hint_level = 3
+
+    def computer(self, level: int) -> ComputerPlayer:
+        return _Computer(player_for_level(level))
+
+    def computer_timed(self, seconds: float) -> ComputerPlayer:
+        """Determinized Monte Carlo with a budget of about `seconds` a turn (a turn is many
+        steps: the first plans it, the others follow the plan)."""
+        if not (isinstance(seconds, (int, float)) and 0 < seconds <= MAX_SECONDS):
+            raise ValueError(f"the time budget is more than 0 and at most {MAX_SECONDS:g} seconds")
+        return _Computer(MonteCarloPlayer(float(seconds)))
+
+    def computer_copy(self, state: GameState) -> GameState:
+        """The copy a computer thinks on: a clone dealing from its own unpredictable seed."""
+        assert isinstance(state, Game)
+        return state.clone()
 
     def options_from_json(self, raw: Mapping[str, Any]) -> Options:
         return options_from_json(dict(raw))
@@ -84,6 +106,20 @@ class ElCaballeroSpec(TableOrDealerSpec):
     def check_invariants(self, state: GameState) -> None:
         assert isinstance(state, Game)
         check_invariants(state)
+
+
+class _Computer:
+    """A player of engine.elcaballero.bots as the platform's computer player."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+
+    def choose(self, state: GameState, seat: int) -> Action:
+        """The player's step for `seat`, thought on private copies of `state` (determinized:
+        never the real game's future cards); `state` is unchanged."""
+        assert isinstance(state, Game)
+        require_acting(state, seat)
+        return self.player.choose(state, seat)
 
 
 def _catalogue(data: Any) -> Catalogue | None:
