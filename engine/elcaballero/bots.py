@@ -33,10 +33,12 @@ import time
 from collections import OrderedDict
 
 from engine.core.actions import Action
+from engine.core.errors import IllegalAction
 from engine.core.protocol import CHANCE
 from engine.elcaballero.cards import LAND
 from engine.elcaballero.game import DONE, REINFORCE, Game
 from engine.elcaballero.notation import parse_spot
+from engine.elcaballero.turn import REINFORCED
 
 # Levels for the table app: 1 random, 2 greedy, 3.. Monte Carlo with a time budget a turn.
 LEVEL_SECONDS: dict[int, float] = {3: 1.0, 4: 3.0, 5: 8.0}
@@ -205,10 +207,10 @@ def rollout_turn(game: Game, seat: int, rng: random.Random) -> None:
     """One turn by the rollout policy: a sampled greedy (reinforce; the best of a few area
     placements; up to two caballero cards and a ship or other gain when the best of a few
     raises the projected score)."""
-    if REINFORCE in game.legal_actions(seat):
+    if not game.turn[REINFORCED]:
         game.apply(REINFORCE, seat)
     for _ in range(2):
-        areas = [a for a in game.legal_actions(seat) if a.kind == "area"]
+        areas = game.area_actions(seat)
         if not areas:
             break
         choice, _ = best_by_gain(game, seat, sample(areas, ROLLOUT_AREAS, rng))
@@ -216,22 +218,19 @@ def rollout_turn(game: Game, seat: int, rng: random.Random) -> None:
         game.apply(choice, seat)
     for _ in range(2):
         gaining = [a for a in game.legal_actions(seat) if a.kind in GAINING]
-        gaining = worth_weighing(game, seat, gaining)
         if not gaining:
             break
+        gaining = worth_weighing(game, seat, gaining)
         choice, gain = best_by_gain(game, seat, sample(gaining, ROLLOUT_KNIGHTS, rng))
         if choice is None or gain <= 0:
             break
         game.apply(choice, seat)
-    for _ in range(4):  # done, or (a rare map) whatever the rules still require
-        actions = game.legal_actions(seat)
-        if DONE in actions:
-            game.apply(DONE, seat)
-            return
-        game.apply(actions[rng.randrange(len(actions))], seat)
     while game.current_players() == (seat,) and game.phase == "turn":
-        actions = game.legal_actions(seat)
-        game.apply(DONE if DONE in actions else actions[rng.randrange(len(actions))], seat)
+        try:
+            game.apply(DONE, seat)
+        except IllegalAction:  # (a rare map) whatever the rules still require first
+            actions = game.legal_actions(seat)
+            game.apply(actions[rng.randrange(len(actions))], seat)
 
 
 def rollout(game: Game, turns: int, rng: random.Random) -> None:
@@ -256,23 +255,25 @@ def worth_weighing(game: Game, seat: int, actions: list[Action]) -> list[Action]
     land, of the numbers that give the seat the same standing in that region, only the
     smallest is kept (the least that leads or passes each other seat's total, and the least
     there is). The rest (and every other kind of action) is kept as it comes."""
-    board = game.board
-    totals = game.totals()
     out: list[Action] = []
-    groups: dict[str, list[Action]] = {}
+    groups: dict[tuple[str, str], list[Action]] = {}
     for action in actions:
-        if action.kind in ("knight", "raise") and board.land_sides(parse_spot(action.arg)[0]):
-            groups.setdefault(action.kind + action.arg, []).append(action)
+        if action.kind == "knight" or action.kind == "raise":
+            groups.setdefault((action.kind, action.arg), []).append(action)
         else:
             out.append(action)
-    for group in groups.values():
-        key, side = parse_spot(group[0].arg)
-        kind, root = board.facing(key, side)
-        row = totals.get(root) if kind == LAND else None
-        now = 0
-        if group[0].kind == "raise":
-            card = board.caballeros[key]
-            now = game.number(card, side)
+    if not groups:
+        return out
+    board = game.board
+    totals = game.totals()
+    for (kind, spot), group in groups.items():
+        key, side = parse_spot(spot)
+        facing, root = board.facing(key, side)
+        row = totals.get(root) if facing == LAND else None
+        if facing != LAND or not board.land_sides(key):
+            out.extend(group)  # next to sea only: the number faces no land yet
+            continue
+        now = game.number(board.caballeros[key], side) if kind == "raise" else 0
         mine = row[seat] if row is not None else 0
         wanted = {t + 1 for p, t in enumerate(row) if p != seat} if row is not None else set()
         smallest = min(int(a.arg2) for a in group)

@@ -270,6 +270,14 @@ class Game:
         )
         return [self.scores[p] + now[p] for p in range(self.n)]
 
+    def area_actions(self, player: int) -> list[Action]:
+        """The area card steps `player` may take now ([] when none is due or none fits): the
+        `area` actions of `legal_actions`, without listing the rest (for computer players)."""
+        if self.phase != "turn" or player not in self.current_players() or not self._area_open():
+            return []
+        self._area_spots(player)
+        return list(self._spot_actions)
+
     def determinize(self, seat: int, seed: int) -> Game:
         """A copy for a computer player of `seat` to search: everything that seat cannot know
         is redrawn. In El Caballero that is the order of the cards still face down (the power
