@@ -200,6 +200,8 @@ class Belief:
             for p in range(n):
                 g.pieces[castillo][p] = mine if p == me else 0
                 g.province[p] = own_province if p == me else free[p]
+            if not view["throws"]:  # the last throw's key names its colour: not heard now
+                g.throw_key = ()
             first = g.turn.first_throw if g.turn is not None else len(g.throws)
             g.throws = [
                 Throw(t.round, t.by, t.colour if i >= first else t.by, t.count)
