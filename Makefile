@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test check lint typecheck unit unit-compiled wheel bench clean firmware-check flash hardware openscad chromium iproute2 strace pico-harness appliance appliance-tools kiosk-tools
+.PHONY: setup run test check lint typecheck unit unit-compiled wheel bench bench-players clean firmware-check flash hardware openscad chromium iproute2 strace pico-harness appliance appliance-tools kiosk-tools
 
 # A local virtualenv, refreshed whenever the dependency lists change.
 $(STAMP): pyproject.toml requirements-dev.txt
@@ -195,6 +195,11 @@ flash: setup
 
 bench: setup pico-harness
 	$(PY) -m bench
+
+# The computer players' long matches (issue 24), hours rather than minutes: El Grande's is about
+# 7.5 hours on one core (bench/players_elgrande.py says why; --jobs=2 halves it on two cores).
+bench-players: setup
+	$(PY) -m bench players_elgrande --full --progress
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/flash tests/pico/node_modules tools/jslint/node_modules
