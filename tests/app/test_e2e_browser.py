@@ -10,7 +10,6 @@ tower counts it. Screenshots go to tests/app/artifacts/ (gitignored).
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,7 +27,7 @@ from tests.app.ui_browser import (
     watch_errors,
 )
 from tests.app.ui_driver import Driver
-from tests.app.ui_strings import GAMES, page_strings, shell_strings
+from tests.app.ui_strings import GAMES, page_strings, placeholders, shell_strings
 
 LANGS = ("en", "cs", "pl", "uk")
 MISSING = chromium_missing()
@@ -65,18 +64,14 @@ def _small_controls(page: Any) -> list[str]:
 
 
 # ---------------------------------------------------------------------- the translation tables
-def _placeholders(text: str) -> set[str]:
-    return set(re.findall(r"\{(\w+)\}", text))
-
-
-def test_translation_tables_have_every_key_with_the_same_placeholders() -> None:
+def test_translation_tables_have_every_key_with_the_sameplaceholders() -> None:
     """The shell's strings, and El Grande's over them, in every language (ui_strings.py)."""
     for strings in (shell_strings, page_strings):
         tables = {lang: strings(lang) for lang in LANGS}
         for lang in LANGS[1:]:
             assert set(tables[lang]) == set(tables["en"]), lang
             for key, text in tables["en"].items():
-                assert _placeholders(tables[lang][key]) == _placeholders(text), (lang, key)
+                assert placeholders(tables[lang][key]) == placeholders(text), (lang, key)
                 assert tables[lang][key].strip(), (lang, key)
 
 

@@ -3,18 +3,12 @@ many games": the client translates keys, it never parses English), and areas car
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from engine.elgrande.scoring import NOTE_TEXTS, score_area
-from tests.app.ui_strings import page_strings
+from tests.app.ui_strings import page_strings, placeholders
 
 LANGUAGES = ("en", "cs", "pl", "uk")
-
-
-def _placeholders(text: str) -> set[str]:
-    return set(re.findall(r"\{(\w+)\}", text))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -22,7 +16,7 @@ def test_every_reason_key_has_its_text_with_the_same_parameters(lang: str) -> No
     table = page_strings(lang)
     for key, english in NOTE_TEXTS.items():
         assert key in table, f"{lang}: {key} missing"
-        assert _placeholders(table[key]) == _placeholders(english), (lang, key)
+        assert placeholders(table[key]) == placeholders(english), (lang, key)
 
 
 def test_a_tied_first_place_with_the_king_says_so_as_a_key() -> None:

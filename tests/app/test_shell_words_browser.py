@@ -63,3 +63,32 @@ def test_the_page_frames_labels_follow_the_language(page: Any, lang: str) -> Non
                   document.querySelector('#round-track').getAttribute('aria-label')]"""
     )
     assert labels == [strings["ui.language"], strings["ui.rounds"]]
+
+
+PLURALS = """async () => {
+  const { I18n, format } = await import('/static/js/i18n.js');
+  const words = new I18n();
+  await words.use('en', 'elgrande');
+  const cs = '{n, plural, one {# karta} few {# karty} other {# karet}}';
+  return [
+    words.t('prompt.take', { actor: 'Blue', max: 1 }),
+    words.t('prompt.take', { actor: 'Blue', max: 3 }),
+    words.t('prompt.return', { actor: 'Blue', left: 1, colour: 'red' }),
+    [1, 3, 5].map((n) => format(cs, { n }, 'cs')),
+    format('{n, plural, =0 {none} other {# left}}', { n: 0 }, 'en'),
+    format('{n, plural, one {# card} other {# cards}}', {}, 'en'),
+  ];
+}"""
+
+
+@browser
+def test_a_count_takes_the_languages_plural_form(page: Any) -> None:
+    """ "place up to 1 caballeros" (issue 23): a string may give each plural form (ICU's plural
+    syntax, chosen by the language's plural rules); a missing count leaves the text as it is."""
+    one, three, ret, czech, none, missing = page.evaluate(PLURALS)
+    assert one == "Blue: take up to 1 caballero from the province to your court"
+    assert three == "Blue: take up to 3 caballeros from the province to your court"
+    assert ret == "Blue: return 1 red caballero to the province"
+    assert czech == ["1 karta", "3 karty", "5 karet"]
+    assert none == "none"
+    assert missing == "{n, plural, one {# card} other {# cards}}"

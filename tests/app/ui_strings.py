@@ -6,12 +6,21 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 SHELL = REPO / "host" / "app" / "static" / "i18n"
 GAMES = REPO / "host" / "games"
+# a placeholder: {name}, or the head of a plural {name, plural, one {…} other {…}} (i18n.js)
+PLACEHOLDER = re.compile(r"\{(\w+)(?:\}|\s*,\s*plural\s*,)")
+
+
+def placeholders(text: str) -> set[str]:
+    """The parameters a translated string uses: a language may write a count as a plural where
+    another writes the bare number (English "1 caballero", Czech's invariant "caballeros")."""
+    return set(PLACEHOLDER.findall(text))
 
 
 def shell_strings(lang: str) -> dict[str, str]:

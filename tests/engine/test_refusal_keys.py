@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from pathlib import Path
 
 import pytest
@@ -19,11 +18,11 @@ from engine.elgrande.errors import IllegalAction
 from engine.elgrande.explain import KEY_PREFIX, PARAM_KINDS, PHASE_WORDS, REFUSALS
 from engine.elgrande.game import CHANCE, Game, Options
 from engine.elgrande.verbs import VERBS
+from tests.app.ui_strings import placeholders
 from tests.engine.conftest import ALTERNATIVES_2023, players_for, random_step
 
 BUNDLES = Path(__file__).resolve().parents[2] / "host" / "games" / "elgrande" / "static" / "i18n"
 LANGUAGES = ("en", "cs", "pl", "uk")
-PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
 def bundle(lang: str) -> dict[str, str]:
@@ -62,7 +61,7 @@ def test_every_refusal_key_is_translated_in_all_four_languages_with_its_placehol
         texts = bundle(lang)
         assert set(texts) == set(expected), (lang, set(texts) ^ set(expected))
         for key, text in texts.items():
-            assert set(PLACEHOLDER.findall(text)) == expected[key], (lang, key, text)
+            assert placeholders(text) == expected[key], (lang, key, text)
             assert text.strip() == text and text, (lang, key)
 
 

@@ -35,6 +35,69 @@ export async function gameStrings(game, lang) {
   return { ...english, ...strings };
 }
 
+const PLURAL = /^\{(\w+)\s*,\s*plural\s*,/;
+
+/** The text between the brace at `open` and its match (nested braces kept), and the index after. */
+function braced(text, open) {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === "{") depth++;
+    else if (text[i] === "}" && --depth === 0) return [text.slice(open + 1, i), i + 1];
+  }
+  return null;
+}
+
+/** The form of `{n, plural, one {# card} other {# cards}}` for the number `n`: an exact
+ * `=n` form first, else the language's plural category (Intl.PluralRules), else `other`;
+ * `#` is the number. Null when the text is not such a plural. */
+function plural(text, params, lang) {
+  const head = PLURAL.exec(text);
+  if (!head || !(head[1] in params)) return null;
+  const value = Number(params[head[1]]);
+  const forms = new Map();
+  let at = head[0].length;
+  for (;;) {
+    const selector = /^\s*(=\d+|\w+)\s*(?=\{)/.exec(text.slice(at));
+    if (!selector) break;
+    const form = braced(text, at + selector[0].length);
+    if (!form) return null;
+    forms.set(selector[1], form[0]);
+    at = form[1];
+  }
+  const chosen = forms.get(`=${value}`) ?? forms.get(new Intl.PluralRules(lang).select(value)) ?? forms.get("other");
+  return chosen === undefined ? null : chosen.replaceAll("#", String(params[head[1]]));
+}
+
+/** `template` with each {name} filled from `params` and each {name, plural, …} replaced by
+ * its form for the number (ICU's plural syntax, the subset translators need); a placeholder
+ * without a value stays as it is. */
+export function format(template, params = {}, lang = "en") {
+  let out = "";
+  let at = 0;
+  while (at < template.length) {
+    const open = template.indexOf("{", at);
+    if (open < 0) break;
+    out += template.slice(at, open);
+    const inner = PLURAL.test(template.slice(open)) ? braced(template, open) : null;
+    const form = inner ? plural(template.slice(open, inner[1]), params, lang) : null;
+    if (form !== null) {
+      out += format(form, params, lang);
+      at = inner[1];
+      continue;
+    }
+    const simple = /^\{(\w+)\}/.exec(template.slice(open));
+    if (simple) {
+      const value = params[simple[1]];
+      out += value !== undefined && value !== null ? String(value) : simple[0];
+      at = open + simple[0].length;
+    } else {
+      out += "{";
+      at = open + 1;
+    }
+  }
+  return out + template.slice(at);
+}
+
 export class I18n {
   constructor() {
     this.lang = "en";
@@ -68,14 +131,11 @@ export class I18n {
     return key in this.strings || key in this.fallback;
   }
 
-  /** The string for `key` with {name} placeholders filled from `params`. */
+  /** The string for `key` with {name} placeholders filled from `params` (and plural forms
+   * chosen: `format`). */
   t(key, params = {}) {
     const template = this.strings[key] ?? this.fallback[key] ?? key;
-    return template.replace(/\{(\w+)\}/g, (all, name) =>
-      name in params && params[name] !== undefined && params[name] !== null
-        ? String(params[name])
-        : all,
-    );
+    return format(template, params, this.lang);
   }
 
   colour(colour) {
