@@ -247,11 +247,12 @@ def test_bundle_damaged_refused_then_installed(table: ct.Container) -> None:
     """A bundle whose wheel does not match SHA256SUMS is refused (exit 2, nothing changed);
     the intact bundle installs."""
     box = table
+    before = current(box)
     box.run("cp", "-r", "/media/usb/castillo-update", "/media/usb/damaged")
-    box.run("sh", "-c", "printf x >>/media/usb/damaged/*.whl")
+    box.run("sh", "-c", 'for f in /media/usb/damaged/*.whl; do printf x >>"$f"; done')
     done, _ = update(box, "--bundle", "/media/usb/damaged")
     assert done.returncode == 2 and "does not match SHA256SUMS" in done.stderr, done.stderr
-    assert current(box) == "versions/v0.1.1"
+    assert current(box) == before
     done, _ = update(box, "--bundle", "/media/usb/nothing-here")
     assert done.returncode == 2 and "not a folder" in done.stderr, done.stderr
     done, took = update(box, "--bundle", "/media/usb/castillo-update")
@@ -262,10 +263,13 @@ def test_bundle_damaged_refused_then_installed(table: ct.Container) -> None:
 
 
 def test_manual_rollback(table: ct.Container) -> None:
-    """castillo-appliance rollback goes back to the previous version."""
+    """castillo-appliance rollback goes back to the previous version (and `previous` then
+    names the one left)."""
+    was, previous = current(table), table.run("readlink", "/opt/castillo/previous").stdout.strip()
     started = time.monotonic()
     done = table.run("castillo-appliance", "rollback", check=False, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert current(table) == "versions/v0.1.1"
+    assert current(table) == previous != was
+    assert table.run("readlink", "/opt/castillo/previous").stdout.strip() == was
     FIGURES["manual rollback"] = f"{time.monotonic() - started:.1f} s"
     game_continues(table)
