@@ -19,7 +19,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,14 +26,13 @@ from pathlib import Path
 import pytest
 
 from host.app import own_network
-from tests.app.netns import IP, NETNS_MISSING, castillo_run, in_ns, lone_namespace
+from tests.app.netns import NETNS_MISSING, castillo_run, in_ns
 from tests.app.ui_browser import CHROMIUM, CHROMIUM_ARGS, chromium_missing
-from tests.appliance_host.test_wifi_cli import FAKE_NMCLI
+from tests.appliance_host.helpers import AP_ADDRESS, access_point_namespace, own_wifi
 
 REPO = Path(__file__).resolve().parents[2]
 SCREEN = (1280, 800)
 TOOLS = ("Xvfb", "xwd", "xwininfo", "xdpyinfo", "zbarimg")
-AP_ADDRESS = "10.42.0.1"
 
 
 def _missing() -> str | None:
@@ -99,40 +97,7 @@ def _decoded(shot: Path) -> list[str]:
 
 
 def test_the_kiosk_shows_the_table_full_screen_with_the_wifi_code(tmp_path: Path) -> None:
-    data, profiles = tmp_path / "data", tmp_path / "nm"
-    init = _run(
-        sys.executable,
-        "-m",
-        "host.cli",
-        "wifi",
-        "init",
-        "--data-dir",
-        str(data),
-        "--profile-dir",
-        str(profiles),
-    )
-    assert init.returncode == 0, init.stderr
-    # no known network: the fake nmcli raises the access point at once
-    fake_bin = tmp_path / "bin"
-    fake_bin.mkdir()
-    (fake_bin / "nmcli").write_text(FAKE_NMCLI.format(python=sys.executable))
-    (fake_bin / "nmcli").chmod(0o755)
-    env = {**os.environ, "PATH": f"{fake_bin}:{os.environ['PATH']}", "FAKE_NM_DIR": str(tmp_path)}
-    watch = _run(
-        sys.executable,
-        "-m",
-        "host.cli",
-        "wifi",
-        "watch",
-        "--data-dir",
-        str(data),
-        "--profile-dir",
-        str(profiles),
-        "--wait",
-        "0",
-        env=env,
-    )
-    assert watch.returncode == 0, watch.stderr
+    data, profiles = own_wifi(tmp_path)
     profile = _profile(profiles / own_network.PROFILE_FILE)
     expected = own_network.wifi_payload(
         own_network.Credentials(
@@ -143,62 +108,51 @@ def test_the_kiosk_shows_the_table_full_screen_with_the_wifi_code(tmp_path: Path
         )
     )
 
-    with lone_namespace() as ns:
-        # the access point's interface, inside the namespace only
-        # (a veth pair with both ends there: this kernel has no dummy interfaces)
-        peer = ["peer", "name", "castillo-apx"]
-        subprocess.run(
-            [IP, "-n", ns, "link", "add", "castillo-ap", "type", "veth", *peer], check=True
+    with (
+        access_point_namespace() as ns,
+        castillo_run(ns, "--data-dir", str(data)) as served,
+        xvfb(ns) as display,
+    ):
+        here = next(u for u in served.urls() if "127.0.0.1" in u)
+        assert any(f"http://{AP_ADDRESS}:" in u for u in served.urls()), served.lines
+        chromium_args = [a for a in CHROMIUM_ARGS if a != "--headless"]
+        kiosk = in_ns(
+            ns,
+            sys.executable,
+            "-m",
+            "host.cli",
+            "kiosk",
+            "--url",
+            here,
+            "--browser",
+            CHROMIUM,
+            *(f"--browser-arg={a}" for a in chromium_args),
         )
-        subprocess.run([IP, "-n", ns, "link", "set", "castillo-apx", "up"], check=True)
-        subprocess.run(
-            [IP, "-n", ns, "addr", "add", f"{AP_ADDRESS}/24", "dev", "castillo-ap"], check=True
-        )
-        subprocess.run([IP, "-n", ns, "link", "set", "castillo-ap", "up"], check=True)
-        with castillo_run(ns, "--data-dir", str(data)) as served, xvfb(ns) as display:
-            here = next(u for u in served.urls() if "127.0.0.1" in u)
-            assert any(f"http://{AP_ADDRESS}:" in u for u in served.urls()), served.lines
-            chromium_args = [a for a in CHROMIUM_ARGS if a != "--headless"]
-            kiosk = in_ns(
-                ns,
-                sys.executable,
-                "-m",
-                "host.cli",
-                "kiosk",
-                "--url",
-                here,
-                "--browser",
-                CHROMIUM,
-                *(f"--browser-arg={a}" for a in chromium_args),
-            )
-            log = tmp_path / "kiosk.log"
-            with (
-                log.open("w") as out,
-                started(
-                    kiosk,
-                    env={**os.environ, "DISPLAY": display},
-                    stdout=out,
-                    stderr=subprocess.STDOUT,
-                ) as proc,
-            ):
-                shot = tmp_path / "screen.xwd"
-                found: list[str] = []
-                deadline = time.monotonic() + 120
-                while time.monotonic() < deadline and proc.poll() is None:
-                    time.sleep(3)
-                    grab = in_ns(
-                        ns, "xwd", "-root", "-silent", "-display", display, "-out", str(shot)
-                    )
-                    if _run(*grab).returncode == 0:
-                        found = _decoded(shot)
-                        if found:
-                            break
-                assert proc.poll() is None, "the kiosk ended:\n" + log.read_text()
-                assert found == [expected], (found, log.read_text())
-                windows = _run(*in_ns(ns, "xwininfo", "-root", "-children", "-display", display))
-                # the browser's window covers the screen (from its top left corner)
-                sizes = re.findall(r'"Castillo[^"]*": \(.*?\)\s+(\d+)x(\d+)\+0\+0', windows.stdout)
-                assert sizes, windows.stdout
-                assert all(int(w) >= SCREEN[0] and int(h) >= SCREEN[1] for w, h in sizes), sizes
-                shutil.copy(shot, Path(tempfile.gettempdir()) / "castillo-kiosk-last.xwd")
-            assert "starting " in log.read_text()
+        log = tmp_path / "kiosk.log"
+        with (
+            log.open("w") as out,
+            started(
+                kiosk,
+                env={**os.environ, "DISPLAY": display},
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            ) as proc,
+        ):
+            shot = tmp_path / "screen.xwd"
+            found: list[str] = []
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and proc.poll() is None:
+                time.sleep(3)
+                grab = in_ns(ns, "xwd", "-root", "-silent", "-display", display, "-out", str(shot))
+                if _run(*grab).returncode == 0:
+                    found = _decoded(shot)
+                    if found:
+                        break
+            assert proc.poll() is None, "the kiosk ended:\n" + log.read_text()
+            assert found == [expected], (found, log.read_text())
+            windows = _run(*in_ns(ns, "xwininfo", "-root", "-children", "-display", display))
+            # the browser's window covers the screen (from its top left corner)
+            sizes = re.findall(r'"Castillo[^"]*": \(.*?\)\s+(\d+)x(\d+)\+0\+0', windows.stdout)
+            assert sizes, windows.stdout
+            assert all(int(w) >= SCREEN[0] and int(h) >= SCREEN[1] for w, h in sizes), sizes
+        assert "starting " in log.read_text()

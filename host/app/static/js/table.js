@@ -22,6 +22,7 @@ const ui = {
   conn: null,
   lobbyOpen: false,
   network: null, // GET /api/info's `network`: how devices reach the app
+  hostScreen: false, // the host's own screen of an app serving the network (shows the pairing code)
   online: false, // whether the page's WebSocket to the server is open (net.js onStatus)
   plugin: null, // the active game's UI plugin (its own, else the generic one)
   uses: null, // what the active game uses of the kit ({tower, lights}; plugins.js gameUses)
@@ -157,7 +158,7 @@ function tabList(state) {
 function seatsPane(state) {
   const wifi = wifiCard(i18n, ui.network);
   const seats = seatsView(i18n, state, { reissue, network: ui.network });
-  return [wifi ? h("div.seats-with-wifi", {}, wifi, seats) : seats, pairingNote(i18n)];
+  return [wifi ? h("div.seats-with-wifi", {}, wifi, seats) : seats, ui.hostScreen ? pairingNote(i18n) : null];
 }
 
 /** How devices reach the app (GET /api/info, or a `network` message when the machine's address
@@ -377,6 +378,7 @@ async function main() {
     if (info === null) await new Promise((resolve) => setTimeout(resolve, wait));
   }
   ui.network = info?.network ?? null;
+  ui.hostScreen = Boolean(info?.lan && info.pairing_required === false);
   const pairing = { show: (el) => { ui.lobbyOpen = false; showOverlay(el); }, hide: closeOverlay };
   if (info?.pairing_required) await pairDevice(i18n, pairing);
   const query = () => {

@@ -83,7 +83,7 @@ export function wifiCard(i18n, network) {
 }
 
 /** On the host's own screen: the pairing code another tablet enters (GET /api/pairing answers
- * the host's screen only; elsewhere nothing is shown). */
+ * the host's screen only: the caller asks only there). */
 export function pairingNote(i18n) {
   const note = h("p.pairing-note.muted", { hidden: true });
   const show = () => {
