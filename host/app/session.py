@@ -307,6 +307,9 @@ class Session:
                 raise ActionError("no_hint", "several players choose now: ask on a seat's page")
             else:
                 seat = actors[0]
+                if any(active.adapter.secret(a) for a in game.legal_actions(seat)):
+                    # shown at the shared screen, a hint would tell the seat's secret choice
+                    raise ActionError("no_hint", "a secret choice: ask on the seat's page")
             player = spec.computer(spec.hint_level)
             copy = spec.computer_copy(game)
         return str(player.choose(copy, seat))

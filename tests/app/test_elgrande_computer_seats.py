@@ -4,8 +4,8 @@ The lobby offers El Grande's levels and hints; a 4-player game with two people a
 computer seats (random and greedy: the search's own tests are in tests/engine) plays to its end
 through the API, secret discs included (where several seats choose at once, a computer seat
 chooses at once too), across a restart of the server in the middle, and the stored record
-replays to the same scores; a seat's hint is one of its legal steps, at a secret-disc step too;
-at a real table (table mode) a computer's secret disc is made at once, never shown as a
+replays to the same scores; a seat's hint is one of its legal steps, at a secret-disc step too,
+while the shared screen gets no hint of a secret choice (it would show it); at a real table (table mode) a computer's secret disc is made at once, never shown as a
 proposal."""
 
 from __future__ import annotations
@@ -139,6 +139,19 @@ def test_a_game_with_computer_seats_plays_to_its_end_across_a_restart(tmp_path: 
             assert hint.status_code == 200, hint.text
             mine = client.get(f"/api/seat/{tokens['purple']}/state").json()
             assert hint.json()["hint"] in mine["legal"] and hint.json()["hint"].startswith("disc")
+            # the shared screen gets no hint of a secret choice, one seat's or several's
+            refused = client.post("/api/hint", json={})
+            assert refused.status_code == 409 and refused.json()["error"] == "no_hint"
+            assert "blue" in state["game"]["acting"]  # the other person has not chosen yet
+            taken = client.post(
+                f"/api/seat/{tokens['purple']}/action", json={"text": hint.json()["hint"]}
+            )
+            assert taken.status_code == 200, taken.text
+            alone = _wait(client, lambda s: s["game"]["acting"] == ["blue"])
+            assert not _over(alone)
+            refused = client.post("/api/hint", json={})
+            assert refused.status_code == 409, refused.text
+            assert "secret" in refused.json()["reason"], refused.json()
             discs_seen += 1
     finally:
         first.close()
