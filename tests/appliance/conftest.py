@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.app.netns import NETNS_MISSING, Wire, wire
 from tests.appliance import container as ct
 
 ROOT = ct.ROOT
@@ -51,8 +52,20 @@ def deb() -> Path:
 
 
 @pytest.fixture(scope="session")
-def installed(deb: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ct.Container]:
-    """A booted stock-card container with the package installed with dpkg -i."""
+def network() -> Iterator[Wire]:
+    """The container's network: a veth to a "phone" namespace (tests/app/netns.py)."""
+    if NETNS_MISSING:
+        pytest.skip(f"no network namespaces: {NETNS_MISSING}")
+    with wire() as made:
+        yield made
+
+
+@pytest.fixture(scope="session")
+def installed(
+    deb: Path, network: Wire, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ct.Container]:
+    """A booted stock-card container with the package installed with dpkg -i, on a veth to
+    a phone's namespace."""
     reason = ct.why_not()
     if reason:
         pytest.skip(reason)
@@ -60,7 +73,7 @@ def installed(deb: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[c
     took = ct.ensure_rootfs()
     if not cached:
         FIGURES["rootfs build (first run)"] = f"{took:.0f} s"
-    box = ct.Container(tmp_path_factory.mktemp("appliance"))
+    box = ct.Container(tmp_path_factory.mktemp("appliance"), netns=network.server_ns)
     try:
         box.boot()
         box.put(deb, "/root/castillo-appliance.deb")

@@ -2,8 +2,9 @@
 
 The root file system (tests/appliance/make_rootfs.sh, cached under build/appliance-rootfs) is the
 read-only lower layer of an overlay: each container writes only to its own scratch folder, so
-the cache stays a stock card. The container has its own network namespace with loopback only
-(--private-network): the app it serves on port 8000 never meets the machine's own network.
+the cache stays a stock card. The container has its own network namespace: loopback only
+(--private-network), or one the test made (a veth to a "phone" namespace, tests/app/netns.py):
+the app it serves on port 8000 never meets the machine's own network.
 
 systemd-nspawn needs --register=no --keep-unit here (the host's PID 1 is not systemd: no
 machined, no scope units; docs/appliance.md "Tests").
@@ -47,8 +48,11 @@ def ensure_rootfs() -> float:
 
 
 class Container:
-    def __init__(self, scratch: Path) -> None:
+    def __init__(self, scratch: Path, netns: str | None = None) -> None:
+        """`netns`: a network namespace (`ip netns`) the container joins, else its own with
+        loopback only."""
         self.scratch = scratch
+        self.netns = netns
         self.root = scratch / "root"
         self.nspawn: subprocess.Popen[bytes] | None = None
         self.leader = 0
@@ -78,7 +82,9 @@ class Container:
                 "--quiet",
                 "--register=no",
                 "--keep-unit",
-                "--private-network",
+                f"--network-namespace-path=/run/netns/{self.netns}"
+                if self.netns
+                else "--private-network",
                 "--console=passive",
                 "-D",
                 str(self.root),
@@ -250,3 +256,57 @@ class Container:
 
 def main_pid(container: Container) -> int:
     return int(container.unit("castillo.service", "MainPID")["MainPID"])
+
+
+MDNS_QUERY = """
+import socket, struct, sys
+name, source = sys.argv[1], sys.argv[2]
+labels = b"".join(bytes([len(p)]) + p.encode() for p in name.split(".")) + b"\\0"
+# one question, type A, class IN; from a port other than 5353: a legacy unicast query
+# (RFC 6762 6.7), answered to this socket
+query = struct.pack(">6H", 0x1234, 0, 1, 0, 0, 0) + labels + struct.pack(">2H", 1, 1)
+sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+sock.setsockopt(socket.IPPROTO_IP, socket.IP_MULTICAST_IF, socket.inet_aton(source))
+sock.bind((source, 0))
+sock.settimeout(1.0)
+
+def skip_name(data, at):
+    while data[at]:
+        if data[at] & 0xC0 == 0xC0:
+            return at + 2
+        at += data[at] + 1
+    return at + 1
+
+for _ in range(3):
+    sock.sendto(query, ("224.0.0.251", 5353))
+    try:
+        data, _peer = sock.recvfrom(2048)
+    except OSError:
+        continue
+    questions, answers = struct.unpack(">2H", data[4:8])
+    at = 12
+    for _ in range(questions):
+        at = skip_name(data, at) + 4
+    for _ in range(answers):
+        at = skip_name(data, at)
+        kind, _cls, _ttl, size = struct.unpack(">2HIH", data[at:at + 10])
+        at += 10
+        if kind == 1 and size == 4:
+            print(socket.inet_ntoa(data[at:at + 4]))
+            sys.exit(0)
+        at += size
+sys.exit(1)
+"""
+
+
+def mdns_resolve(namespace: str, name: str, source: str) -> str:
+    """The IPv4 address `name` resolves to by an mDNS query from `namespace` (sent from
+    `source`, an address there); "" when nothing answers."""
+    done = subprocess.run(
+        ["ip", "netns", "exec", namespace, "python3", "-c", MDNS_QUERY, name, source],
+        capture_output=True,
+        text=True,
+        timeout=20,
+        check=False,
+    )
+    return done.stdout.strip() if done.returncode == 0 else ""

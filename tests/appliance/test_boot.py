@@ -8,10 +8,12 @@ container is systemd-nspawn -b on a debootstrap root file system (tests/applianc
 
 from __future__ import annotations
 
+import subprocess
 import time
 
 import pytest
 
+from tests.app.netns import Wire
 from tests.appliance import container as ct
 from tests.appliance.conftest import FIGURES, version
 
@@ -112,6 +114,41 @@ def test_reload_renews_pairing_code(installed: ct.Container) -> None:
     assert ct.main_pid(box) == pid
     journal = box.run("journalctl", "-u", "castillo.service", "-o", "cat", "--no-pager").stdout
     assert code() not in journal
+
+
+PHONE_GET = """
+import sys, urllib.request, urllib.error
+request = urllib.request.Request(sys.argv[1], headers={"Host": sys.argv[2]})
+try:
+    print(urllib.request.urlopen(request, timeout=10).status)
+except urllib.error.HTTPError as exc:
+    print(exc.code)
+"""
+
+
+def phone_get(network: Wire, url: str, host: str) -> int:
+    done = subprocess.run(
+        ["ip", "netns", "exec", network.client_ns, "python3", "-c", PHONE_GET, url, host],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    return int(done.stdout)
+
+
+def test_castillo_local_from_a_phone(installed: ct.Container, network: Wire) -> None:
+    """From another network namespace over a veth: castillo.local resolves (mDNS, avahi in the
+    container) to the Pi's address, another name does not, and the table answers for that
+    name while a foreign host name is refused."""
+    deadline = time.monotonic() + 20
+    while not (found := ct.mdns_resolve(network.client_ns, "castillo.local", network.client_ip)):
+        assert time.monotonic() < deadline, "castillo.local did not resolve over mDNS"
+    assert found == network.server_ip
+    assert ct.mdns_resolve(network.client_ns, "nosuchbox.local", network.client_ip) == ""
+    url = f"http://{found}:8000/api/info"
+    assert phone_get(network, url, "castillo.local:8000") == 200
+    assert phone_get(network, url, "evil.example:8000") == 421
 
 
 def test_boot_to_serving(installed: ct.Container) -> None:
