@@ -15,6 +15,7 @@ The password is a secret: it is never printed, logged, or sent to anyone but the
 from __future__ import annotations
 
 import contextlib
+import errno
 import ipaddress
 import json
 import os
@@ -38,6 +39,7 @@ PASSWORD_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789"
 SSID_SUFFIX = 4
 PASSWORD_LENGTH = 20  # 57 symbols: about 117 bits
 FILE_MODE = 0o600
+MAX_FILE = 64 << 10  # a credentials or state file is a few hundred bytes
 # the WIFI: payload's special characters (ZXing's format, as phones read it); segno's helper
 # leaves `,` alone, so the escaping is done here
 _WIFI_SPECIAL = frozenset('\\;,:"')
@@ -135,29 +137,54 @@ def generate(address: str = DEFAULT_ADDRESS, ssid: str | None = None) -> Credent
 
 def _private_write(path: Path, text: str) -> None:
     """Write `text` to `path` atomically (a new file, then a rename), mode 0600 from the start;
-    owned like its folder when root writes it (the app's user reads it under systemd)."""
+    owned like its folder when root writes it (the app's user reads it under systemd). Every
+    change is made through the open file: nothing put in its place meanwhile is touched."""
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, FILE_MODE)
     try:
+        os.fchmod(fd, FILE_MODE)  # O_CREAT's mode is filtered by the umask
+        folder = path.parent.stat()
+        if os.geteuid() == 0 and folder.st_uid != 0:
+            os.fchown(fd, folder.st_uid, folder.st_gid)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
+            fd = -1
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(tmp, FILE_MODE)  # O_CREAT's mode is filtered by the umask
-        folder = path.parent.stat()
-        if os.geteuid() == 0 and folder.st_uid != 0:
-            os.chown(tmp, folder.st_uid, folder.st_gid)
         os.replace(tmp, path)
     except BaseException:
+        if fd >= 0:
+            os.close(fd)
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise
 
 
-def _read_json(path: Path) -> Any:
+def _read_private(path: Path, tighten: bool = False) -> Any:
+    """The JSON in `path` (None when there is no such file), read through one open file that
+    is not a symbolic link; made 0600 first when `tighten`. BadWifi when it cannot be used."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        why = "it is a symbolic link" if exc.errno == errno.ELOOP else exc.strerror
+        raise BadWifi(f"{path} cannot be read: {why}") from None
+    with os.fdopen(fd, "rb") as source:
+        info = os.fstat(source.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise BadWifi(f"{path} is not a file")
+        if tighten and stat.S_IMODE(info.st_mode) != FILE_MODE:
+            try:
+                os.fchmod(source.fileno(), FILE_MODE)
+            except OSError as exc:
+                raise BadWifi(f"{path} is open to others and cannot be made 0600: {exc}") from None
+        data = source.read(MAX_FILE + 1)
+    if len(data) > MAX_FILE:
+        raise BadWifi(f"{path} is larger than {MAX_FILE} bytes")
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
         raise BadWifi(f"{path} cannot be read: {exc}") from None
 
 
@@ -165,20 +192,9 @@ def load_credentials(folder: Path) -> Credentials | None:
     """The stored credentials, None when there are none yet, BadWifi when the file is not
     usable. A file open to others is tightened to 0600 first."""
     path = folder / CREDENTIALS_FILE
-    try:
-        info = path.stat()
-    except FileNotFoundError:
+    raw = _read_private(path, tighten=True)
+    if raw is None:
         return None
-    except OSError as exc:
-        raise BadWifi(f"{path} cannot be read: {exc.strerror}") from None
-    if not stat.S_ISREG(info.st_mode):
-        raise BadWifi(f"{path} is not a file")
-    if stat.S_IMODE(info.st_mode) != FILE_MODE:
-        try:
-            os.chmod(path, FILE_MODE)
-        except OSError as exc:
-            raise BadWifi(f"{path} is open to others and cannot be made 0600: {exc}") from None
-    raw = _read_json(path)
     if not isinstance(raw, dict) or not all(
         isinstance(raw.get(k), str) for k in ("ssid", "password", "address", "uuid")
     ):
@@ -296,9 +312,9 @@ def read_state(folder: Path) -> OwnNetworkState | None:
     """The state `castillo wifi watch` left, None when there is none; BadWifi when it cannot
     be used (not JSON, an address that is not an IPv4 address)."""
     path = folder / STATE_FILE
-    if not path.exists():
+    raw = _read_private(path)
+    if raw is None:
         return None
-    raw = _read_json(path)
     if not isinstance(raw, dict) or not isinstance(raw.get("own_network"), bool):
         raise BadWifi(f"{path} must say own_network: true or false")
     if not raw["own_network"]:

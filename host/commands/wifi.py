@@ -4,9 +4,11 @@
 - `castillo wifi init` (at install, as root): the network's name (`Castillo-XXXX`) and a strong
   password, made once and kept in the data folder (`wifi.json`, 0600); the NetworkManager
   access-point profile written from them (0600). A second run keeps both.
-- `castillo wifi watch` (at boot, after NetworkManager): waits for a known network (about 30 s);
-  when none connects it raises the access point and tells `castillo run` (`own-network.json`),
-  which then shows the Wi-Fi QR code on the table and puts its address there in seat codes.
+- `castillo wifi watch` (a service, after NetworkManager): waits for a known network (about
+  30 s); when none connects it raises the access point and tells `castillo run`
+  (`own-network.json`), which then shows the Wi-Fi QR code on the table and puts its address
+  there in seat codes. It goes on watching: an access point that goes down is raised again
+  after the wait (`--once`: stop once decided).
 
 The password is never printed: the table's screen shows it.
 """
@@ -26,6 +28,7 @@ from host.app import own_network
 from host.app.own_network import BadWifi, OwnNetworkState
 
 WAIT_S = 30.0  # how long `watch` waits for a known network (CASTILLO_WIFI_WAIT overrides)
+POLL_S = 1.0  # how often NetworkManager is asked
 NMCLI_TIMEOUT_S = 60.0  # bringing an access point up can take a while
 # connection types that mean "a network the family's phones are on too"
 KNOWN_TYPES = frozenset(
@@ -85,6 +88,12 @@ def register(subparsers: Any) -> None:
         "or the CASTILLO_WIFI_WAIT environment variable)",
     )
     watch.add_argument("--nmcli", default="nmcli", help="the nmcli program (default: on PATH)")
+    watch.add_argument(
+        "--once",
+        action="store_true",
+        help="stop once decided (a known network, or the access point up); "
+        "default: keep watching until stopped",
+    )
     watch.set_defaults(handler=wifi_watch)
 
 
@@ -163,18 +172,21 @@ def _terse_fields(line: str) -> list[str]:
     return [*fields, current]
 
 
-def known_network(nmcli: str) -> str | None:
-    """The name of an active connection to a known network (Wi-Fi, Ethernet, mobile), the
-    table's own access point aside; None when there is none."""
+def network_status(nmcli: str) -> tuple[str | None, bool]:
+    """(the name of an active connection to a known network: Wi-Fi, Ethernet, mobile; whether
+    the table's own access point is up) from NetworkManager's active connections."""
     out = _nmcli(nmcli, "-t", "-f", "NAME,TYPE,DEVICE,STATE", "connection", "show", "--active")
+    known, own = None, False
     for line in out.splitlines():
         fields = _terse_fields(line)
-        if len(fields) != 4:
+        if len(fields) != 4 or fields[3] != "activated":
             continue
-        name, kind, _device, state = fields
-        if name != own_network.PROFILE_ID and kind in KNOWN_TYPES and state == "activated":
-            return name
-    return None
+        name, kind = fields[0], fields[1]
+        if name == own_network.PROFILE_ID:
+            own = True
+        elif kind in KNOWN_TYPES and known is None:
+            known = name
+    return known, own
 
 
 def _wait_s(args: argparse.Namespace) -> float | None:
@@ -190,6 +202,10 @@ def _wait_s(args: argparse.Namespace) -> float | None:
 
 
 def wifi_watch(args: argparse.Namespace) -> int:
+    """Until stopped (or, with `--once`, until it has decided): the access point comes up when
+    no known network has been connected for the wait, and `own-network.json` follows what
+    NetworkManager says. Once up, the access point stays up while phones may be on it, even if
+    a known network (a cable) appears; if it goes down, the wait starts again."""
     folder = _data_dir(args)
     wait_s = _wait_s(args)
     if wait_s is None or not 0 <= wait_s <= 3600:
@@ -203,35 +219,67 @@ def wifi_watch(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     if credentials is None:
         return _fail(f"no Wi-Fi credentials in {folder}: run `castillo wifi init` first")
+    told: bool | None = None
+
+    def tell(active: bool) -> None:
+        nonlocal told
+        if told is not active:
+            off = OwnNetworkState(False)
+            on = OwnNetworkState(True, credentials.host, credentials.ssid)
+            own_network.write_state(folder, on if active else off)
+            told = active
+
     try:  # deciding: the table shows no Wi-Fi card meanwhile (a state from the last boot)
-        own_network.write_state(folder, OwnNetworkState(False))
+        tell(False)
     except OSError as exc:
         return _fail(f"cannot write {folder / own_network.STATE_FILE}: {exc.strerror}")
-    deadline = time.monotonic() + wait_s
+    profile = args.profile_dir / own_network.PROFILE_FILE
+    since = time.monotonic()  # no known network since then
     problem = ""
+    last_known: str | None = None  # said once per connection
     while True:
         try:
-            found = known_network(nmcli)
-        except NmcliError as exc:  # NetworkManager still starting: ask again
-            found, problem = None, str(exc)
-        if found is not None:
-            print(f"a known network is connected ({found}): no access point")
-            return 0
-        if time.monotonic() >= deadline:
-            break
-        time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
-    if problem:
-        print(f"castillo wifi: NetworkManager did not answer: {problem}", file=sys.stderr)
-    profile = args.profile_dir / own_network.PROFILE_FILE
-    try:
-        if profile.exists():  # NetworkManager reads a profile written since it started
-            _nmcli(nmcli, "connection", "load", str(profile))
-        _nmcli(nmcli, "connection", "up", own_network.PROFILE_ID)
-    except NmcliError as exc:
-        return _fail(f"the access point could not be raised: {exc}", 1)
-    own_network.write_state(folder, OwnNetworkState(True, credentials.host, credentials.ssid))
-    print(
-        f"no known network within {wait_s:g} s: the table runs its own Wi-Fi "
-        f"{credentials.ssid!r} at {credentials.host}"
-    )
-    return 0
+            known, own = network_status(nmcli)
+            problem = ""
+        except NmcliError as exc:  # NetworkManager (re)starting: ask again, change nothing
+            known, own, problem = None, bool(told), str(exc)
+        now = time.monotonic()
+        if own:
+            if told is not True:
+                print(
+                    f"the table runs its own Wi-Fi {credentials.ssid!r} at {credentials.host}",
+                    flush=True,
+                )
+            tell(True)
+            if args.once:
+                return 0
+        elif known is not None:
+            if known != last_known:
+                print(f"a known network is connected ({known}): no access point", flush=True)
+            tell(False)
+            since = now
+            if args.once:
+                return 0
+        elif told:  # the access point went down: wait again before raising it
+            print("the access point went down", flush=True)
+            tell(False)
+            since = now
+        elif now - since >= wait_s:
+            if problem:
+                print(f"castillo wifi: NetworkManager did not answer: {problem}", file=sys.stderr)
+            try:
+                if profile.exists():  # NetworkManager reads a profile written since it started
+                    _nmcli(nmcli, "connection", "load", str(profile))
+                _nmcli(nmcli, "connection", "up", own_network.PROFILE_ID)
+            except NmcliError as exc:
+                return _fail(f"the access point could not be raised: {exc}", 1)
+            tell(True)
+            print(
+                f"no known network within {wait_s:g} s: the table runs its own Wi-Fi "
+                f"{credentials.ssid!r} at {credentials.host}",
+                flush=True,
+            )
+            if args.once:
+                return 0
+        last_known = None if own else known
+        time.sleep(POLL_S)

@@ -41,7 +41,9 @@ def own_wifi(folder: Path) -> tuple[Path, Path]:
     (fake_bin / "nmcli").chmod(0o755)
     env = {**os.environ, "PATH": f"{fake_bin}:{os.environ['PATH']}", "FAKE_NM_DIR": str(folder)}
     watch = ("wifi", "watch", "--data-dir", str(data), "--profile-dir", str(profiles))
-    _castillo(*watch, "--wait", "0", env=env)  # no known network: the access point is raised
+    _castillo(
+        *watch, "--wait", "0", "--once", env=env
+    )  # no known network: the access point is raised
     state = own_network.read_state(data)
     assert state is not None and state.active and state.address == AP_ADDRESS
     return data, profiles

@@ -210,3 +210,34 @@ def test_a_bad_state_file_means_no_own_network(tmp_path: Path, content: str, why
     (tmp_path / own_network.STATE_FILE).write_text(content)
     seen = OwnNetwork(tmp_path)
     assert seen.address() is None and seen.problem is not None and why in seen.problem
+
+
+def test_a_symbolic_link_is_never_followed(tmp_path: Path) -> None:
+    """Root runs `castillo wifi init` in the app's folder: a link put there by the app's user
+    must not make root read or change another file."""
+    target = tmp_path / "elsewhere"
+    target.write_text('{"ssid": "x"}')
+    target.chmod(0o644)
+    folder = tmp_path / "data"
+    folder.mkdir(mode=0o700)
+    (folder / own_network.CREDENTIALS_FILE).symlink_to(target)
+    with pytest.raises(BadWifi, match="symbolic link"):
+        own_network.ensure_credentials(folder)
+    assert _mode(target) == 0o644  # not tightened through the link
+    (folder / own_network.STATE_FILE).symlink_to(target)
+    assert OwnNetwork(folder).address() is None
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root (chown)")
+def test_written_by_root_the_files_belong_to_the_folders_owner(tmp_path: Path) -> None:
+    folder = tmp_path / "data"
+    folder.mkdir(mode=0o700)
+    os.chown(folder, 4321, 4321)  # the app's user (StateDirectory=castillo)
+    own_network.ensure_credentials(folder)
+    own_network.write_state(folder, OwnNetworkState(True, "10.42.0.1", "x"))
+    for name in (own_network.CREDENTIALS_FILE, own_network.STATE_FILE):
+        info = (folder / name).stat()
+        assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (4321, 4321, 0o600)
+    profile = tmp_path / "nm" / own_network.PROFILE_FILE  # NetworkManager's folder: root's
+    own_network.write_keyfile(profile, own_network.keyfile(own_network.generate()))
+    assert profile.stat().st_uid == 0

@@ -21,7 +21,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 FAKE_NMCLI = """#!{python}
 # a stand-in for nmcli: logs its arguments; `connection show --active` lists a known network
-# from the Nth call on (FAKE_NM_KNOWN_AT; never when unset); `connection up` fails when
+# from the Nth call on (FAKE_NM_KNOWN_AT) or while the file `known` exists, and the access
+# point while the file `ap` exists (`connection up` makes it); `connection up` fails when
 # FAKE_NM_UP_FAILS is set
 import os, sys
 folder = os.environ["FAKE_NM_DIR"]
@@ -35,11 +36,17 @@ if args[-3:] == ["connection", "show", "--active"]:
     print("lo:loopback:lo:activated")
     print("Wired connection 1:802-3-ethernet:eth0:activating")
     known_at = os.environ.get("FAKE_NM_KNOWN_AT")
-    if known_at is not None and count >= int(known_at):
+    if os.path.exists(os.path.join(folder, "known")) or (
+        known_at is not None and count >= int(known_at)
+    ):
         print("Home\\\\: upstairs:802-11-wireless:wlan0:activated")
-elif args[:2] == ["connection", "up"] and os.environ.get("FAKE_NM_UP_FAILS"):
-    print("Error: Connection activation failed: No suitable device found.", file=sys.stderr)
-    sys.exit(4)
+    if os.path.exists(os.path.join(folder, "ap")):
+        print("castillo-hotspot:802-11-wireless:wlan0:activated")
+elif args[:2] == ["connection", "up"]:
+    if os.environ.get("FAKE_NM_UP_FAILS"):
+        print("Error: Connection activation failed: No suitable device found.", file=sys.stderr)
+        sys.exit(4)
+    open(os.path.join(folder, "ap"), "w").close()
 """
 
 
@@ -122,6 +129,7 @@ def test_watch_leaves_the_access_point_down_when_a_known_network_connects(
         str(profiles),
         "--wait",
         "20",
+        "--once",
         env=env,
     )
     assert done.returncode == 0, done.stderr
@@ -144,6 +152,7 @@ def test_watch_raises_the_access_point_when_no_known_network_connects(
         str(data),
         "--profile-dir",
         str(profiles),
+        "--once",
         env={**fake_nm, "CASTILLO_WIFI_WAIT": "2"},  # the test's short wait (30 s at boot)
     )
     assert done.returncode == 0, done.stderr
@@ -172,6 +181,7 @@ def test_watch_says_why_when_the_access_point_cannot_come_up(
         str(profiles),
         "--wait",
         "0",
+        "--once",
         env={**fake_nm, "FAKE_NM_UP_FAILS": "1"},
     )
     assert done.returncode == 1 and "Traceback" not in done.stderr
@@ -179,6 +189,51 @@ def test_watch_says_why_when_the_access_point_cannot_come_up(
     assert "No suitable device found" in done.stderr
     assert own_network.read_state(data) == own_network.OwnNetworkState(False)
     assert made.password not in done.stdout + done.stderr
+
+
+def _state_becomes(data: Path, wanted: own_network.OwnNetworkState, wait_s: float = 20) -> None:
+    deadline = time.monotonic() + wait_s
+    while own_network.read_state(data) != wanted:
+        assert time.monotonic() < deadline, f"the state is {own_network.read_state(data)}"
+        time.sleep(0.1)
+
+
+def test_watch_goes_on_watching_as_a_service(tmp_path: Path, fake_nm: dict[str, str]) -> None:
+    """As castillo-wifi.service runs it (no --once): up after the wait; when the access point
+    goes down and a known network is there, the card goes; when that network goes too, the
+    access point comes up again after the wait; stopped by SIGTERM."""
+    data, profiles, made = _init(tmp_path)
+    up = own_network.OwnNetworkState(True, "10.42.0.1", made.ssid)
+    down = own_network.OwnNetworkState(False)
+    cmd = [sys.executable, "-m", "host.cli", "wifi", "watch", "--data-dir", str(data)]
+    cmd += ["--profile-dir", str(profiles), "--wait", "1"]
+    proc = subprocess.Popen(
+        cmd,
+        cwd=REPO,
+        env={**os.environ, **fake_nm},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        _state_becomes(data, up)
+        (tmp_path / "known").touch()  # the home Wi-Fi is back: the access point stays …
+        time.sleep(2.5)
+        assert own_network.read_state(data) == up
+        (tmp_path / "ap").unlink()  # … until NetworkManager drops it
+        _state_becomes(data, down)
+        ups = [c for c in _calls(tmp_path) if c == "connection up castillo-hotspot"]
+        assert len(ups) == 1
+        (tmp_path / "known").unlink()  # the home Wi-Fi goes: up again after the wait
+        _state_becomes(data, up)
+        ups = [c for c in _calls(tmp_path) if c == "connection up castillo-hotspot"]
+        assert len(ups) == 2
+        assert proc.poll() is None
+    finally:
+        proc.terminate()
+        out, err = proc.communicate(timeout=20)
+    assert "a known network is connected (Home: upstairs)" in out
+    assert made.password not in out + err
 
 
 def test_watch_refuses_to_run_before_init_or_with_a_bad_wait(
