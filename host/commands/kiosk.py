@@ -21,7 +21,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -126,9 +125,10 @@ def wait_for_app(url: str, wait_s: float, poll_s: float = 0.5) -> None:
     info = f"{parts.scheme}://{parts.netloc}/api/info"
     deadline = time.monotonic() + wait_s
     last = "no answer"
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # never a proxy
     while True:
         try:
-            with urllib.request.urlopen(info, timeout=5) as reply:
+            with direct.open(info, timeout=5) as reply:
                 if json.load(reply).get("app") == "castillo":
                     return
                 last = "another program answers there"
