@@ -90,3 +90,6 @@ def test_the_table_shows_the_wifi_card_and_seat_codes_for_that_network(tmp_path:
         page.locator(".wifi-card").wait_for(state="detached", timeout=15_000)
         assert made.password not in page.content()
         assert not errors, errors
+        printed = "\n".join([*served.lines, *served.more_lines(wait_s=0.5)])
+        assert made.ssid in printed or AP_ADDRESS in printed  # it did print about the network
+        assert made.password not in printed  # … never the password
