@@ -2,7 +2,8 @@
 the scoring assistant's route, `GET /api/kingdomino/score?position=JSON` (public, like the
 page `/games/kingdomino/score.html` that calls it). The position is `castillo score --game
 kingdomino`'s input (docs/kingdomino-score.md); the answer is its output, or 400
-`bad_position` with the field (row and column) in `errors`. And its typed entry,
+`bad_position` with the field (row and column) in `errors` and the reason as `key` and `params`
+(`kingdomino.position.*`: the page shows it in its language). And its typed entry,
 `GET /api/kingdomino/kingdom?dominoes=TEXT&size=5`: the dominoes one a line ("17 c4e") laid by
 the rules, answered as the rows of a position, or 400 `bad_position` naming the line (`key` and
 `params` translate the reason)."""
@@ -13,6 +14,7 @@ import asyncio
 from typing import Any
 
 from engine.core.errors import PositionError
+from engine.core.protocol import GameState
 from engine.kingdomino.typed import TypedKingdomError, kingdom_rows
 from host.app.errors import ActionError
 from host.app.json_input import BadInput, parse
@@ -22,7 +24,26 @@ MAX_POSITION = 16 << 10  # characters: four 7×7 kingdoms take about 1 KiB
 MAX_TYPED = 4 << 10  # characters: 48 lines of "48 m13e" take about 400
 
 
+LOGGED_DOMINO = ("draw", "claim", "place", "discard")  # actions naming a domino by its number
+
+
 class Adapter(GameAdapter):
+    def public_log(self, state: GameState, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Each line naming a domino carries its `faces` ("F1 L0"): the plugin words the log
+        as sentences ("Blue claimed domino 28 (forest, 1 crown / lake)")."""
+        data = getattr(state, "data", None)
+        if data is None:
+            return lines
+        out = []
+        for line in lines:
+            words = str(line.get("text", "")).split()
+            if len(words) >= 2 and words[0] in LOGGED_DOMINO and words[1].isdigit():
+                number = int(words[1])
+                if number in data.numbers():
+                    line = {**line, "faces": data.domino_text(number)}
+            out.append(line)
+        return out
+
     def routes(self) -> list[Route]:
         spec = self.spec
 
@@ -30,26 +51,48 @@ class Adapter(GameAdapter):
             """A finished position scored with its breakdown (and, asked, the tile check)."""
             if len(position) > MAX_POSITION:
                 raise ActionError(
-                    "bad_position", f"a position is at most {MAX_POSITION} characters"
+                    "bad_position",
+                    f"a position is at most {MAX_POSITION} characters",
+                    "kingdomino.position.too_long",
+                    {"most": MAX_POSITION},
                 )
             try:
                 raw = parse(position)
             except BadInput as exc:
-                raise ActionError("bad_position", f"the position is not JSON: {exc}") from None
+                raise ActionError(
+                    "bad_position",
+                    f"the position is not JSON: {exc}",
+                    "kingdomino.position.not_json",
+                ) from None
             if not isinstance(raw, dict):
-                raise ActionError("bad_position", "the position is a JSON object")
+                raise ActionError(
+                    "bad_position", "the position is a JSON object", "kingdomino.position.not_json"
+                )
             try:
                 return await asyncio.to_thread(spec.score_position, raw)
             except PositionError as exc:
                 message = str(exc).removeprefix(f"{exc.field}: ")
-                raise ActionError("bad_position", str(exc), errors={exc.field: message}) from None
+                key = getattr(exc, "key", "")  # ScoreInputError: the words as a key
+                params = getattr(exc, "params", None)
+                raise ActionError(
+                    "bad_position", str(exc), key, params, errors={exc.field: message}
+                ) from None
 
         async def kingdom(dominoes: str, size: int = 5) -> dict[str, Any]:
             """Typed dominoes laid by the rules, as the rows of a score position."""
             if len(dominoes) > MAX_TYPED:
-                raise ActionError("bad_position", f"at most {MAX_TYPED} characters")
+                raise ActionError(
+                    "bad_position",
+                    f"at most {MAX_TYPED} characters",
+                    "kingdomino.position.too_long",
+                    {"most": MAX_TYPED},
+                )
             if size not in (5, 7):
-                raise ActionError("bad_position", "size must be 5 (or 7 for the Mighty Duel)")
+                raise ActionError(
+                    "bad_position",
+                    "size must be 5 (or 7 for the Mighty Duel)",
+                    "kingdomino.position.bad_size",
+                )
             try:
                 rows = await asyncio.to_thread(kingdom_rows, dominoes, size)
             except TypedKingdomError as exc:

@@ -1,7 +1,11 @@
 // Kingdomino's UI plugin (host/app/static/js/plugins.js): the table shows both lines, whose king
-// acts, every kingdom with its territories outlined and its running score; a seat's page places
-// (tap a lit square, rotate, tap again or "Place") and claims by tapping, with a hint. Squares
-// follow docs/kingdomino-notation.md: "c4" is column c, row 4 of the window around the castle.
+// acts, every kingdom with its territories outlined and its running score, sized to fill the
+// tablet's screen (the shell's fit layout); the last move is shown on the board (the domino just
+// placed outlined in its kingdom, the domino just claimed marked) and named in the prompt. A
+// seat's page places (tap a lit square, rotate, tap again or "Place") and claims by tapping, with
+// a hint shown on the board. Squares follow docs/kingdomino-notation.md ("c4": column c, row 4 of
+// the window around the castle); the page never shows that notation: the log is sentences and a
+// move is shown where it is made.
 
 import { fill, h, stylesheet } from "/static/js/dom.js";
 import { CASTLE_COLOURS, TERRAIN_COLOURS } from "/games/kingdomino/pieces.js";
@@ -16,6 +20,10 @@ const local = { pick: null, hint: null, asking: false, last: null };
 
 /** The stylesheet is loaded before the first drawing (a page that moves under a tap misplaces it). */
 export const prepare = () => stylesheet("/games/kingdomino/plugin.css");
+
+/** The table page is exactly one screen (the shell's fit layout): the board fills what the
+ * prompt and the side panel leave, and the kingdoms are sized to it (fitTable). */
+export const layout = "fit";
 
 // ------------------------------------------------------------------ squares
 const colOf = (square) => square.charCodeAt(0) - 97;
@@ -87,41 +95,99 @@ function placementsOf(legal, twin) {
 function kingLabel(i18n, king) {
   if (!king) return "";
   const [colour, n] = king.split("-");
-  return n ? i18n.t("kingdomino.ui.king_n", { colour: i18n.colour(colour), n }) : i18n.colour(colour);
+  return capitalise(n ? i18n.t("kingdomino.ui.king_n", { colour: i18n.colour(colour), n }) : i18n.colour(colour));
 }
 
 function actionWords(i18n, text) {
-  const { verb, domino, where } = parsed(text);
+  const { verb, domino } = parsed(text);
   if (verb === "draw") return i18n.t("kingdomino.ui.does.draw", { domino });
   if (verb === "king") return i18n.t("kingdomino.ui.does.king", { colour: i18n.colour(text.split(" ")[1]) });
-  if (verb === "place") return i18n.t("kingdomino.ui.does.place", { domino, square: where.slice(0, -1), dir: i18n.t(`kingdomino.ui.dir.${where.slice(-1)}`) });
+  if (verb === "place") return i18n.t("kingdomino.ui.does.place", { domino });
   if (verb === "claim") return i18n.t("kingdomino.ui.does.claim", { domino });
   if (verb === "discard") return i18n.t("kingdomino.ui.does.discard", { domino });
   return text;
 }
 
 // ------------------------------------------------------------------ pieces
+/** A square's crowns: one crown drawn, with their number beside it from two on (readable at
+ * any square size). */
+function crownsView(n) {
+  if (!n) return null;
+  return h("span.kd-crowns", { "data-crowns": n }, "♛", n > 1 ? h("span.kd-crown-n", {}, String(n)) : null);
+}
+
 function face(half, extra = "") {
   return h(`span.kd-half${extra}`, { style: { background: TERRAIN_COLOURS[half.terrain] ?? "#ccc" }, "data-terrain": half.terrain },
-    half.crowns ? h("span.kd-crowns", {}, "♛".repeat(half.crowns)) : null);
+    crownsView(half.crowns));
 }
 
-function dominoView(i18n, entry, { claim, current, act }) {
+/** A domino's faces in words: "forest, 1 crown / lake". */
+function facesWords(i18n, faces) {
+  if (!faces) return "";
+  return halves(faces).map((half) => {
+    const terrain = i18n.t(`kingdomino.terrain.${half.terrain}`);
+    return half.crowns ? i18n.t("kingdomino.half", { terrain, crowns: i18n.t(`kingdomino.crowns.${half.crowns}`) }) : terrain;
+  }).join(" / ");
+}
+
+// ------------------------------------------------------------------ the last move
+/** The last player's turn, from the game's own log (so it survives a restart): who moved, the
+ * domino placed (or discarded) with its squares, and the domino claimed. Chance steps drawn
+ * since (the next line) do not hide it: it stays until the next player's move. */
+function lastMove(game) {
+  const log = game.log ?? [];
+  let i = log.length - 1;
+  while (i >= 0 && log[i][0] === "chance") i--;
+  if (i < 0) return null;
+  const who = log[i][0];
+  const move = { who, placed: 0, discarded: false, squares: [], claimed: 0 };
+  for (; i >= 0 && log[i][0] === who; i--) {
+    const { verb, domino, where } = parsed(log[i][1]);
+    if (verb === "claim" && !move.claimed) {
+      move.claimed = domino;
+      continue;
+    }
+    if (verb === "place" || verb === "discard") {
+      move.placed = domino;
+      move.discarded = verb === "discard";
+      if (verb === "place") {
+        const square = where.slice(0, -1);
+        move.squares = [square, neighbour(square, where.slice(-1))];
+      }
+    }
+    break;
+  }
+  return move;
+}
+
+function lastMoveWords(i18n, move) {
+  if (!move) return null;
+  const who = capitalise(i18n.colour(move.who));
+  const params = { who, placed: move.placed, claimed: move.claimed };
+  let key;
+  if (move.placed && move.claimed) key = move.discarded ? "discard_claim" : "place_claim";
+  else if (move.placed) key = move.discarded ? "discard" : "place";
+  else key = "claim";
+  return h("span.kd-last-move", { id: "kd-last-move", "data-who": move.who, "data-placed": move.placed || null, "data-claimed": move.claimed || null },
+    h("span.kd-swatch", { style: { background: CASTLE_COLOURS[move.who] } }), i18n.t(`kingdomino.ui.last.${key}`, params));
+}
+
+function dominoView(i18n, entry, { claim, current, act, last }) {
   const [a, b] = halves(entry.faces);
   const colour = entry.king && !entry.placed ? entry.king.split("-")[0] : null;
-  const attrs = { "data-domino": entry.domino, title: entry.faces };
+  const attrs = { "data-domino": entry.domino, title: facesWords(i18n, entry.faces), "data-last": last ? "1" : null };
   const body = [
     h("span.kd-number", {}, String(entry.domino)),
-    h("span.kd-faces", {}, face(a), face(b)),
-    h("span.kd-king", colour ? { style: { background: CASTLE_COLOURS[colour] }, "data-king": entry.king } : {}, colour ? kingLabel(i18n, entry.king) : "\u00a0"),
+    h("span.kd-faces", {}, face(a), face(b),
+      colour ? h("span.kd-king", { style: { background: CASTLE_COLOURS[colour] }, "data-king": entry.king }, kingLabel(i18n, entry.king)) : null),
   ];
   if (claim) {
-    return h("button.kd-domino.claimable", { ...attrs, type: "button", "data-action": claim, onclick: () => act(claim) }, body);
+    return h(`button.kd-domino.claimable${last ? ".last" : ""}`, { ...attrs, type: "button", "data-action": claim, onclick: () => act(claim) }, body);
   }
-  return h(`div.kd-domino${current ? ".current" : ""}${entry.placed ? ".placed" : ""}`, attrs, body);
+  return h(`div.kd-domino${current ? ".current" : ""}${entry.placed ? ".placed" : ""}${last ? ".last" : ""}`, attrs, body);
 }
 
-function linesView(i18n, game, legal, act) {
+function linesView(i18n, game, legal, act, last = null) {
   const claims = new Set(legal.filter((t) => t.startsWith("claim ")));
   const hinted = local.hint?.text?.startsWith("claim ") ? local.hint.text : null;
   const line = (entries, key, claimable) => h("section.kd-line", { "data-line": key },
@@ -129,7 +195,7 @@ function linesView(i18n, game, legal, act) {
     entries.length
       ? h("div.kd-dominoes", {}, entries.map((entry) => {
         const text = `claim ${entry.domino}`;
-        const el = dominoView(i18n, entry, { claim: claimable && claims.has(text) ? text : null, current: key === "current" && entry.domino === game.domino, act });
+        const el = dominoView(i18n, entry, { claim: claimable && claims.has(text) ? text : null, current: key === "current" && entry.domino === game.domino, act, last: last?.claimed === entry.domino });
         if (hinted === text) el.classList.add("hinted");
         return el;
       }))
@@ -148,6 +214,7 @@ function kingdomView(i18n, seat, colour, opts = {}) {
   const cols = names.map(colOf);
   const [top, bottom, left, right] = [Math.min(...rows), Math.max(...rows), Math.min(...cols), Math.max(...cols)];
   const cells = [];
+  const last = opts.last ?? [];
   for (let row = top; row <= bottom; row++) {
     for (let col = left; col <= right; col++) {
       const name = nameOf(row, col);
@@ -163,18 +230,21 @@ function kingdomView(i18n, seat, colour, opts = {}) {
         content = "♜";
       } else if (square) {
         style.background = TERRAIN_COLOURS[square.terrain];
-        content = square.crowns ? h("span.kd-crowns", {}, "♛".repeat(square.crowns)) : null;
+        content = crownsView(square.crowns);
+        if (last.includes(name)) classes.push("last");
         for (const dir of ROTATION) {
           if (region.get(neighbour(name, dir)) !== region.get(name)) classes.push(`edge-${dir}`);
         }
       } else if (ghost) {
         classes.push("ghost");
         style.background = TERRAIN_COLOURS[ghost.terrain];
-        content = ghost.crowns ? h("span.kd-crowns", {}, "♛".repeat(ghost.crowns)) : null;
+        content = crownsView(ghost.crowns);
       } else {
         classes.push("empty");
       }
-      const attrs = { "data-square": name, style, title: name };
+      style.gridRow = String(row - top + 1);
+      style.gridColumn = String(col - left + 1);
+      const attrs = { "data-square": name, style };
       if (offer) {
         classes.push("offer");
         cells.push(h(`button.kd-sq.${classes.join(".")}`, { ...attrs, type: "button", onclick: offer }, content));
@@ -183,18 +253,28 @@ function kingdomView(i18n, seat, colour, opts = {}) {
       }
     }
   }
-  return h(`div.kd-grid${opts.small ? ".small" : ""}`, { style: { gridTemplateColumns: `repeat(${right - left + 1}, var(--kd-cell))` } }, cells);
+  // the domino just placed: one outline around its two squares
+  const placed = last.filter((name) => squares.has(name));
+  if (placed.length === 2) {
+    const [r1, r2] = placed.map(rowOf).sort((x, y) => x - y);
+    const [c1, c2] = placed.map(colOf).sort((x, y) => x - y);
+    cells.push(h("div.kd-last-outline", { "aria-hidden": "true", style: { gridRow: `${r1 - top + 1} / ${r2 - top + 2}`, gridColumn: `${c1 - left + 1} / ${c2 - left + 2}` } }));
+  }
+  const width = right - left + 1;
+  const height = bottom - top + 1;
+  return h(`div.kd-grid${opts.small ? ".small" : ""}`, { "data-cols": width, "data-rows": height, style: { gridTemplateColumns: `repeat(${width}, var(--kd-cell))`, gridTemplateRows: `repeat(${height}, var(--kd-cell))` } }, cells);
 }
 
 function kingdomCard(i18n, game, seat, index, opts = {}) {
   const acting = (game.acting ?? []).includes(seat.colour);
   const total = game.totals?.[index] ?? seat.score;
+  const last = opts.lastMove?.who === seat.colour ? opts.lastMove.squares : [];
   return h(`section.kd-kingdom${acting ? ".acting" : ""}`, { "data-kingdom": seat.colour },
     h("h3", {},
       h("span.kd-swatch", { style: { background: CASTLE_COLOURS[seat.colour] } }),
-      capitalise(i18n.colour(seat.colour)),
+      h("span.kd-name", {}, capitalise(i18n.colour(seat.colour))),
       h("span.kd-score", { "data-score": seat.colour }, String(total))),
-    kingdomView(i18n, seat, seat.colour, opts),
+    h("div.kd-grid-wrap", {}, kingdomView(i18n, seat, seat.colour, { ...opts, last })),
     h("p.kd-tally", {}, i18n.t("kingdomino.ui.tally", { dominoes: seat.dominoes, discarded: seat.discarded })));
 }
 
@@ -271,6 +351,14 @@ function applyHint(text) {
   }
 }
 
+/** The hint in words: where is shown on the board (the pick's preview, the marked domino). */
+function hintWords(i18n, text) {
+  const { verb, domino } = parsed(text);
+  if (verb === "place") return i18n.t("kingdomino.ui.hint_place", { domino });
+  if (verb === "claim") return i18n.t("kingdomino.ui.hint_claim", { domino });
+  return i18n.t("kingdomino.ui.hint_is", { move: actionWords(i18n, text) });
+}
+
 async function askHint(send, key, redraw) {
   local.asking = true;
   redraw();
@@ -289,15 +377,17 @@ function promptText(i18n, game, state, me) {
   const who = game.acting.filter((c) => c !== "chance").map((c) => capitalise(i18n.colour(c))).join(", ");
   const king = kingLabel(i18n, game.acting_king);
   const mine = me && game.acting.includes(me);
+  // one king each: the king is the player (no "Pink (pink)")
+  const one = !game.acting_king.includes("-") ? "_one" : "";
   switch (game.step) {
     case "draw":
       return i18n.t("kingdomino.ui.prompt.draw", { n: game.next_line.length });
     case "king":
       return i18n.t("kingdomino.ui.prompt.king");
     case "place":
-      return i18n.t(mine ? "kingdomino.ui.prompt.my_place" : "kingdomino.ui.prompt.place", { who, king, domino: game.domino });
+      return i18n.t(`kingdomino.ui.prompt.${mine ? "my_place" : "place"}${one}`, { who, king, domino: game.domino });
     case "claim":
-      return i18n.t(mine ? "kingdomino.ui.prompt.my_claim" : "kingdomino.ui.prompt.claim", { who, king });
+      return i18n.t(`kingdomino.ui.prompt.${mine ? "my_claim" : "claim"}${one}`, { who, king });
     default:
       return who;
   }
@@ -386,20 +476,90 @@ function ghostOf(game, text, colour) {
   return { colour, ghost: new Map([[square, a], [neighbour(square, where.slice(-1)), b]]) };
 }
 
+// ------------------------------------------------------------------ fitting the table's screen
+/** The table's board sized to the space the shell's fit layout gives it: the lines beside the
+ * kingdoms (a wide board), above them in rows or in two blocks (a tall one), the kingdoms in the arrangement of rows
+ * and columns whose squares come out largest, each square as large as its kingdom's slot allows
+ * (the text keeps its size: only the squares grow). Tried on the page itself: each arrangement
+ * is laid out and its kingdoms' slots measured. */
+function fitTable(board) {
+  const table = board.querySelector(".kd-table");
+  if (!table || !board.clientWidth || !board.clientHeight) return;
+  const kingdoms = table.querySelector(".kd-kingdoms");
+  const cards = [...kingdoms.querySelectorAll(".kd-kingdom")];
+  const n = cards.length;
+  const minimum = (local.size ?? 5);
+  const extents = cards.map((card) => {
+    const grid = card.querySelector(".kd-grid");
+    return [Math.max(minimum, Number(grid.dataset.cols)), Math.max(minimum, Number(grid.dataset.rows))];
+  });
+  let best = null;
+  for (const lines of ["side", "top", "grid"]) for (const head of ["top", "side"]) {
+    for (let columns = 1; columns <= n; columns++) {
+      if (columns > 1 && Math.ceil(n / columns) === Math.ceil(n / (columns - 1))) continue; // same rows, narrower
+      table.dataset.lines = lines;
+      kingdoms.dataset.head = head;
+      kingdoms.style.gridTemplateColumns = `repeat(${columns}, minmax(0, 1fr))`;
+      kingdoms.style.gridTemplateRows = `repeat(${Math.ceil(n / columns)}, minmax(0, 1fr))`;
+      const cells = cards.map((card, i) => {
+        const wrap = card.querySelector(".kd-grid-wrap");
+        return Math.floor(Math.min(wrap.clientWidth / extents[i][0], wrap.clientHeight / extents[i][1]));
+      });
+      const cell = Math.min(...cells);
+      if (!best || cell > best.cell) best = { lines, head, columns, cell, cells };
+    }
+  }
+  table.dataset.lines = best.lines;
+  kingdoms.dataset.head = best.head;
+  kingdoms.style.gridTemplateColumns = `repeat(${best.columns}, minmax(0, 1fr))`;
+  kingdoms.style.gridTemplateRows = `repeat(${Math.ceil(n / best.columns)}, minmax(0, 1fr))`;
+  cards.forEach((card, i) => {
+    const wrap = card.querySelector(".kd-grid-wrap");
+    const cell = Math.floor(Math.min(wrap.clientWidth / extents[i][0], wrap.clientHeight / extents[i][1], 96));
+    card.style.setProperty("--kd-cell", `${Math.max(cell, 16)}px`);
+  });
+  board.dataset.drawnFor = `${board.clientWidth}x${board.clientHeight}`;
+}
+
+/** The board fitted again when its size changes (a turned tablet, the side panel). */
+function watchSize(board) {
+  if (board.dataset.wired === "kingdomino-table") return;
+  board.dataset.wired = "kingdomino-table";
+  new ResizeObserver(() => {
+    if (!board.querySelector(".kd-table")) return;
+    if (board.dataset.drawnFor !== `${board.clientWidth}x${board.clientHeight}`) fitTable(board);
+  }).observe(board);
+}
+
 // ------------------------------------------------------------------ the plugin's pages
-/** An action of the public log in words (the shell's log tab). */
+/** An action of the public log in words (the shell's log tab: an undone move). */
 export function logText(i18n, text) {
   return actionWords(i18n, text);
+}
+
+/** One entry of the public log as a sentence ("Blue claimed domino 28 (forest, 1 crown /
+ * lake)."): the adapter adds each domino's `faces`; null for the kinds the shell words. */
+export function logLine(i18n, e) {
+  if (e.kind && e.kind !== "action") return null;
+  const { verb, domino } = parsed(String(e.text));
+  const faces = facesWords(i18n, e.faces);
+  const who = e.actor === "chance" ? "" : capitalise(i18n.colour(e.actor));
+  if (verb === "draw") return i18n.t("kingdomino.log.draw", { domino, faces });
+  if (verb === "king") return i18n.t("kingdomino.log.king", { colour: capitalise(i18n.colour(String(e.text).split(" ")[1])) });
+  if (["claim", "place", "discard"].includes(verb)) return i18n.t(`kingdomino.log.${verb}`, { who, domino, faces });
+  return null;
 }
 
 /** The shared table. */
 export function renderTable(ctx, parts) {
   const { state, i18n, act, send } = ctx;
   const game = state.game;
+  local.size = game.size;
   const redraw = () => renderTable(ctx, parts);
   if (local.hint && local.hint.key !== positionKey(game)) local.hint = null;
   const legal = state.legal ?? [];
-  fill(parts.prompt, h("span.prompt-text", { id: "prompt-text" }, promptText(i18n, game, state, null)));
+  const last = lastMove(game);
+  fill(parts.prompt, lastMoveWords(i18n, last), h("span.prompt-text", { id: "prompt-text" }, promptText(i18n, game, state, null)));
   const proposal = state.computer?.proposal ? ghostOf(game, state.computer.proposal, state.computer.colour) : null;
   const actor = game.acting.find((c) => c !== "chance");
   const placing = !state.computer && actor && legal.some((t) => t.startsWith("place ")) ? pickFor(game, legal) : null;
@@ -407,9 +567,11 @@ export function renderTable(ctx, parts) {
     let opts = {};
     if (placing && seat.colour === actor) opts = placingGrid(placing, act, redraw);
     else if (proposal && seat.colour === proposal.colour) opts = { ghost: proposal.ghost };
-    return kingdomCard(i18n, game, seat, i, opts);
+    return kingdomCard(i18n, game, seat, i, { ...opts, lastMove: last });
   });
-  fill(parts.board, h("div.kd-table", {}, linesView(i18n, game, state.computer ? [] : legal, act), h("div.kd-kingdoms", {}, kingdoms)));
+  fill(parts.board, h("div.kd-table", { "data-logged": game.log.length }, linesView(i18n, game, state.computer ? [] : legal, act, last), h("div.kd-kingdoms", { "data-count": kingdoms.length }, kingdoms)));
+  fitTable(parts.board);
+  watchSize(parts.board);
   let controls;
   if (game.step === "over") controls = breakdownView(i18n, game);
   else if (state.computer) controls = computerControls(i18n, state, act);
@@ -428,13 +590,15 @@ export function renderSeat(ctx, parts) {
   if (local.hint && local.hint.key !== key) local.hint = null;
   const legal = state.legal ?? [];
   const mine = legal.length > 0;
+  const last = lastMove(game);
   fill(parts.prompt, mine ? h("span.phase", {}, i18n.t("ui.your_turn")) : null,
+    lastMoveWords(i18n, last),
     h("span.prompt-text", { id: "prompt-text" }, promptText(i18n, game, state, me)));
   parts.prompt.classList.toggle("my-turn", mine);
   const index = game.seats.findIndex((s) => s.colour === me);
   const seat = game.seats[index];
   const pick = mine && legal.some((t) => t.startsWith("place ")) ? pickFor(game, legal) : null;
-  const grid = pick ? placingGrid(pick, act, redraw) : {};
+  const grid = { ...(pick ? placingGrid(pick, act, redraw) : {}), lastMove: last };
   const kings = [...game.line.map((e) => [e, "current"]), ...game.next_line.map((e) => [e, "next"])]
     .filter(([e]) => e.king && !e.placed && e.king.split("-")[0] === me)
     .map(([e, line]) => h("li", { "data-my-king": e.king }, i18n.t("kingdomino.ui.my_king", { king: kingLabel(i18n, e.king), domino: e.domino, line: i18n.t(`kingdomino.ui.line_${line}`) })));
@@ -442,12 +606,12 @@ export function renderSeat(ctx, parts) {
   fill(parts.choices,
     kings.length ? h("div.kd-my-kings", {}, h("h3", {}, i18n.t("kingdomino.ui.my_kings")), h("ul", {}, kings)) : null,
     controls,
-    local.hint ? h("p.kd-hint-text", { id: "kd-hint-text" }, i18n.t("kingdomino.ui.hint_is", { move: actionWords(i18n, local.hint.text) })) : null,
+    local.hint ? h("p.kd-hint-text", { id: "kd-hint-text" }, hintWords(i18n, local.hint.text)) : null,
     h("div.kd-buttons", {}, mine && game.step !== "over" ? hintButton(i18n, send, key, redraw) : null, undoButton(i18n, state, send)),
     !mine && game.step !== "over" ? h("p.muted", {}, i18n.t("ui.nothing_to_do")) : null);
   const others = game.seats.map((s, i) => [s, i]).filter(([s]) => s.colour !== me);
-  fill(parts.board, h("div.kd-seat", {},
+  fill(parts.board, h("div.kd-seat", { "data-logged": game.log.length },
     seat ? kingdomCard(i18n, game, seat, index, grid) : null,
-    linesView(i18n, game, legal, act),
-    h("div.kd-kingdoms.others", {}, others.map(([s, i]) => kingdomCard(i18n, game, s, i, { small: true })))));
+    linesView(i18n, game, legal, act, last),
+    h("div.kd-kingdoms.others", {}, others.map(([s, i]) => kingdomCard(i18n, game, s, i, { small: true, lastMove: last })))));
 }

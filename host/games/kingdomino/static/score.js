@@ -4,7 +4,7 @@
 // docs/kingdomino-score.md) with the breakdown and, when asked, the check against the real
 // dominoes. For families who play the cardboard game without the app.
 
-import { $, fill, h } from "/static/js/dom.js";
+import { $, capitalise, fill, h } from "/static/js/dom.js";
 import { i18n, LANGUAGES } from "/static/js/i18n.js";
 import { getJson } from "/static/js/net.js";
 import { CASTLE_COLOURS, TERRAIN_COLOURS } from "/games/kingdomino/pieces.js";
@@ -13,7 +13,7 @@ const TERRAINS = ["W", "F", "L", "G", "S", "M"];
 const MOST_CROWNS = { W: 1, F: 1, L: 1, G: 2, S: 2, M: 3 }; // the most a real square carries
 const COLOURS = ["pink", "yellow", "green", "blue"];
 
-const page = { size: 5, rows: [], brush: "F0", colour: "pink" };
+const page = { size: 5, rows: [], brush: "F0", colour: "pink", refused: null };
 
 function clear(size) {
   page.size = size;
@@ -21,21 +21,30 @@ function clear(size) {
   page.rows = Array.from({ length: size }, (_, r) => Array.from({ length: size }, (_, c) => (r === middle && c === middle ? "C" : ".")));
 }
 
-function brushButton(value, label, style) {
+function brushButton(value, label, style, extra = "", name = null) {
   const chosen = page.brush === value;
-  return h(`button.kd-brush${chosen ? ".chosen" : ""}`, { type: "button", "data-brush": value, "aria-pressed": chosen ? "true" : "false", style, onclick: () => { page.brush = value; render(); } }, label);
+  return h(`button.kd-brush${extra}${chosen ? ".chosen" : ""}`, { type: "button", "data-brush": value, "aria-pressed": chosen ? "true" : "false", "aria-label": name, title: name, style, onclick: () => { page.brush = value; render(); } }, label);
+}
+
+/** A brush's name: the terrain and its crowns in words ("forest, 1 crown"). */
+function brushName(terrain, crowns) {
+  const name = i18n.t(`kingdomino.terrain.${terrain}`);
+  return crowns ? i18n.t("kingdomino.score.brush_crowns", { terrain: name, n: crowns }) : name;
 }
 
 function palette() {
-  const terrains = TERRAINS.flatMap((t) => Array.from({ length: MOST_CROWNS[t] + 1 }, (_, crowns) =>
-    brushButton(`${t}${crowns}`, crowns ? "♛".repeat(crowns) : "\u00a0", { background: TERRAIN_COLOURS[t] })));
+  // one row a terrain: its name, then a brush for each number of crowns its squares carry
+  const terrains = TERRAINS.map((t) => h("div.kd-brush-row", { "data-terrain": t },
+    h("span.kd-brush-name", {}, capitalise(i18n.t(`kingdomino.terrain.${t}`))),
+    Array.from({ length: MOST_CROWNS[t] + 1 }, (_, crowns) =>
+      brushButton(`${t}${crowns}`, crowns ? "♛".repeat(crowns) : "\u00a0", { background: TERRAIN_COLOURS[t] }, "", brushName(t, crowns)))));
   return [
-    h("div.kd-buttons", {}, terrains),
+    h("div.kd-brushes", {}, terrains),
     h("div.kd-buttons", {},
-      brushButton("C", `♜ ${i18n.t("kingdomino.score.castle")}`, { background: CASTLE_COLOURS[page.colour], color: "#fff" }),
-      brushButton(".", i18n.t("kingdomino.score.empty"), {})),
-    h("p.hint", {}, page.brush === "." ? i18n.t("kingdomino.score.empty") : page.brush === "C" ? i18n.t("kingdomino.score.castle")
-      : `${i18n.t(`kingdomino.terrain.${page.brush[0]}`)} ${"♛".repeat(Number(page.brush[1]))}`),
+      brushButton("C", `♜ ${i18n.t("kingdomino.score.castle")}`, { background: CASTLE_COLOURS[page.colour], color: "#fff" }, ".castle"),
+      brushButton(".", `⌫ ${i18n.t("kingdomino.score.empty")}`, {}, ".eraser")),
+    h("p.hint", { id: "kd-brush-now" }, page.brush === "." ? i18n.t("kingdomino.score.empty") : page.brush === "C" ? i18n.t("kingdomino.score.castle_moves")
+      : brushName(page.brush[0], Number(page.brush[1]))),
   ];
 }
 
@@ -51,12 +60,22 @@ function board() {
       content = Number(value[1]) ? h("span.kd-crowns", {}, "♛".repeat(Number(value[1]))) : null;
     }
     const name = `${String.fromCharCode(97 + c)}${r + 1}`;
-    return h(`button.kd-sq${value === "." ? ".empty" : value === "C" ? ".castle" : ""}`, {
+    const refused = page.refused && page.refused.row === r + 1 && page.refused.col === c + 1;
+    return h(`button.kd-sq${value === "." ? ".empty" : value === "C" ? ".castle" : ""}${refused ? ".refused" : ""}`, {
       type: "button", "data-square": name, "data-value": value, title: name, style,
-      onclick: () => { page.rows[r][c] = page.brush; render(); },
+      onclick: () => tap(r, c),
     }, content);
   }));
   return h("div.kd-grid", { style: { gridTemplateColumns: `repeat(${page.size}, var(--kd-cell))` } }, cells);
+}
+
+/** A tap on a square: the brush's terrain, the eraser, or the castle moved there (a kingdom has
+ * one castle: the old square is emptied). */
+function tap(r, c) {
+  if (page.brush === "C") page.rows = page.rows.map((row) => row.map((value) => (value === "C" ? "." : value)));
+  page.rows[r][c] = page.brush;
+  page.refused = null;
+  render();
 }
 
 function options() {
@@ -106,21 +125,39 @@ function breakdown(result) {
 async function score() {
   const url = `/api/kingdomino/score?position=${encodeURIComponent(JSON.stringify(position()))}`;
   try {
-    fill($("#kd-result"), breakdown(await getJson(url)));
+    const result = await getJson(url);
+    page.refused = null;
+    page.error = null;
+    render();
+    fill($("#kd-result"), breakdown(result));
   } catch (err) {
-    fill($("#kd-result"), h("p.lobby-error", { id: "kd-error", role: "alert" }, i18n.t("kingdomino.score.refused", { reason: err.reason ?? err.code })));
+    page.refused = err.params?.row && err.params?.col ? { row: err.params.row, col: err.params.col } : null;
+    page.error = err;
+    render();
   }
+}
+
+/** A refusal in the page's language: the engine's key with its parameters (terrain letters and
+ * colours named); the server's English only for a refusal without a key (the network's). */
+function refusalWords(err) {
+  const params = { ...(err.params ?? {}) };
+  for (const name of ["terrain", "first", "second"]) {
+    if (typeof params[name] === "string") params[name] = i18n.t(`kingdomino.terrain.${params[name]}`);
+  }
+  if (typeof params.colour === "string") params.colour = i18n.colour(params.colour);
+  return i18n.refusal({ ...err, params });
+}
+
+function refusalView() {
+  if (!page.error) return null;
+  return h("p.lobby-error", { id: "kd-error", role: "alert", "data-key": page.error.key ?? "" }, i18n.t("kingdomino.score.refused", { reason: refusalWords(page.error) }));
 }
 
 /** A refusal of the typed dominoes in the page's language: the line, then the reason (terrain
  * letters in the engine's parameters named). */
 function typedRefusal(err) {
-  const params = { ...(err.params ?? {}) };
-  for (const name of ["first", "second"]) {
-    if (typeof params[name] === "string") params[name] = i18n.t(`kingdomino.terrain.${params[name]}`);
-  }
-  const reason = err.key && i18n.has(err.key) ? i18n.t(err.key, params) : (err.reason ?? err.code);
-  return params.line ? i18n.t("kingdomino.score.typed_line", { line: params.line, reason }) : reason;
+  const reason = refusalWords(err);
+  return err.params?.line ? i18n.t("kingdomino.score.typed_line", { line: err.params.line, reason }) : reason;
 }
 
 async function lay() {
@@ -131,6 +168,8 @@ async function lay() {
     page.rows = answer.rows.map((row) => row.split(" "));
     fill($("#kd-typed-result"), h("p.hint", { id: "kd-typed-ok" }, i18n.t("kingdomino.score.typed_laid", { n: dominoes.split("\n").filter((l) => l.trim()).length })));
     fill($("#kd-result"));
+    page.error = null;
+    page.refused = null;
     render();
   } catch (err) {
     fill($("#kd-typed-result"), h("p.lobby-error", { id: "kd-typed-error", role: "alert" }, typedRefusal(err)));
@@ -144,6 +183,8 @@ function render() {
   fill($("#kd-palette"), palette());
   fill($("#kd-board"), board());
   fill($("#kd-options"), options());
+  if (page.error) fill($("#kd-result"), refusalView());
+  document.documentElement.lang = i18n.lang; // last: the page's words are in its language
   document.body.dataset.ready = "1";
 }
 
@@ -159,7 +200,7 @@ async function main() {
   });
   $("#kd-score").addEventListener("click", score);
   $("#kd-lay").addEventListener("click", lay);
-  $("#kd-clear").addEventListener("click", () => { clear(page.size); fill($("#kd-result")); render(); });
+  $("#kd-clear").addEventListener("click", () => { clear(page.size); page.error = null; page.refused = null; fill($("#kd-result")); render(); });
   clear(5);
   render();
 }
