@@ -1,4 +1,7 @@
-"""Computer players for Kingdomino: random, greedy, and flat Monte Carlo.
+"""Computer players for Kingdomino: random, greedy, flat Monte Carlo, and the levels.
+
+The table's levels: 1 random, 2 greedy, 3-5 the turn search of engine.kingdomino.search with
+0.25, 1 and 2 seconds a turn (a turn: the placement and the claim together).
 
 Each answers `choose(game) -> Action` for the seat acting now (in table mode too: a playout
 draws the unknown lines from the numbers not seen yet). Flat Monte Carlo (the method Gedda,
@@ -21,10 +24,13 @@ import time
 from engine.core.actions import Action
 from engine.kingdomino.game import CLAIM, DISCARD, PLACE, Game
 from engine.kingdomino.kingdom import Kingdom
+from engine.kingdomino.search import SearchBot
 
-DEFAULT_BUDGET = 2.0  # seconds per move (the issue's default on the target machine)
-# Levels for the table app: 1 random, 2 greedy, 3.. flat Monte Carlo with growing budgets.
-LEVEL_BUDGETS = {3: 0.25, 4: 1.0, 5: DEFAULT_BUDGET}
+DEFAULT_BUDGET = 2.0  # seconds per move of the flat Monte Carlo player
+# Levels for the table app: 1 random, 2 greedy, 3-5 the turn search, named by their seconds a
+# turn (LEVEL_SECONDS; the lobby shows them).
+LEVEL_SECONDS = {3: 0.25, 4: 1.0, 5: 2.0}
+LEVEL_BUDGETS = LEVEL_SECONDS  # the older name
 LEVELS = (1, 2, 3, 4, 5)
 
 
@@ -164,12 +170,12 @@ class MonteCarloBot(Bot):
         return moves[best]
 
 
-def bot_for_level(level: int, seed: int | None = None) -> Bot:
-    """Level 1 random, 2 greedy, 3-5 flat Monte Carlo with 0.25, 1 and 2 seconds a move."""
+def bot_for_level(level: int, seed: int | None = None) -> Bot | SearchBot:
+    """Level 1 random, 2 greedy, 3-5 the turn search with 0.25, 1 and 2 seconds a turn."""
     if level == 1:
         return RandomBot(seed)
     if level == 2:
         return GreedyBot(seed)
-    if level in LEVEL_BUDGETS:
-        return MonteCarloBot(LEVEL_BUDGETS[level], seed)
+    if level in LEVEL_SECONDS:
+        return SearchBot(LEVEL_SECONDS[level], seed)
     raise ValueError(f"levels are {LEVELS[0]} to {LEVELS[-1]}")

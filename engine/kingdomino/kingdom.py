@@ -7,6 +7,11 @@ border of blocked squares, so a neighbour never needs a bounds check. Beside eac
 terrain and crowns the grid keeps `touch`: a bit per terrain found on an occupied neighbour
 (and one for the castle), updated on each placement, so the connection rule is one AND.
 
+The score is kept as squares are laid: each territory is a union-find set of its squares (its
+root holds its squares and crowns), so `points` is always the score and `gain` says what a
+placement would add without laying it (the computer players' playouts score thousands of
+placements a second). `territories()` still finds them by a flood fill, for the score sheets.
+
 Placements are encoded as `cell * 4 + direction`: the first half of the domino on `cell`, the
 second half on the neighbour in `direction` (0 north, 1 east, 2 south, 3 west).
 """
@@ -16,6 +21,7 @@ from __future__ import annotations
 from engine.core.errors import NotationError
 
 EMPTY = 0
+STATS = 256  # a territory's stats: squares * STATS + crowns (crowns < STATS)
 CASTLE = 7
 BLOCKED = 8
 CASTLE_BIT = 1 << CASTLE
@@ -63,6 +69,10 @@ class Kingdom:
     left: int
     right: int
     dominoes: int
+    group: list[int]  # union-find parent of each square of a territory
+    stats: list[int]  # at a territory's root: squares * STATS + crowns
+    points: int  # the score: sum of squares * crowns over the territories
+    offsets: list[int]  # the cell steps north, east, south, west (shared by copies)
 
     def __init__(self, size: int, source: Kingdom | None = None) -> None:
         """An empty kingdom (the castle alone), or a copy of `source`."""
@@ -75,6 +85,10 @@ class Kingdom:
             self.top, self.bottom = source.top, source.bottom
             self.left, self.right = source.left, source.right
             self.dominoes = source.dominoes
+            self.group = source.group[:]
+            self.stats = source.stats[:]
+            self.points = source.points
+            self.offsets = source.offsets
             return
         self.size = size
         self.width = 2 * size - 1
@@ -83,6 +97,10 @@ class Kingdom:
         self.terrain = _empty_grid(size)[:]
         self.crowns = [0] * cells
         self.touch = [0] * cells
+        self.group = list(range(cells))
+        self.stats = [0] * cells
+        self.points = 0
+        self.offsets = [-self.pad, 1, self.pad, -1]
         middle = size - 1
         self.centre = self.cell(middle, middle)
         self.top = self.bottom = self.left = self.right = middle
@@ -115,13 +133,123 @@ class Kingdom:
         self.crowns[cell] = crowns
         bit = 1 << terrain
         pad = self.pad
-        for near in (cell - pad, cell + 1, cell + pad, cell - 1):
-            self.touch[near] |= bit
-        row, col = self.row_col(cell)
-        self.top = min(self.top, row)
-        self.bottom = max(self.bottom, row)
-        self.left = min(self.left, col)
-        self.right = max(self.right, col)
+        touch = self.touch  # the four neighbours, unrolled: no tuple per square
+        touch[cell - pad] |= bit
+        touch[cell + 1] |= bit
+        touch[cell + pad] |= bit
+        touch[cell - 1] |= bit
+        row = cell // pad - 1
+        col = cell - (row + 1) * pad - 1
+        if row < self.top:
+            self.top = row
+        if row > self.bottom:
+            self.bottom = row
+        if col < self.left:
+            self.left = col
+        if col > self.right:
+            self.right = col
+        if terrain != CASTLE:
+            self._join(cell, terrain, crowns)
+
+    def _find(self, cell: int) -> int:
+        """The root of a square's territory (path halving)."""
+        group = self.group
+        parent = group[cell]
+        while parent != cell:
+            grand = group[parent]
+            group[cell] = grand
+            cell = parent
+            parent = grand
+        return cell
+
+    def _join(self, cell: int, terrain: int, crowns: int) -> None:
+        """A new square of `terrain` on `cell`: it joins (and merges) the territories of that
+        terrain beside it; `points` follows."""
+        squares, crowned, before = 1, crowns, 0
+        r0 = r1 = r2 = r3 = -1
+        terrain_of, stats, offsets = self.terrain, self.stats, self.offsets
+        for k in range(4):
+            near = cell + offsets[k]
+            if terrain_of[near] == terrain:
+                root = self._find(near)
+                if root != r0 and root != r1 and root != r2:
+                    if r0 < 0:
+                        r0 = root
+                    elif r1 < 0:
+                        r1 = root
+                    elif r2 < 0:
+                        r2 = root
+                    else:
+                        r3 = root
+                    stat = stats[root]
+                    area, crown = stat // STATS, stat % STATS
+                    squares += area
+                    crowned += crown
+                    before += area * crown
+        group = self.group
+        group[cell] = cell
+        if r0 >= 0:
+            group[r0] = cell
+        if r1 >= 0:
+            group[r1] = cell
+        if r2 >= 0:
+            group[r2] = cell
+        if r3 >= 0:
+            group[r3] = cell
+        stats[cell] = squares * STATS + crowned
+        self.points += squares * crowned - before
+
+    def gain(self, move: int, ta: int, ca: int, tb: int, cb: int) -> int:
+        """What placing the domino by `move` would add to the score (nothing is laid)."""
+        cell = move >> 2
+        other = cell + self.step(move & 3)
+        if ta != tb:
+            return self._gain_one(cell, ta, ca) + self._gain_one(other, tb, cb)
+        terrain, stats = self.terrain, self.stats
+        squares, crowned, before = 2, ca + cb, 0
+        roots = [-1, -1, -1, -1, -1, -1]
+        found = 0
+        offsets = self.offsets
+        for k in range(8):
+            near = (cell if k < 4 else other) + offsets[k & 3]
+            if terrain[near] == ta:
+                root = self._find(near)
+                index = 0
+                while index < found and roots[index] != root:
+                    index += 1
+                if index == found:
+                    roots[found] = root
+                    found += 1
+                    stat = stats[root]
+                    area, crown = stat // STATS, stat % STATS
+                    squares += area
+                    crowned += crown
+                    before += area * crown
+        return squares * crowned - before
+
+    def _gain_one(self, cell: int, terrain: int, crowns: int) -> int:
+        """What one new square of `terrain` on `cell` would add (its neighbours of that
+        terrain only: the other half of the domino is another terrain)."""
+        squares, crowned, before = 1, crowns, 0
+        r0 = r1 = r2 = -1
+        terrain_of, offsets = self.terrain, self.offsets
+        for k in range(4):
+            near = cell + offsets[k]
+            if terrain_of[near] == terrain:
+                root = self._find(near)
+                if root != r0 and root != r1 and root != r2:
+                    if r0 < 0:
+                        r0 = root
+                    elif r1 < 0:
+                        r1 = root
+                    else:
+                        r2 = root
+                    stat = self.stats[root]
+                    area, crown = stat // STATS, stat % STATS
+                    squares += area
+                    crowned += crown
+                    before += area * crown
+        return squares * crowned - before
 
     def set_square(self, row: int, col: int, terrain: int, crowns: int) -> None:
         """Put one square (a position being scored, not a rules placement)."""

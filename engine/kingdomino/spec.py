@@ -11,9 +11,10 @@ from engine.core.actions import Action
 from engine.core.protocol import GameState
 from engine.core.spec import ComputerPlayer, TableOrDealerSpec, require_acting
 from engine.kingdomino import position
-from engine.kingdomino.bots import LEVELS, Bot, MonteCarloBot, bot_for_level
+from engine.kingdomino.bots import LEVELS, Bot, bot_for_level
 from engine.kingdomino.game import CLAIM, OVER, Game
 from engine.kingdomino.options import COLOURS, OPTION_KINDS, OPTION_SECTIONS, Options
+from engine.kingdomino.search import SearchBot
 from engine.kingdomino.verbs import VERBS
 from engine.kingdomino.views import result
 
@@ -31,7 +32,7 @@ class KingdominoSpec(TableOrDealerSpec):
     options_type = Options
     option_kinds = OPTION_KINDS
     option_sections = OPTION_SECTIONS
-    computer_levels = LEVELS  # 1 random, 2 greedy, 3-5 flat Monte Carlo (0.25, 1, 2 s a move)
+    computer_levels = LEVELS  # 1 random, 2 greedy, 3-5 the turn search (0.25, 1, 2 s a turn)
     computer_default = 4
     hint_level = 4
 
@@ -51,10 +52,12 @@ class KingdominoSpec(TableOrDealerSpec):
         )
 
     def computer_timed(self, seconds: float) -> ComputerPlayer:
-        """Flat Monte Carlo with a budget of `seconds` a move (levels 3-5 are 0.25, 1, 2 s)."""
-        if not (isinstance(seconds, (int, float)) and 0 < seconds <= MAX_SECONDS):
+        """The turn search with a budget of `seconds` a turn (levels 3-5: 0.25, 1, 2 s)."""
+        if isinstance(seconds, bool) or not (
+            isinstance(seconds, (int, float)) and 0 < seconds <= MAX_SECONDS
+        ):
             raise ValueError(f"the time budget is more than 0 and at most {MAX_SECONDS:g} seconds")
-        return _Computer(MonteCarloBot(float(seconds)))
+        return _Computer(SearchBot(float(seconds)))
 
     def computer_copy(self, state: GameState) -> GameState:
         assert isinstance(state, Game)
@@ -109,7 +112,7 @@ class KingdominoSpec(TableOrDealerSpec):
 class _Computer:
     """A bot of engine.kingdomino.bots as the platform's computer player."""
 
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: Bot | SearchBot) -> None:
         self.bot = bot
 
     def choose(self, state: GameState, seat: int) -> Action:

@@ -16,6 +16,7 @@ from engine.kingdomino.bots import (
 )
 from engine.kingdomino.game import PLACE, Game
 from engine.kingdomino.options import Options
+from engine.kingdomino.search import SearchBot
 from tests.engine.kingdomino.helpers import started_4p
 
 TWO = ("pink", "blue")
@@ -121,6 +122,6 @@ def test_flat_monte_carlo_keeps_to_its_time_budget() -> None:
 def test_levels() -> None:
     assert isinstance(bot_for_level(1), RandomBot) and isinstance(bot_for_level(2), GreedyBot)
     strongest = bot_for_level(5)
-    assert isinstance(strongest, MonteCarloBot) and strongest.budget == 2.0
+    assert isinstance(strongest, SearchBot) and strongest.budget == 2.0
     with pytest.raises(ValueError):
         bot_for_level(6)
