@@ -52,6 +52,14 @@ def test_install_layout(installed: ct.Container) -> None:
     assert "/opt/castillo/current/venv/bin/castillo run" in box.run(
         "cat", f"/proc/{pid}/cmdline"
     ).stdout.replace("\0", " ")
+    # the engine it runs: compiled when the package carries this CPU's compiled wheel (make
+    # appliance on a machine with a C compiler), else the plain one (as on the Pi)
+    compiled = box.run(
+        "sh", "-c", "ls /usr/lib/castillo-appliance/wheelhouse/x86_64/castillo_kit-*", check=False
+    )
+    journal = box.run("journalctl", "-u", "castillo.service", "-o", "cat", "--no-pager").stdout
+    expected = "engine: compiled with mypyc" if compiled.returncode == 0 else "engine: plain Python"
+    assert expected in journal, journal[-2000:]
     # the kiosk has no screen (no tty1, no cage) in a container: skipped, not failed
     kiosk = box.unit("castillo-kiosk.service", "ActiveState", "ConditionResult")
     assert kiosk["ConditionResult"] == "no" and kiosk["ActiveState"] == "inactive", kiosk
