@@ -397,19 +397,25 @@ class MonteCarloPlayer(Player):
         budget: float | None,
         turns: int,
     ) -> list[float]:
-        """Each plan's mean margin over rollouts, round-robin with common seeds (sample j
-        draws the same cards and rollout choices for every plan)."""
+        """Each plan's mean margin over rollouts (`-1e9` for a plan dropped on the way). Passes
+        over the plans with common seeds (a pass draws the same cards and rollout choices for
+        every plan); successive halving: after 2, 4, 8, ... passes the worse half is dropped
+        (two stay), so the rollouts go where the choice is close. The clock is read after
+        every rollout."""
         totals = [0.0] * len(plans)
         counts = [0] * len(plans)
         deadline = None if budget is None else time.perf_counter() + budget
+        alive = list(range(len(plans)))
         done = 0
-        sample_index = 0
-        while True:
+        passes = 0
+        cut_at = 2
+        spent = False
+        while not spent:
             seed = self.rng.getrandbits(62)
-            for index, plan in enumerate(plans):
+            for index in alive:
                 copy = game.determinize(seat, seed)
                 rng = random.Random(seed)
-                for step in plan:
+                for step in plans[index]:
                     if copy.current_players() != (seat,):
                         break
                     copy.apply(step, seat)
@@ -417,16 +423,21 @@ class MonteCarloPlayer(Player):
                 totals[index] += margin(copy, seat)
                 counts[index] += 1
                 done += 1
-                if self.cap and done >= self.cap:
+                if (self.cap and done >= self.cap) or (
+                    deadline is not None and time.perf_counter() >= deadline
+                ):
+                    spent = True
                     break
-            sample_index += 1
-            if self.cap and done >= self.cap:
-                break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
+            passes += 1
+            if not spent and passes >= cut_at and len(alive) > 2:
+                alive.sort(key=lambda i: -totals[i] / counts[i])
+                alive = sorted(alive[: max(2, len(alive) // 2)])
+                cut_at *= 2
         self.last_playouts = done
         self.playouts += done
-        return [totals[i] / counts[i] if counts[i] else -1e9 for i in range(len(plans))]
+        return [
+            totals[i] / counts[i] if counts[i] and i in alive else -1e9 for i in range(len(plans))
+        ]
 
 
 def candidate_plans(game: Game, seat: int, count: int, rng: random.Random) -> list[list[Action]]:
