@@ -8,9 +8,11 @@ many steps: the player plans it at its first step, so its later steps cost nothi
 Monte Carlo player's rollouts a second. The budget is a number of rollouts a decision (the
 same on any machine and under any load) unless `--seconds` gives a time a turn.
 
-    python -m bench players_elcaballero                  # short: 4 games a match (make bench)
+    python -m bench players_elcaballero                  # short: 2 games a match (make bench)
     python -m bench players_elcaballero --full           # 200 games a match (make bench-players)
-    python -m bench players_elcaballero --games=20 --playouts=60 --only=greedy
+    python -m bench players_elcaballero --games=20 --playouts=60 --only=greedy --first=20
+    (--only: random, greedy or scale (greedy against random); --first: the first deal played,
+    so that runs can be split; --players=4: one player count)
 """
 
 from __future__ import annotations
@@ -24,17 +26,17 @@ from engine.elcaballero.bots import GreedyPlayer, MonteCarloPlayer, Player, Rand
 from engine.elcaballero.options import Options
 
 COLOURS = ("red", "blue", "green", "yellow")
-SHORT_GAMES = 4
+SHORT_GAMES = 2
 FULL_GAMES = 200
 PLAYOUTS = 48  # rollouts a decision (a turn's plan, or a power card)
 TARGETS = {"random": 0.95, "greedy": 0.65}
 
 
-def options_for(players: int, extended: bool, i: int) -> Options:
+def options_for(players: int, extended: bool, first: int, i: int) -> Options:
     return Options(
         players=COLOURS[:players],
         mode="dealer",
-        seed=7919 * i + 17,
+        seed=7919 * (first + i) + 17,
         catalogue="synthetic",
         extended=extended,
     )
@@ -87,13 +89,15 @@ def main(*flags: str) -> None:
     playouts = int(given.get("playouts") or PLAYOUTS)
     seconds = float(given["seconds"]) if given.get("seconds") else None
     only = given.get("only", "")
+    first = int(given.get("first") or 0)  # the deals of games first, first + 1, ...
     budget = f"{seconds:g} s a turn" if seconds else f"{playouts} rollouts a decision"
     load = os.getloadavg()[0]
     print(f"El Caballero players: {games} games a match, Monte Carlo at {budget}; load {load:.1f}")
-    for players in (3, 4):
+    counts = (int(given["players"]),) if given.get("players") else (3, 4)
+    for players in counts:
         for extended in (False, True):
             edition = "extended" if extended else "base"
-            opts = functools.partial(options_for, players, extended)
+            opts = functools.partial(options_for, players, extended, first)
             if not only or only == "scale":
                 started = time.perf_counter()
                 scale = run_match(
