@@ -50,7 +50,7 @@ def test_the_lobby_lists_every_registered_game_with_its_options(nim: None, tmp_p
     assert games["nim"]["player_counts"] == [2]
     assert games["nim"]["tower"] is False and games["nim"]["lights"] is False
     heaps = {o["name"]: o for o in games["nim"]["options"]}["heaps"]
-    assert heaps == {"name": "heaps", "kind": "int", "default": 3}
+    assert heaps == {"name": "heaps", "kind": "int", "default": 3, "section": "main"}
     options = {o["name"]: o for o in games["elgrande"]["options"]}
     assert options["players"]["kind"] == "names" and options["short_game"]["default"] is False
     assert games["elgrande"]["tower"] is True and games["elgrande"]["player_counts"] == [2, 3, 4, 5]
