@@ -213,7 +213,7 @@ def test_three_phones_play_a_dealer_game_to_its_first_scoring(app: str) -> None:
         for colour, total in scores.items():
             row = table.locator(f"#ec-courts [data-court='{colour}'] td").nth(1)
             assert row.inner_text() == str(total)
-        assert "end of the turn" in table.locator("#tab-body").inner_text()  # the log in words
+        assert "ended the turn" in table.locator("#tab-body").inner_text()  # the log in sentences
         assert errors == []
 
 

@@ -1,5 +1,6 @@
 """El Caballero's host adapter: a dealer game without a catalogue refused on its field, the
-scorings, and what the UI plugin draws with: the printed numbers (GET /api/elcaballero/rules)
+scorings, the facts the log's sentences need (which island or sea a move was at, by the names the
+map shows), and what the UI plugin draws with: the printed numbers (GET /api/elcaballero/rules)
 and the cards of the catalogue (GET /api/elcaballero/catalogue)."""
 
 from __future__ import annotations
@@ -7,10 +8,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core.errors import OptionsError
+from engine.core.actions import Action
+from engine.core.errors import NotationError, OptionsError
 from engine.core.protocol import GameState
+from engine.elcaballero.board import Map, xy_of
+from engine.elcaballero.cards import LAND
 from engine.elcaballero.catalogue import load_synthetic
 from engine.elcaballero.game import Game
+from engine.elcaballero.notation import parse_cell, parse_spot
 from engine.elcaballero.rules import load_rules
 from host.games import GameAdapter, Route
 
@@ -43,6 +48,98 @@ async def catalogue_json() -> dict[str, Any]:
     }
 
 
+def _letters(i: int) -> str:
+    """0 -> "A", 25 -> "Z", 26 -> "AA" (static/labels.js, letters)."""
+    out = ""
+    n = i + 1
+    while n > 0:
+        n, r = divmod(n - 1, 26)
+        out = chr(65 + r) + out
+    return out
+
+
+def region_labels(board: Map) -> dict[int, str]:
+    """Each region's name on the map (root -> label), by the rule of static/labels.js: islands
+    lettered A, B, ... and seas numbered 1, 2, ..., each kind in reading order of its top-left
+    card (the northmost row first, then from the west), ties by treasure, then size."""
+    labels: dict[int, str] = {}
+    for land in (True, False):
+        rows = []
+        for root in board.roots():
+            if (board.kind[root] == LAND) != land:
+                continue
+            cells = board.root_cells[root]
+            first = min((xy_of(k)[1], xy_of(k)[0]) for k in cells)
+            rows.append((first, board.root_treasure[root], len(cells), root))
+        rows.sort()
+        for n, row in enumerate(rows):
+            labels[row[3]] = _letters(n) if land else str(n + 1)
+    return labels
+
+
+def _around(board: Map, key: int, labels: dict[int, str]) -> dict[str, list[str]]:
+    """The islands a cell faces (each once, in the order of the sides N E S W); the seas only
+    when it faces no island (a caballero card is named by its island)."""
+    out: dict[str, list[str]] = {"islands": [], "seas": []}
+    for side in range(4):
+        kind, root = board.facing(key, side)
+        if kind < 0:
+            continue
+        where = out["islands" if kind == LAND else "seas"]
+        if labels[root] not in where:
+            where.append(labels[root])
+    if out["islands"]:
+        out["seas"] = []
+    return out
+
+
+def _sea_at(board: Map, spot: str, labels: dict[int, str]) -> str:
+    """The sea a caballero card's edge faces ("" when none)."""
+    key, side = parse_spot(spot)
+    kind, root = board.facing(key, side)
+    return labels[root] if kind >= 0 and kind != LAND else ""
+
+
+def action_facts(game: Game, player: int, action: Action) -> dict[str, Any]:
+    """What the log's sentence of `action` (just made: `game` is the state after it) needs
+    beyond its text: the islands and seas by the names the map shows, never coordinates; the
+    card turned up in words (its description); the caballeros reinforcements brought."""
+    board = game.board
+    kind = action.kind
+    if kind in ("start", "reveal"):
+        card = game.catalogue.get(action.arg) if game.catalogue is not None else None
+        return {"card": card.text if card is not None else action.arg}
+    labels = region_labels(board)
+    if kind == "area":
+        key, _side = parse_spot(action.arg2)
+        placed = board.areas.get(key)
+        if placed is None:
+            return {}
+        roots = [board.find(node) for node in placed.nodes]
+        islands = sorted({labels[r] for r in roots if board.kind[r] == LAND})
+        seas = sorted({labels[r] for r in roots if board.kind[r] != LAND}, key=int)
+        return {"islands": islands, "seas": seas}
+    if kind in ("knight", "raise", "knightgrande"):
+        return _around(board, parse_spot(action.arg)[0], labels)
+    if kind in ("ship", "reship", "shipback"):
+        key = parse_spot(action.arg)[0]
+        return {**_around(board, key, labels), "sea": _sea_at(board, action.arg, labels)}
+    if kind == "moveship":
+        return {
+            "sea": _sea_at(board, action.arg, labels),
+            "to_sea": _sea_at(board, action.arg2, labels),
+        }
+    if kind in ("castillo", "withdraw", "grande", "governor", "lakeship"):
+        return _around(board, parse_cell(action.arg), labels)
+    if kind in ("movecastillo", "movegrande"):
+        before = _around(board, parse_cell(action.arg), labels)["islands"]
+        after = _around(board, parse_cell(action.arg2), labels)["islands"]
+        return {"islands": before, "to_islands": after}
+    if kind == "reinforce" and 0 <= player < game.n and game.played[player]:
+        return {"n": game.rules.power_caballeros[game.played[player] - 1]}
+    return {}
+
+
 class Adapter(GameAdapter):
     """El Caballero (see the module docstring). No tower, no lights: it runs without them."""
 
@@ -55,6 +152,23 @@ class Adapter(GameAdapter):
 
     def scorings(self, state: GameState) -> list[dict[str, Any]]:
         return _game(state).scorings
+
+    def log_fields(self, state: GameState) -> dict[str, Any]:
+        """The round, and the facts of the game's last step for its sentence (static/log.js):
+        `facts.about` is that step's public text, so that a line logged together with later
+        steps (a turn's end and the cards the dealer turns up) takes only its own."""
+        game = _game(state)
+        fields: dict[str, Any] = {"round": game.round}
+        if not game.history:
+            return fields
+        player, action = game.history[-1]
+        try:
+            facts = action_facts(game, player, action)
+        except (NotationError, KeyError, ValueError, IndexError):
+            facts = {}  # a step the map no longer shows as it was: its sentence without them
+        if facts:
+            fields["facts"] = {"about": self.public_text(action, state), **facts}
+        return fields
 
     def scoring_label(self, scoring: Mapping[str, Any]) -> str:
         return f"after round {scoring['round']}"  # every scoring ends a round (EC rules)

@@ -6,6 +6,7 @@
 
 import { esc } from "/static/js/dom.js";
 import { COLOURS } from "/static/js/colours.js";
+import { regionLabels } from "./labels.js";
 
 export const LAND = 0;
 export const SEA = 1;
@@ -13,6 +14,10 @@ export const SIDES = "NESW";
 const STEP = [[0, -1], [1, 0], [0, 1], [-1, 0]]; // N E S W; y grows southwards
 const FILL = { [LAND]: "#d6bf7a", [SEA]: "#5b95c9" };
 const CELL = 60;
+// the smallest text on the map, in map units: a page draws the map at least so large that this is
+// readable (plugin.js: 14 px on a tablet, 11 px on a phone)
+export const MIN_FONT = 14;
+const FONT = { treasure: 14, badge: 15, number: 16, landNumber: 21 };
 
 /** A card's regions from its one-word description ("LNSg1+SE+SWf1"), printed orientation. */
 export function parseCard(text) {
@@ -185,16 +190,33 @@ export function cardSvg(regions, x0, y0, { size = CELL, tint = () => null, label
     }
   }
   const spots = hubs(regions);
+  const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
+  const placed = []; // the badges on this card so far: [x, y, half width] (0..1)
+  const tall = (FONT.badge * 1.3) / S;
   regions.forEach((r, i) => {
     const [hx, hy] = [x0 + spots[i][0] * S, y0 + spots[i][1] * S];
     if (!r.mask) out += `<circle cx="${hx}" cy="${hy}" r="${0.15 * S}" fill="${fillOf(i)}" stroke="${other(i)}" stroke-width="${0.04 * S}"/>`;
     if (r.treasure) {
       const mark = r.kind === LAND ? "ec-gold" : "ec-fish";
-      out += `<g class="${mark}"><circle cx="${hx}" cy="${hy}" r="${0.1 * S}"/><text x="${hx}" y="${hy + 0.045 * S}" font-size="${0.13 * S}">${r.treasure}</text></g>`;
+      out += `<g class="${mark}"><circle cx="${hx}" cy="${hy}" r="${0.19 * S}"/><text x="${hx}" y="${hy + FONT.treasure * 0.36}" font-size="${FONT.treasure}">${r.treasure}</text></g>`;
     }
     const mark = label(i);
     if (mark !== null && mark !== undefined) {
-      out += `<text class="ec-size" x="${hx + 0.15 * S}" y="${hy + 0.2 * S}" font-size="${0.15 * S}">${esc(mark)}</text>`;
+      // the region's name and size: a badge kept on the card, off its gold or fish
+      const width = 0.6 * FONT.badge * String(mark.text).length + 6;
+      const half = (width / 2 + 1) / S;
+      let by = spots[i][1] + (r.treasure ? (spots[i][1] <= 0.5 ? 0.3 : -0.3) : 0);
+      by = clamp(by, 0.13, 0.87);
+      const bx = clamp(spots[i][0], half, 1 - half);
+      // two regions named on one card: the second badge above or below the first
+      for (const [px, py, ph] of placed) {
+        if (Math.abs(px - bx) < half + ph && Math.abs(py - by) < tall) by = py <= 0.5 ? py + tall : py - tall;
+      }
+      placed.push([bx, by, half]);
+      const [cx, cy] = [x0 + bx * S, y0 + by * S];
+      out += `<g class="ec-badge ${r.kind === LAND ? "land" : "sea"}" data-label="${esc(mark.label)}" data-kind="${r.kind === LAND ? "land" : "sea"}">` +
+        `<rect x="${cx - width / 2}" y="${cy - FONT.badge * 0.62}" width="${width}" height="${FONT.badge * 1.24}" rx="${FONT.badge * 0.4}"/>` +
+        `<text class="ec-size" x="${cx}" y="${cy + FONT.badge * 0.36}" font-size="${FONT.badge}">${esc(mark.text)}</text></g>`;
     }
   });
   return `${out}</g>`;
@@ -210,8 +232,9 @@ function caballeroSvg(c, x0, y0, facingLand) {
   for (let d = 0; d < 4; d++) {
     const [dx, dy] = STEP[d];
     const land = facingLand.includes(d);
-    const [tx, ty] = [x0 + S / 2 + dx * 0.3 * S, y0 + S / 2 + dy * 0.3 * S + 4];
-    out += `<text class="ec-number${land ? " land" : ""}" x="${tx}" y="${ty}" font-size="${land ? 15 : 10}" fill="${land ? colour : "#555"}">${c.numbers[d]}</text>`;
+    const size = land ? FONT.landNumber : FONT.number;
+    const [tx, ty] = [x0 + S / 2 + dx * 0.3 * S, y0 + S / 2 + dy * 0.3 * S + size * 0.36];
+    out += `<text class="ec-number${land ? " land" : ""}" x="${tx}" y="${ty}" font-size="${size}" fill="${land ? colour : "#555"}">${c.numbers[d]}</text>`;
     if ((c.ships ?? []).includes(SIDES[d])) {
       const [sx, sy] = [x0 + S / 2 + dx * 0.44 * S, y0 + S / 2 + dy * 0.44 * S];
       out += `<g class="ec-ship" data-side="${SIDES[d]}"><path d="M${sx - 8} ${sy} L${sx + 8} ${sy} L${sx + 5} ${sy + 5} L${sx - 5} ${sy + 5} Z" fill="#6b4a2b"/>` +
@@ -245,9 +268,16 @@ export function mapSvg(game, { targets = new Set(), ghost = null, selected = nul
     const [x, y] = cellXY(cell);
     return [(x - minX) * CELL, (y - minY) * CELL];
   };
-  // each region's size is marked once, on its first card
-  const labelled = new Set();
-  let out = `<svg class="ec-map-svg" viewBox="-4 -4 ${w * CELL + 8} ${h * CELL + 8}" xmlns="http://www.w3.org/2000/svg" role="img">`;
+  // each region's name and size are marked once, on its top-left card (labels.js)
+  const roots = [...map.roots.values()];
+  const names = regionLabels(roots.map((r) => ({ land: r.kind === LAND, cells: [...r.cells], treasure: r.treasure })));
+  const badges = new Map(); // root → {cell, label, text}
+  roots.forEach((r, i) => {
+    const first = [...r.cells].map((c) => [cellXY(c), c]).sort((a, b) => a[0][1] - b[0][1] || a[0][0] - b[0][0])[0][1];
+    const text = `${r.kind === LAND ? "" : "≈"}${names[i]}·${r.cells.size}`;
+    badges.set(r.root, { cell: first, label: names[i], text });
+  });
+  let out = `<svg class="ec-map-svg" viewBox="-4 -4 ${w * CELL + 8} ${h * CELL + 8}" data-w="${w * CELL + 8}" data-h="${h * CELL + 8}" xmlns="http://www.w3.org/2000/svg" role="img">`;
   for (const [cell, card] of map.cards) {
     const [x0, y0] = at(cell);
     const roots = card.ids.map((id) => map.find(id));
@@ -255,10 +285,10 @@ export function mapSvg(game, { targets = new Set(), ghost = null, selected = nul
     out += cardSvg(card.regions, x0, y0, {
       tint: (i) => (card.regions[i].kind === LAND ? leader(map.roots.get(roots[i]).totals) : null),
       label: (i) => {
-        const root = roots[i];
-        if (labelled.has(root) || [...map.roots.get(root).cells].sort()[0] !== cell) return null;
-        labelled.add(root);
-        return String(map.roots.get(root).cells.size);
+        const badge = badges.get(roots[i]);
+        if (!badge || badge.cell !== cell) return null;
+        badges.delete(roots[i]); // once, on the first of its regions on that card
+        return badge;
       },
       extra: ` data-area="${esc(cell)}"${isGhost ? ' opacity="0.85"' : ""}`,
     });

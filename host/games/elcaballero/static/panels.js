@@ -4,6 +4,7 @@
 import { h } from "/static/js/dom.js";
 import { COLOURS } from "/static/js/colours.js";
 import { cardPicture } from "./map.js";
+import { labelsOfRegions, regionName as labelName } from "./labels.js";
 
 export const dot = (colour) => h("span.ec-dot", { style: { background: COLOURS[colour] ?? "#888" } });
 const who = (i18n, colour) => h("span.ec-who", {}, dot(colour), i18n.colour(colour));
@@ -61,10 +62,9 @@ export function courts(i18n, game) {
     h("p.muted", {}, i18n.t("ec.supply", { ships: game.supply?.ships ?? 0, castillos: game.supply?.castillos ?? 0 })));
 }
 
-function regionName(i18n, region) {
-  const kind = region.type === "land" ? "ec.island" : "ec.sea";
+function regionName(i18n, region, label) {
   const treasure = region.type === "land" ? i18n.t("ec.gold_n", { n: region.gold ?? 0 }) : i18n.t("ec.fish_n", { n: region.fish ?? 0 });
-  return `${i18n.t(kind, { n: region.region })} · ${i18n.t("ec.cards_n", { n: region.size })} · ${treasure}`;
+  return `${labelName(i18n, region.type === "land", label)} · ${i18n.t("ec.cards_n", { n: region.size })} · ${treasure}`;
 }
 
 function regionWhy(i18n, region, players) {
@@ -87,18 +87,22 @@ function regionWhy(i18n, region, players) {
  * ship (its sea's cards and fish) and the totals. */
 export function scoringView(i18n, scoring, { open = true } = {}) {
   const players = Object.keys(scoring.totals ?? {});
+  // each region named as the map names it (labels.js): the map is the scoring's map until the
+  // next area card is placed
+  const labels = labelsOfRegions(scoring.regions);
+  const labelOf = new Map(scoring.regions.map((r, i) => [r.region, labels[i]]));
   const byNumber = new Map(scoring.regions.map((r) => [r.region, r]));
   const regionRows = scoring.regions.filter((r) => r.type === "land" || Object.keys(r.points ?? {}).length).map((r) =>
-    h("tr", { "data-region": r.region },
-      h("td", {}, regionName(i18n, r)),
+    h("tr", { "data-region": r.region, "data-label": labelOf.get(r.region) },
+      h("td", {}, regionName(i18n, r, labelOf.get(r.region))),
       h("td", {}, Object.entries(r.caballeros ?? {}).filter(([, n]) => n).map(([c, n]) => h("span.ec-chip", {}, dot(c), String(n)))),
       h("td", {}, Object.entries(r.points ?? {}).map(([c, n]) => h("span.ec-chip", { "data-points": c }, dot(c), `+${n}`))),
       h("td.ec-why", {}, regionWhy(i18n, r, players.length))));
   const shipRows = (scoring.ships ?? []).map((s) => {
     const sea = byNumber.get(s.region) ?? {};
-    return h("tr", { "data-ship": `${s.cell}${s.edge}` },
-      h("td", {}, who(i18n, s.owner)), h("td", {}, `${s.cell} ${s.edge}`),
-      h("td", {}, i18n.t("ec.sea", { n: s.region })),
+    return h("tr", { "data-ship": `${s.cell}${s.edge}`, "data-label": labelOf.get(s.region) },
+      h("td", {}, who(i18n, s.owner)),
+      h("td", {}, labelName(i18n, false, labelOf.get(s.region))),
       h("td", {}, h("span.ec-chip", {}, `+${s.points}`)),
       h("td.ec-why", {}, i18n.t("ec.why_ship", { cards: sea.size ?? 0, fish: sea.fish ?? 0 })));
   });
@@ -116,4 +120,20 @@ export function scoringsView(i18n, game) {
   const list = game.scorings ?? [];
   if (!list.length) return null;
   return h("section.ec-scorings", { id: "ec-scorings" }, list.slice().reverse().map((s, i) => scoringView(i18n, s, { open: i === 0 })));
+}
+
+/** One scoring as a dialog over the page (like El Grande's): the breakdown and a close button. */
+export function scoringDialog(i18n, scoring, close) {
+  return h("div.dialog.ec-scoring-dialog", { role: "dialog", "aria-modal": "true", id: "ec-scoring-dialog" },
+    h("div.ec-dialog-bar", {}, h("button.primary", { type: "button", "data-close": "1", onclick: close }, `✕ ${i18n.t("ui.close")}`)),
+    scoringView(i18n, scoring, { open: true }),
+    h("p.ec-legend", {}, i18n.t("ec.scoring_legend")));
+}
+
+/** The table's scorings: a button each, opening its breakdown as a dialog. */
+export function scoringButtons(i18n, game, open) {
+  const list = game.scorings ?? [];
+  if (!list.length) return null;
+  return h("div.ec-scoring-buttons", { id: "ec-scorings" }, list.map((s, i) =>
+    h("button.secondary", { type: "button", "data-open-scoring": s.round, onclick: () => open(i) }, `▸ ${i18n.t("ec.scoring_after", { round: s.round })}`)));
 }

@@ -6,11 +6,12 @@
 
 import { fill, h, stylesheet } from "/static/js/dom.js";
 import { getJson } from "/static/js/net.js";
-import { mapSvg } from "./map.js";
+import { mapSvg, MIN_FONT } from "./map.js";
 import { sortLegal } from "./moves.js";
-import { courts, dot, marketView, powerPlayed, roundLine, scoringsView, svgBox, syntheticBadge } from "./panels.js";
+import { courts, dot, marketView, powerPlayed, roundLine, scoringButtons, scoringDialog, scoringsView, svgBox, syntheticBadge } from "./panels.js";
 import { previewView, tryPlacement } from "./preview.js";
 import { entryView } from "./entry.js";
+import * as log from "./log.js";
 
 // the stylesheet is loaded before the first drawing: a page that moves under a tap misplaces it
 const [rules, catalogue] = await Promise.all([
@@ -144,9 +145,100 @@ function pickSlot(slot) {
   rerender();
 }
 
-/** The map with the taps this page may make on it. */
-function mapView(state, moves, trial) {
+// The map's zoom: `scale` screen px per map unit (null: automatic), the scroll position kept
+// across redraws, and what the last drawing needs to lay itself out again.
+const zoom = { scale: null, scroll: null, game: null, box: null, page: null };
+const STEP_ZOOM = 1.25;
+
+/** The smallest scale at which the map's smallest text is readable: 14 px on a tablet, 11 px on
+ * a phone (a little above, so rounding never takes it under). */
+function readableScale() {
+  return (innerWidth < 700 ? 11.5 : 14.5) / MIN_FONT;
+}
+
+/** How tall the map's box may be: on the table what the board's slot leaves (the page is one
+ * screen, `layout` below), on a phone most of the screen. */
+function boxHeight(box, page) {
+  if (page === "seat") return Math.max(240, Math.round(innerHeight * 0.62));
+  const below = [...(box.parentElement?.children ?? [])].filter((el) => el !== box && !el.classList.contains("ec-zoom"))
+    .reduce((sum, el) => sum + el.offsetHeight + 6, 0);
+  const slot = box.closest("#board");
+  if (slot && document.body.dataset.layout === "fit") return Math.max(200, Math.floor(slot.clientHeight - below - 4));
+  const top = box.getBoundingClientRect().top + scrollY;
+  return Math.max(260, Math.floor(innerHeight - top - below - 14));
+}
+
+/** The scale range: fit (the whole map in the box) to 4 × readable; automatic: the larger of
+ * fit and readable (a small map fills its box, a large one stays readable and scrolls). */
+function scales(box, svg, page) {
+  const [w, h] = [Number(svg.dataset.w), Number(svg.dataset.h)];
+  const pad = 12;
+  const fit = Math.min((box.clientWidth - pad) / w, (boxHeight(box, page) - pad) / h);
+  const readable = readableScale();
+  return { w, h, fit, readable, min: Math.min(fit, readable), max: Math.max(fit, readable * 4), auto: Math.max(fit, readable) };
+}
+
+/** Lay the map out at the zoom's scale; keeps the point at the box's centre where it was (or
+ * restores the kept scroll position, or centres a map drawn the first time). */
+function layoutMap(keepCentre = false) {
+  const box = zoom.box;
+  const svg = box?.querySelector("svg");
+  if (!box || !svg || !box.isConnected) return;
+  const s = scales(box, svg, zoom.page);
+  const scale = Math.min(s.max, Math.max(s.min, zoom.scale ?? s.auto));
+  const before = keepCentre ? { x: (box.scrollLeft + box.clientWidth / 2) / svg.clientWidth, y: (box.scrollTop + box.clientHeight / 2) / svg.clientHeight } : null;
+  svg.style.width = `${Math.round(s.w * scale)}px`;
+  svg.style.height = `${Math.round(s.h * scale)}px`;
+  box.style.height = `${Math.min(Math.round(s.h * scale) + 14, boxHeight(box, zoom.page))}px`;
+  box.dataset.scale = scale.toFixed(3);
+  box.dataset.fit = s.fit.toFixed(3);
+  box.dataset.readable = s.readable.toFixed(3);
+  box.dataset.drawnFor = `${innerWidth}x${innerHeight}`;
+  if (before) {
+    box.scrollLeft = before.x * svg.clientWidth - box.clientWidth / 2;
+    box.scrollTop = before.y * svg.clientHeight - box.clientHeight / 2;
+  } else if (zoom.scroll) {
+    [box.scrollLeft, box.scrollTop] = zoom.scroll;
+  } else {
+    box.scrollLeft = (box.scrollWidth - box.clientWidth) / 2;
+    box.scrollTop = (box.scrollHeight - box.clientHeight) / 2;
+  }
+  zoom.scroll = [box.scrollLeft, box.scrollTop];
+}
+
+function setZoom(scale) {
+  zoom.scale = scale;
+  layoutMap(true);
+}
+
+function currentScale() {
+  return Number(zoom.box?.dataset.scale ?? readableScale());
+}
+
+addEventListener("resize", () => layoutMap(true));
+// the board's slot changes size when the panels beside it do (a tab opened, the market refilled)
+const slotWatch = typeof ResizeObserver === "function" ? new ResizeObserver(() => layoutMap(true)) : null;
+let watched = null;
+
+/** Two fingers on the map zoom it (one finger drags it: the box scrolls). */
+function pinchable(box) {
+  let start = null;
+  const distance = (t) => Math.hypot(t[0].clientX - t[1].clientX, t[0].clientY - t[1].clientY);
+  box.addEventListener("touchstart", (e) => {
+    if (e.touches.length === 2) start = { d: distance(e.touches), scale: currentScale() };
+  }, { passive: true });
+  box.addEventListener("touchmove", (e) => {
+    if (!start || e.touches.length !== 2) return;
+    e.preventDefault();
+    setZoom(start.scale * distance(e.touches) / Math.max(1, start.d));
+  }, { passive: false });
+  box.addEventListener("touchend", (e) => { if (e.touches.length < 2) start = null; });
+}
+
+/** The map with the taps this page may make on it, its zoom buttons and its legend. */
+function mapView(i18n, state, moves, trial, page) {
   const game = state.game;
+  if (zoom.game !== state.game_id) Object.assign(zoom, { scale: null, scroll: null, game: state.game_id });
   const targets = new Set(sel.slot ? moves.areas.get(sel.slot)?.keys() ?? [] : moves.at.keys());
   const box = svgBox("div.ec-map", { id: "ec-map" }, mapSvg(game, {
     targets, selected: sel.cell ?? sel.focus, ghost: trial?.ghost ?? null, lost: new Set(trial?.lost ?? []),
@@ -155,7 +247,43 @@ function mapView(state, moves, trial) {
     const target = event.target.closest?.("[data-cell]");
     if (target) tapCell(target.getAttribute("data-cell"), moves);
   });
-  return box;
+  box.addEventListener("scroll", () => { if (zoom.box === box) zoom.scroll = [box.scrollLeft, box.scrollTop]; }, { passive: true });
+  pinchable(box);
+  Object.assign(zoom, { box, page });
+  const button = (what, text, scale) => h("button.secondary", {
+    type: "button", "data-zoom": what, title: i18n.t(`ec.zoom_${what}`), "aria-label": i18n.t(`ec.zoom_${what}`),
+    onclick: () => setZoom(scale()),
+  }, text);
+  const buttons = h("div.ec-zoom", { id: "ec-zoom" },
+    button("in", "+", () => currentScale() * STEP_ZOOM),
+    button("out", "−", () => currentScale() / STEP_ZOOM),
+    button("fit", "⤢", () => Number(box.dataset.fit)));
+  const legend = game.areas?.length ? h("p.ec-map-legend", { id: "ec-map-legend" },
+    h("span.ec-badge-demo.land", {}, "A·5"), i18n.t("ec.legend_island"), " ",
+    h("span.ec-badge-demo.sea", {}, "≈1·3"), i18n.t("ec.legend_sea")) : null;
+  return h("div.ec-map-wrap", {}, box, buttons, legend);
+}
+
+// the scorings this page has seen: a new one opens its breakdown once (not the ones a page
+// opened on a running game already had)
+const seen = { game: null, count: null };
+
+function openScoring(ctx, index) {
+  const { i18n } = ctx;
+  const scoring = ctx.state.game.scorings?.[index];
+  if (scoring && ctx.overlay) ctx.overlay.show((close) => scoringDialog(i18n, scoring, close));
+}
+
+function maybeShowScoring(ctx) {
+  const count = ctx.state.game.scorings?.length ?? 0;
+  if (seen.game !== ctx.state.game_id || seen.count === null || count < seen.count) {
+    Object.assign(seen, { game: ctx.state.game_id, count });
+    return;
+  }
+  if (count > seen.count) {
+    seen.count = count;
+    openScoring(ctx, count - 1);
+  }
 }
 
 function chanceView(ctx, moves) {
@@ -179,7 +307,7 @@ function draw(ctx, parts, page) {
   root(parts.prompt);
   const turn = game.phase === "turn" && moves.all.length ? turnControls(ctx, moves) : { controls: null, trial: null };
   const market = marketView(i18n, game, { playable: new Set(moves.areas.keys()), chosen: sel.slot, pick: turn.controls ? pickSlot : null });
-  const map = mapView(state, moves, turn.trial);
+  const map = mapView(i18n, state, moves, turn.trial, page);
   if (page === "seat") {
     // the hand on top while power cards are played, below the map during the turns
     const hand = game.hand ? handView(i18n, game, state.seat, moves, act) : null;
@@ -187,32 +315,39 @@ function draw(ctx, parts, page) {
     fill(parts.choices, syntheticBadge(i18n, game), handFirst ? hand : null, turn.controls, market);
     fill(parts.board, map, handFirst ? null : hand, powerPlayed(i18n, game), courts(i18n, game), scoringsView(i18n, game));
   } else {
-    fill(parts.choices, roundLine(i18n, game), syntheticBadge(i18n, game), chanceView(ctx, moves), turn.controls, market,
-      powerPlayed(i18n, game), courts(i18n, game));
-    fill(parts.board, map, scoringsView(i18n, game));
+    fill(parts.choices, roundLine(i18n, game), scoringButtons(i18n, game, (i) => openScoring(ctx, i)), syntheticBadge(i18n, game),
+      chanceView(ctx, moves), turn.controls, market, powerPlayed(i18n, game), courts(i18n, game));
+    fill(parts.board, map);
+    maybeShowScoring(ctx);
   }
   root(parts.board);
+  if (slotWatch && watched !== parts.board) {
+    slotWatch.observe(parts.board);
+    watched = parts.board;
+  }
+  layoutMap();
 }
 
-/** A log line of the game's own (a scoring: its text is "after round N"); null: the shell's. */
-export function logLine(i18n, e) {
-  if (e.kind !== "scoring") return null;
-  const round = /\d+/.exec(String(e.text))?.[0] ?? "";
-  return i18n.t("ec.scoring_after", { round });
+/** The table is one screen (app.css, body[data-layout="fit"]): the map fills the board's slot
+ * and zooms; the panels and the log scroll by themselves. */
+export const layout = "fit";
+
+/** A log line of the game's own: a scoring ("after round N"), an action as a sentence; null:
+ * the shell's. */
+export function logLine(i18n, e, ctx = {}) {
+  if (e.kind === "scoring") {
+    const round = /\d+/.exec(String(e.text))?.[0] ?? "";
+    return i18n.t("ec.scoring_after", { round });
+  }
+  if ((e.kind ?? "action") === "action") return log.actionSentence(i18n, e, ctx, cardsById);
+  return null;
 }
 
-/** An action of the log in words (docs/elcaballero-notation.md). */
-export function logText(i18n, text) {
-  const [verb, a = "", b = ""] = String(text).split(" ");
-  const key = `ec.log.${verb}`;
-  if (!i18n.has(key)) return text;
-  const spot = (s) => ({ cell: s.slice(0, -1), side: sideName(i18n, s.slice(-1)) });
-  const params = { card: a, n: a, slot: a, cell: a, from: a, to: b };
-  if (verb === "area") Object.assign(params, spot(b));
-  else if (verb === "knight" || verb === "raise") Object.assign(params, spot(a), { n: b });
-  else if (["ship", "reship", "shipback"].includes(verb)) Object.assign(params, spot(a));
-  else if (verb === "moveship") Object.assign(params, { from: a.slice(0, -1), to: b.slice(0, -1) });
-  return i18n.t(key, params);
+export const logContext = log.logContext;
+
+/** An action as a phrase (the shell's undo line). */
+export function logText(i18n, text, ctx = {}) {
+  return log.logText(i18n, text, ctx, cardsById);
 }
 
 /** The shared table (the tablet). */

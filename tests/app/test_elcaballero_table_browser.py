@@ -1,0 +1,401 @@
+"""El Caballero at a real table (issue 23), in Debian's headless Chromium against the real app.
+
+A 4-player game is played through the API to the first scoring (round 5's power cards: the map
+is the scoring's map, 16+ area cards and the caballero cards beside them). There:
+
+- readable: every number on the map (caballero cards, region sizes, gold, fish) is at least
+  14 px on the screen at 1280 x 800, 1024 x 768 and 768 x 1024, and the page does not scroll;
+  on a phone (390 x 844) at least 11 px, the page no wider than the screen, the map panned
+  inside its box and zoomed with its buttons. A size on the screen is the SVG text's font size
+  times the SVG's screen scale (its rendered box is measured too);
+- every island and sea carries its label on the map, the label the scoring breakdown gives it
+  (the breakdown a dialog over the page, which does not scroll);
+- the log reads as sentences in en, cs, pl and uk: no catalogue id, no coordinate, no verb of
+  the notation.
+
+Then a 2-player table-mode game with a catalogue is played to its end: each card turned up is
+one tap on the table's entry, the players' steps go through their seat routes, every scoring's
+dialog pops up on the table and is closed by its button; the final scoring shows; after a
+restart of the server the finished game is listed in the lobby with its winner and scores.
+Measurements: tests/app/artifacts/elcaballero-map-measurements.json.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.app.ui_browser import (
+    ARTIFACTS,
+    PHONE,
+    app_server,
+    browser_context,
+    chromium_missing,
+    get_json,
+    post_json,
+    watch_errors,
+)
+
+MISSING = chromium_missing()
+pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
+
+TABLETS = {
+    "1280x800": {"width": 1280, "height": 800},
+    "1024x768": {"width": 1024, "height": 768},
+    "768x1024": {"width": 768, "height": 1024},
+}
+TABLET_MIN_PX = 14.0
+PHONE_MIN_PX = 11.0
+LANGS = ("en", "cs", "pl", "uk")
+ISLAND = {"en": "Island", "cs": "Ostrov", "pl": "Wyspa", "uk": "Острів"}
+WAIT = 30_000
+# a seat's steps, most wanted first: a full map (area cards, caballero cards) rather than "done"
+PREFER = ("reinforce", "area", "knight", "ship", "castillo", "raise")
+
+# Every text of the map: its size on the screen (font size x the SVG's screen scale), its
+# rendered box, its class (ec-number: a caballero card; ec-size: a region's badge; ec-gold,
+# ec-fish: treasure); the page's and the map box's extents.
+MEASURE = """() => {
+  const texts = [...document.querySelectorAll('#ec-map svg text')].map((el) => {
+    const ctm = el.getScreenCTM();
+    const scale = ctm ? Math.hypot(ctm.a, ctm.b) : 0;
+    const cls = el.getAttribute('class') || el.parentElement.getAttribute('class') || '';
+    return { px: parseFloat(getComputedStyle(el).fontSize) * scale,
+             box: el.getBoundingClientRect().height, kind: cls.split(' ')[0] };
+  });
+  const least = {};
+  for (const t of texts) least[t.kind] = Math.min(least[t.kind] ?? 1e9, t.px);
+  const box = document.querySelector('#ec-map');
+  const root = document.documentElement;
+  return { least, min_px: Math.min(...texts.map((t) => t.px)),
+           min_box: Math.min(...texts.map((t) => t.box)), texts: texts.length,
+           page: [root.scrollWidth, root.scrollHeight], inner: [innerWidth, innerHeight],
+           map_box: [box.clientWidth, box.clientHeight],
+           map_scroll: [box.scrollWidth, box.scrollHeight],
+           scale: Number(box.dataset.scale) };
+}"""
+RESULTS: dict[str, Any] = {}
+
+
+def _pick(legal: list[str], rng: random.Random) -> str:
+    for kind in PREFER:
+        options = [t for t in legal if t == kind or t.startswith(kind + " ")]
+        if options and not (kind in ("ship", "castillo", "raise") and rng.random() < 0.5):
+            return rng.choice(options)
+    return rng.choice(legal)
+
+
+def _seat_step(base: str, tokens: dict[str, str], rng: random.Random) -> bool:
+    """One step of whichever seat may act (False: none may)."""
+    for token in tokens.values():
+        legal = get_json(f"{base}/api/seat/{token}/state")["legal"]
+        if legal:
+            post_json(f"{base}/api/seat/{token}/action", {"text": _pick(legal, rng)})
+            return True
+    return False
+
+
+def _shown(page: Any, base: str) -> None:
+    """Wait until the page shows the server's current state."""
+    rev = get_json(base + "/api/state")["rev"]
+    page.wait_for_function(
+        "rev => Number(document.body.dataset.rev ?? -1) >= rev", arg=rev, timeout=WAIT, polling=100
+    )
+
+
+def _settle(page: Any, size: str) -> None:
+    """Wait until the map was laid out for the page's size (a map without a layout of its own
+    is measured as drawn)."""
+    page.wait_for_function(
+        """size => { const box = document.querySelector('#ec-map');
+                     const drawn = box?.dataset.drawnFor;
+                     return box && box.querySelector('svg') && (!drawn || drawn === size); }""",
+        arg=size,
+        timeout=WAIT,
+    )
+
+
+def _labels(regions: list[dict[str, Any]]) -> dict[int, str]:
+    """The label rule (static/labels.js), computed here from a scoring's regions alone:
+    islands A, B, ... and seas 1, 2, ..., each kind by its top-left card, reading order."""
+    out: dict[int, str] = {}
+    for land in (True, False):
+        rows = []
+        for r in regions:
+            if (r["type"] == "land") != land:
+                continue
+            cells = [tuple(int(v) for v in c.split(",")) for c in r["cards"]]
+            first = min((y, x) for x, y in cells)
+            treasure = r.get("gold" if land else "fish", 0)
+            rows.append((first, treasure, len(r["cards"]), r["region"]))
+        for n, row in enumerate(sorted(rows)):
+            out[row[3]] = chr(65 + n) if land else str(n + 1)
+    return out
+
+
+@pytest.fixture(scope="module")
+def scored() -> Iterator[tuple[str, dict[str, str], dict[str, Any]]]:
+    """A 4-player dealer game just after its first scoring: (base URL, seat tokens, state)."""
+    with app_server() as base:
+        created = post_json(
+            base + "/api/games",
+            {
+                "game": "elcaballero",
+                "players": ["red", "blue", "green", "yellow"],
+                "mode": "dealer",
+                "catalogue": "synthetic",
+                "seed": 3,
+            },
+        )
+        tokens = {seat["colour"]: seat["token"] for seat in created["seats"]}
+        rng = random.Random(5)
+        while True:
+            state = get_json(base + "/api/state")
+            if state["game"]["scorings"]:
+                break
+            assert _seat_step(base, tokens, rng), state["prompt"]
+        game = state["game"]
+        assert game["phase"] == "power" and len(game["areas"]) >= 16, len(game["areas"])
+        assert len(game["caballeros"]) >= 8
+        yield base, tokens, state
+
+
+def test_the_map_numbers_are_readable_on_every_tablet_and_on_a_phone(
+    scored: tuple[str, dict[str, str], dict[str, Any]],
+) -> None:
+    base, tokens, _state = scored
+    failures: list[str] = []
+    with browser_context(TABLETS["1280x800"]) as context:
+        page = context.new_page()
+        errors: list[str] = []
+        watch_errors(page, errors)
+        page.goto(base + "/")
+        for name, size in TABLETS.items():
+            page.set_viewport_size(size)
+            _settle(page, name)
+            _shown(page, base)
+            got = page.evaluate(MEASURE)
+            RESULTS[f"table {name}"] = got
+            if got["min_px"] < TABLET_MIN_PX:
+                failures.append(f"{name}: map text {got['least']} px (under {TABLET_MIN_PX})")
+            if got["min_box"] < TABLET_MIN_PX * 0.7:
+                failures.append(f"{name}: a rendered text box {got['min_box']:.1f} px tall")
+            if got["page"][0] > size["width"] + 1 or got["page"][1] > size["height"] + 1:
+                failures.append(f"{name}: the page scrolls ({got['page']})")
+            assert got["texts"] > 40, got  # the map's numbers are there to measure
+        assert errors == []
+    with browser_context(PHONE) as context:
+        page = context.new_page()
+        errors = []
+        watch_errors(page, errors)
+        page.goto(f"{base}/seat/{tokens['red']}")
+        _settle(page, "390x844")
+        _shown(page, base)
+        got = page.evaluate(MEASURE)
+        RESULTS["phone 390x844"] = got
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / "elcaballero-map-measurements.json").write_text(
+            json.dumps(RESULTS, indent=1), "utf-8"
+        )
+        if got["min_px"] < PHONE_MIN_PX:
+            failures.append(f"phone: map text {got['least']} px (under {PHONE_MIN_PX})")
+        if got["page"][0] > PHONE["width"] + 1:
+            failures.append(f"phone: the page scrolls sideways ({got['page']})")
+        assert failures == []
+        # the map outgrows the phone: it pans inside its box, and the buttons zoom it
+        assert got["map_scroll"][0] > got["map_box"][0], got
+        page.locator("#ec-map").scroll_into_view_if_needed()
+        page.locator("[data-zoom='in']").tap()
+        zoomed = page.evaluate(MEASURE)
+        assert zoomed["scale"] > got["scale"] and zoomed["min_px"] > got["min_px"], zoomed
+        page.locator("[data-zoom='fit']").tap()
+        whole = page.evaluate(MEASURE)
+        assert whole["map_scroll"][0] <= whole["map_box"][0] + 1, whole  # the whole map
+        RESULTS["phone 390x844 whole map"] = whole
+        assert errors == []
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "elcaballero-map-measurements.json").write_text(
+        json.dumps(RESULTS, indent=1), "utf-8"
+    )
+    assert failures == []
+
+
+def test_every_region_carries_the_label_of_the_scoring_breakdown(
+    scored: tuple[str, dict[str, str], dict[str, Any]],
+) -> None:
+    base, _tokens, state = scored
+    scoring = state["game"]["scorings"][0]
+    expected = _labels(scoring["regions"])
+    with browser_context(TABLETS["1280x800"]) as context:
+        page = context.new_page()
+        errors: list[str] = []
+        watch_errors(page, errors)
+        page.goto(base + "/")
+        page.wait_for_selector("#ec-map svg", timeout=WAIT)
+        _shown(page, base)
+        badges = page.evaluate(
+            """() => [...document.querySelectorAll('#ec-map .ec-badge')].map((b) =>
+                 [b.dataset.kind, b.dataset.label, b.closest('[data-area]').dataset.area])"""
+        )
+        on_map = {(kind, label): cell for kind, label, cell in badges}
+        assert len(badges) == len(on_map) == len(scoring["regions"]), badges
+        for region in scoring["regions"]:
+            label = expected[region["region"]]
+            # the badge lies on one of the region's own cards
+            assert on_map.get((region["type"], label)) in region["cards"], (region, badges)
+        # the breakdown: a dialog over the page, each region named as on the map
+        page.locator("[data-open-scoring='4']").click()
+        dialog = page.locator("#overlay:not([hidden]) #ec-scoring-dialog")
+        dialog.wait_for(timeout=WAIT)
+        rows = dialog.locator("tr[data-region]")
+        assert rows.count() >= sum(1 for r in scoring["regions"] if r["type"] == "land")
+        for i in range(rows.count()):
+            row = rows.nth(i)
+            number = int(row.get_attribute("data-region") or 0)
+            assert row.get_attribute("data-label") == expected[number]
+            kind = next(r["type"] for r in scoring["regions"] if r["region"] == number)
+            word = "Island" if kind == "land" else "Sea"
+            assert row.inner_text().startswith(f"{word} {expected[number]} ·"), row.inner_text()
+        for ship in dialog.locator("tr[data-ship]").all():
+            assert re.search(r"Sea \d+", ship.inner_text()), ship.inner_text()
+            assert not re.search(r"-?\d+,-?\d+", ship.inner_text())  # no coordinates
+        root = page.evaluate("[document.documentElement.scrollHeight, innerHeight]")
+        assert root[0] <= root[1] + 1, root  # the page itself does not scroll
+        box = dialog.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 801, box
+        dialog.locator("[data-close]").click()
+        page.wait_for_selector("#overlay[hidden]", state="attached", timeout=WAIT)
+        assert errors == []
+
+
+def test_the_log_reads_as_sentences_in_every_language(
+    scored: tuple[str, dict[str, str], dict[str, Any]],
+) -> None:
+    base, _tokens, _state = scored
+    ids = [card["id"] for card in get_json(base + "/api/elcaballero/catalogue")["cards"]]
+    verbs = re.compile(
+        r"\b(area|knight|raise|ship|reship|shipback|moveship|castillo|withdraw) -?\d"
+    )
+    with browser_context(TABLETS["1280x800"]) as context:
+        page = context.new_page()
+        errors: list[str] = []
+        watch_errors(page, errors)
+        page.goto(base + "/")
+        page.wait_for_selector("#tab-body li", timeout=WAIT)
+        for lang in LANGS:
+            page.select_option("#lang", lang)
+            page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+            _shown(page, base)
+            lines = page.locator("#tab-body li").all_inner_texts()
+            assert len(lines) > 30, lines
+            text = "\n".join(lines)
+            assert not [i for i in ids if i in text], (lang, text[:400])
+            assert not re.search(r"-?\d+,-?\d+", text), (lang, text[:400])
+            assert not verbs.search(text), (lang, text[:400])
+            # the caballero cards and area cards are placed next to named islands
+            assert re.search(ISLAND[lang] + r" [A-Z]", text), (lang, text[:400])
+        assert errors == []
+
+
+def _close_scoring(page: Any, rounds: set[int]) -> None:
+    """The scoring dialog popped up on the table: note its round and close it."""
+    dialog = page.locator("#overlay:not([hidden]) [data-scoring]")
+    dialog.wait_for(timeout=WAIT)
+    rounds.add(int(dialog.get_attribute("data-scoring") or 0))
+    page.locator("#overlay [data-close]").click()
+    page.wait_for_selector("#overlay[hidden]", state="attached", timeout=WAIT)
+
+
+def test_a_table_mode_game_with_a_catalogue_plays_to_its_end_and_is_listed_after_a_restart() -> (
+    None
+):
+    data = tempfile.mkdtemp(prefix="castillo-ec-")
+    rng = random.Random(7)
+    try:
+        with app_server(extra=("--data-dir", data)) as base:
+            created = post_json(
+                base + "/api/games",
+                {"game": "elcaballero", "players": ["red", "blue"], "catalogue": "synthetic"},
+            )
+            options = get_json(base + "/api/state")["options"]
+            assert options["mode"] == "table" and options["catalogue"] == "synthetic", options
+            tokens = {seat["colour"]: seat["token"] for seat in created["seats"]}
+            with browser_context(TABLETS["1280x800"]) as context:
+                page = context.new_page()
+                errors: list[str] = []
+                watch_errors(page, errors)
+                page.goto(base + "/")
+                page.wait_for_selector("#ec-entry", timeout=WAIT)
+                taps = 0
+                seen_scorings = 0
+                shown_rounds: set[int] = set()
+                for _ in range(3000):
+                    state = get_json(base + "/api/state")
+                    game = state["game"]
+                    if len(game["scorings"]) > seen_scorings:
+                        _shown(page, base)
+                        _close_scoring(page, shown_rounds)
+                        seen_scorings = len(game["scorings"])
+                    if state["prompt"]["key"] == "over":
+                        break
+                    if game["acting"] == ["chance"]:  # a card turned up: a tap on its picture
+                        text = rng.choice(state["legal"])
+                        assert text.split()[0] in ("start", "reveal"), text
+                        _shown(page, base)
+                        page.locator(f"#ec-entry [data-action='{text}']").click()
+                        page.wait_for_function(
+                            "rev => Number(document.body.dataset.rev ?? -1) > rev",
+                            arg=state["rev"],
+                            timeout=WAIT,
+                            polling=100,
+                        )
+                        taps += 1
+                    else:
+                        assert _seat_step(base, tokens, rng), state["prompt"]
+                else:
+                    raise AssertionError("the game does not end")
+                game = state["game"]
+                scores = {p["colour"]: p["score"] for p in game["players"]}
+                assert taps >= 20, taps  # the start card and every card turned up
+                assert shown_rounds == {s["round"] for s in game["scorings"]}, shown_rounds
+                # the final scoring shows: reopened from its button, its totals the scores' last
+                _shown(page, base)
+                last = game["scorings"][-1]
+                page.locator(f"[data-open-scoring='{last['round']}']").click()
+                dialog = page.locator(f"#overlay:not([hidden]) [data-scoring='{last['round']}']")
+                dialog.wait_for(timeout=WAIT)
+                for colour, total in last["totals"].items():
+                    chip = dialog.locator(f"[data-total='{colour}']").inner_text()
+                    assert chip.endswith(f"+{total}"), chip
+                assert "over" in page.locator("#prompt").inner_text()
+                assert errors == []
+        # a restart: the finished game is listed with its result
+        with app_server(extra=("--data-dir", data)) as base:
+            games = get_json(base + "/api/games")["games"]
+            mine = [g for g in games if g["game"] == "elcaballero"]
+            assert len(mine) == 1 and mine[0]["finished"] and mine[0]["scores"] == scores, mine
+            with browser_context(TABLETS["1280x800"]) as context:
+                page = context.new_page()
+                page.goto(base + "/")
+                page.wait_for_selector("#games-btn", timeout=WAIT)
+                page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=WAIT)
+                if not page.locator(".saved li").count():
+                    page.locator("#games-btn").click()
+                row = page.locator(".saved li[data-game='elcaballero'][data-finished='1']")
+                row.wait_for(timeout=WAIT)
+                result = row.locator(".saved-result").inner_text()
+                best = max(scores.values())
+                winners = [c.capitalize() for c, s in scores.items() if s == best]
+                assert all(w in result for w in winners), result
+                for colour, score in scores.items():
+                    assert f"{colour.capitalize()} {score}" in result, result
+                assert row.locator("[data-continue]").count() == 0  # no Continue when finished
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
