@@ -153,6 +153,7 @@ def test_the_table_reads_from_a_metre_at_every_tablet_size_and_the_phone_fits() 
     errors: list[str] = []
     with app_server() as base, browser_context() as context:
         tokens = _mid_game(base)
+        context.set_default_timeout(WAIT)  # a loaded machine redraws slowly
         page = context.new_page()
         watch_errors(page, errors)
         page.goto(base + "/")

@@ -505,7 +505,7 @@ function fitTable(board) {
         const wrap = card.querySelector(".kd-grid-wrap");
         return Math.floor(Math.min(wrap.clientWidth / extents[i][0], wrap.clientHeight / extents[i][1]));
       });
-      const cell = Math.min(...cells);
+      const cell = cells.reduce((sum, c) => sum + c, 0); // the kingdoms' squares, all told
       if (!best || cell > best.cell) best = { lines, head, columns, cell, cells };
     }
   }
