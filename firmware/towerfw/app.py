@@ -404,7 +404,7 @@ class Tower:
                 elif self.state == STUCK:
                     self.t_exit = t
                     self.emit("unstuck", {})
-                    pieces.group("finish_stuck", self)
+                    pieces.lazy("rare", "finish_stuck", self)
         if self.state == PULSE:
             self.stuck(hal.ticks_us())
 
@@ -462,6 +462,17 @@ class Tower:
         t_from = hal.ticks_add(self.t_entry, integ // 2)
         t_to = hal.ticks_add(self.t_exit, integ)
         problem = self.burst_problem()
+        ratio = pulse / self.single_pulse_us()
+        size = pieces.length(self, pulse)
+        # touching cubes, measured by the second beam (no Grande may come): group.py names
+        # each cube; the whole pulse's colour would be of no use
+        many = size >= self.cfg["merged_min_size"] and not self.grande_ok and problem is None
+        if many and self.cal_colour is None and not self.diag:
+            self.sensor_fault = None
+            pieces.lazy(
+                "group", "piece", self, "merged", pulse, size, ratio, problem, None, None, 0
+            )
+            return
         mean = lit = verdict = None
         if problem is None and self.cal_colour is None:
             verdict = pieces.colour_in_steps(self, t_from, t_to)  # the common cube, in integers
@@ -481,8 +492,6 @@ class Tower:
                 colour, best, d, why = self.colour_from(pieces.features(self, mean, lit), mean)
         if self.diag:
             calsteps().send_burst(self)
-        ratio = pulse / self.single_pulse_us()
-        size = pieces.length(self, pulse)
         if self.cal_colour is not None:
             steps = calsteps()
             steps.calibration_cube(
@@ -498,8 +507,9 @@ class Tower:
             self.counts.add(UNCERTAIN)
             self.emit("uncertain", {"pulse_us": pulse, "best": best, "d": round(d, 2), "why": why})
             return
-        # a Grande, touching cubes, or a length one beam cannot tell: rarer, in group.py
-        pieces.group("piece", self, kind, pulse, size, ratio, problem, colour, best, d)
+        # touching cubes (group.py), a Grande or a length one beam cannot tell (rare.py)
+        module = "group" if kind == "merged" else "rare"
+        pieces.lazy(module, "piece", self, kind, pulse, size, ratio, problem, colour, best, d)
 
     def cmd_cal(self, msg: "dict[str, Any]") -> "Any":
         return calsteps().cmd_cal(self, msg)

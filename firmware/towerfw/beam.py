@@ -16,11 +16,12 @@ _SIZE = 32  # edges buffered between two main-loop passes; a cube makes two
 class BeamEdges:
     """Ring of beam edges filled by the interrupt handler, drained by the main loop."""
 
-    def __init__(self, ticks_us: "Any", read_level: "Any") -> None:
+    def __init__(self, ticks_us: "Any", read_level: "Any", size: int = _SIZE) -> None:
         self._ticks_us = ticks_us
         self._read_level = read_level
-        self._times = array("l", [0] * _SIZE)
-        self._levels = bytearray(_SIZE)
+        self.size = size  # the second beam needs fewer: only its rising edge times a piece
+        self._times = array("l", [0] * size)
+        self._levels = bytearray(size)
         # pending() is head != tail; the sensing loop compares them itself (no call a pass)
         self.head = 0  # next slot the handler writes
         self.tail = 0  # next slot the main loop reads
@@ -29,7 +30,7 @@ class BeamEdges:
 
     def _on_edge(self, _pin: "Any") -> None:
         t = self._ticks_us()
-        nxt = (self.head + 1) % _SIZE
+        nxt = (self.head + 1) % self.size
         if nxt == self.tail:
             self.overflows += 1
             return
@@ -50,7 +51,7 @@ class BeamEdges:
             return None
         i = self.tail
         edge = (self._times[i], self._levels[i])
-        self.tail = (i + 1) % _SIZE
+        self.tail = (i + 1) % self.size
         return edge
 
     def level(self) -> int:

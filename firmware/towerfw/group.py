@@ -1,5 +1,4 @@
-"""The rarer pieces: touching cubes (each cube's colour from its own samples, with the second
-beam), a pulse of two colours, a cube that was stuck in the chute.
+"""Touching cubes: how many, and with the second beam each cube's colour from its own samples.
 
 The second beam gives the group's speed, so where in the pulse each cube passed (they fall
 together, accelerating: the later ones pass a little faster). A sample counts for a cube only
@@ -8,14 +7,13 @@ read returns the last finished window, which may have ended up to one integratio
 samples across a boundary are mixed and left out. A cube gets a colour when its samples'
 mean is clearly one colour; otherwise it is left to the table (None).
 
-Loaded through ``pieces.group`` once such a piece has passed and dropped after it: its code is
-in the heap only while it works.
+Loaded through ``pieces.lazy`` once a group has passed and dropped after it: its code is in the
+heap only while it works (kept small: loading it is most of a group's time on the Pico).
 """
 
 import math
 
 from towerfw import pieces
-from towerfw.app import IDLE
 from towerfw.counter import UNCERTAIN
 from towerfw.sampler import TICKS_MASK
 
@@ -40,40 +38,21 @@ def piece(
     best: "Any",
     d: float,
 ) -> None:
-    """Count and report a piece ``pieces.kind`` found other than a single cube: a Grande,
-    touching cubes, or (``size``, ``one_or_two``) a length one beam cannot tell."""
-    fields: dict[str, Any] = {"pulse_us": pulse}
-    if size >= 0:
-        fields["size"] = round(size, 2)  # only where it explains the verdict: small frames
-    counts = tower.counts
-    if kind == "grande":
-        counts.add("grande:" + colour if colour is not None else UNCERTAIN)
-        fields["c"] = colour if colour is not None else UNCERTAIN
-        fields["best"] = best
-        fields["d"] = round(d, 2)
-        tower.emit("grande", fields)
-    elif kind == "merged":
-        fields["best"] = best
-        merged(tower, fields, size, ratio, problem)
-    else:
-        counts.add(UNCERTAIN)
-        fields["best"] = colour if colour is not None else best
-        fields["d"] = round(d, 2)
-        fields["why"] = kind if kind == "one_or_two" else "size"
-        tower.emit("uncertain", fields)
-
-
-def merged(tower: "Any", fields: "Any", size: float, ratio: float, problem: "Any") -> None:
     """Count and report a group of touching cubes: ``est`` of them (the second beam's length,
     else the pulse's; at least one more than its seams); with the second beam each cube's
     colour (``cs``, null for a cube left to the table) and each counted under it."""
+    fields: dict[str, Any] = {"pulse_us": pulse}
+    if size >= 0:
+        fields["size"] = round(size, 2)
+    if best is not None:
+        fields["best"] = best
     seams = pieces.seams(tower) if problem is None else 0
     est = max(2, int((size if size >= 0 else ratio) + 0.5), seams + 1)
     fields["est"] = est
     counts = tower.counts
     cs = None
     if size >= 0 and problem is None:
-        cs = colours(tower, est, fields["pulse_us"], size)
+        cs = colours(tower, est, pulse, size)
         cfg = tower.cfg
         # as long as a Grande, one colour and no seam: perhaps a Grande (a Tournament's, or
         # one thrown by mistake), never named as two cubes
@@ -137,35 +116,3 @@ def colours(tower: "Any", est: int, pulse: int, size: float) -> "Any":
             colour = tower.colour_from(pieces.features(tower, mean, None), mean)[0]
         out.append(colour)
     return out
-
-
-def two_colours(tower: "Any") -> bool:
-    """True if the first and second halves of the pulse are clearly different colours."""
-    hal = tower.hal
-    integ = int(tower.cfg["integration_us"])
-    half = hal.ticks_diff(tower.t_exit, tower.t_entry) // 2
-    mid = hal.ticks_add(tower.t_entry, half + integ // 2)
-    start = hal.ticks_add(tower.t_entry, integ)
-    end = hal.ticks_add(tower.t_exit, integ)
-    n = int(tower.cfg["best_samples"])
-    first, used1 = tower.burst.best(n, start, mid, hal.ticks_diff, False)
-    second, used2 = tower.burst.best(n, hal.ticks_add(mid, 1), end, hal.ticks_diff, False)
-    if not used1 or not used2:
-        return False
-    c1 = tower.colour_from(pieces.features(tower, first, None), first)[0]
-    c2 = tower.colour_from(pieces.features(tower, second, None), second)[0]
-    return c1 is not None and c2 is not None and c1 != c2
-
-
-def finish_stuck(tower: "Any") -> None:
-    """A stuck cube finally passed: its colour may be clear but its count is not."""
-    tower.state = IDLE
-    pulse = tower.hal.ticks_diff(tower.t_exit, tower.t_entry)
-    mean, _ = tower.burst.best(int(tower.cfg["best_samples"]), 0, 0, tower.hal.ticks_diff)
-    best = None
-    if mean is not None and tower.burst_problem() is None:
-        _, best, _, _ = tower.colour_from(pieces.features(tower, mean, None), mean)
-    if tower.cal_colour is not None:
-        return
-    tower.counts.add(UNCERTAIN)
-    tower.emit("uncertain", {"best": best, "d": 0, "pulse_us": pulse, "why": "stuck"})

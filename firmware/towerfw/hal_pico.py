@@ -158,10 +158,10 @@ class BeamInput:
         high: Any
         edges: Any
 
-    def __init__(self, spec: "dict[str, Any]") -> None:
+    def __init__(self, spec: "dict[str, Any]", size: int) -> None:
         from towerfw import pico_start
 
-        pico_start.beam(self, spec)
+        pico_start.beam(self, spec, size)
 
     def level(self) -> int:
         """1 while the beam is interrupted."""

@@ -115,11 +115,12 @@ def sleeper(self: "Any", sm_id: int) -> None:
     self.spin = time.sleep_us
 
 
-def beam(self: "Any", spec: "dict[str, Any]") -> None:
-    """``BeamInput``: the pin, its level sense and the edge IRQ."""
+def beam(self: "Any", spec: "dict[str, Any]", size: int) -> None:
+    """``BeamInput``: the pin, its level sense and the edge IRQ (a ring of ``size`` edges)."""
     self.pin = machine.Pin(spec["pin"], machine.Pin.IN, pull(spec))
     self.high = spec.get("active", "high") == "high"
-    self.edges = BeamEdges(time.ticks_us, self.level)  # bound once: the IRQ must not allocate
+    # bound once: the IRQ must not allocate
+    self.edges = BeamEdges(time.ticks_us, self.level, size)
     self.pin.irq(
         handler=self.edges.handler,
         trigger=machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING,
@@ -136,11 +137,11 @@ def hal(self: "Any", pinmap: "dict[str, Any]", ledmap: "dict[str, Any]") -> None
     self.sensor = TCS34725(self.i2c, int(i2c["devices"]["tcs34725"], 16))
     self.sensor_led = machine.Pin(pinmap["sensor_led"]["pin"], machine.Pin.OUT)
     self.sensor_led.value(1 if pinmap["sensor_led"].get("active", "high") == "high" else 0)
-    self.beam = BeamInput(pinmap["break_beam"]).edges
+    self.beam = BeamInput(pinmap["break_beam"], 32).edges
     self._beam_pending = self.beam.pending  # bound once: the idle wait calls it often
     # the optional second beam below the first (None when the pin map has none)
     bb2 = pinmap.get("break_beam_2")
-    self.beam2 = BeamInput(bb2).edges if bb2 is not None else None
+    self.beam2 = BeamInput(bb2, 8).edges if bb2 is not None else None
     gs = pinmap["gate_switch"]
     self._gate = machine.Pin(gs["pin"], machine.Pin.IN, pull(gs))
     self._gate_high = gs.get("active", "high") == "high"

@@ -6,6 +6,7 @@ has left the beam (never in the sampling loop).
 
 import math
 
+from towerfw import const
 from towerfw.sampler import TICKS_MASK
 
 TYPE_CHECKING = False
@@ -16,6 +17,10 @@ FALL_ACCEL = 0.00981  # mm/ms^2: below the lip a piece falls freely past both be
 SEAM_DEPTH = 0.8  # a seam reads at most this share of the brighter samples around it
 LIT_SHARE = 0.5  # samples at least this bright (of the brightest) give the colour ratios
 LOOK_RATIO = 1.2  # one beam: a longer pulse may be two fast cubes, so look for a seam
+# a piece's front takes this long from the first beam to the second (6 mm below) at 2.5 and at
+# 0.4 times the design speed: outside, an edge is not a piece's (integers: no float a cube)
+_GAP_MIN_US = const(3000)
+_GAP_MAX_US = const(22000)
 
 
 def features(tower: "Any", mean: "Any", lit: "Any") -> "Any":
@@ -107,7 +112,7 @@ def kind(tower: "Any", pulse: int, ratio: float, size: float, problem: "Any") ->
     # checks against every interned string (~0.1 ms on the Pico)
     if x <= (cfg["single_max_size"] if measured else cfg["single_max_ratio"]):
         look = not measured and x > LOOK_RATIO and problem is None
-        if look and (seams(tower) or group("two_colours", tower)):
+        if look and (seams(tower) or lazy("rare", "two_colours", tower)):
             return "merged"
         if tower.grande_ok and not measured and x >= cfg["grande_min_ratio"]:
             return "size"  # one beam: a slow caballero or a fast Grande (or two)
@@ -123,7 +128,7 @@ def kind(tower: "Any", pulse: int, ratio: float, size: float, problem: "Any") ->
         and in_range
         and problem is None
         and found == 0
-        and not group("two_colours", tower)
+        and not lazy("rare", "two_colours", tower)
     ):
         return "grande"
     if found > 0 or x >= (cfg["merged_min_size"] if measured else cfg["merged_min_ratio"]):
@@ -138,13 +143,11 @@ def length(tower: "Any", pulse: int) -> float:
     if tower.t_rise2 < 0:
         return -1.0
     cfg = tower.cfg
-    gap_ms = tower.hal.ticks_diff(tower.t_rise2, tower.t_entry) / 1000.0
-    if gap_ms <= 0:
-        return -1.0
-    speed = cfg["beam2_below_mm"] / gap_ms - FALL_ACCEL * gap_ms / 2
-    design = cfg["cube_mm"] * 1000.0 / cfg["single_pulse_us"]
-    if not 0.4 * design < speed < 2.5 * design:
+    gap = tower.hal.ticks_diff(tower.t_rise2, tower.t_entry)
+    if not _GAP_MIN_US < gap < _GAP_MAX_US:
         return -1.0  # not a piece's timing (a stray edge): fall back to the pulse length
+    gap_ms = gap / 1000.0
+    speed = cfg["beam2_below_mm"] / gap_ms - FALL_ACCEL * gap_ms / 2
     p_ms = pulse / 1000.0
     mm = speed * p_ms + FALL_ACCEL * p_ms * p_ms / 2
     return mm / cfg["cube_mm"] / float(tower.cal.get("size") or 1.0)
@@ -158,18 +161,19 @@ def seams(tower: "Any") -> int:
     return tower.burst.dips(t_from, tower.t_exit, hal.ticks_diff, tower.base[3], SEAM_DEPTH)
 
 
-def group(name: str, *args: "Any") -> "Any":
-    """``group.<name>(*args)``: that module (the rarer pieces: touching cubes, a stuck one, two
-    colours in one pulse) is loaded when such a piece has passed and dropped again, so its code
-    stays out of the heap while the tower counts single cubes."""
+def lazy(module: str, name: str, *args: "Any") -> "Any":
+    """``towerfw.<module>.<name>(*args)``: that module (``group``: touching cubes; ``rare``: a
+    Grande, a stuck cube, two colours in one pulse, a length one beam cannot tell) is loaded
+    when such a piece has passed and dropped again, so its code stays out of the heap while the
+    tower counts single cubes."""
     import sys
 
     import towerfw
-    from towerfw import group
 
+    __import__("towerfw." + module)
     try:
-        return getattr(group, name)(*args)
+        return getattr(getattr(towerfw, module), name)(*args)
     finally:
-        sys.modules.pop("towerfw.group", None)
-        if hasattr(towerfw, "group"):
-            delattr(towerfw, "group")
+        sys.modules.pop("towerfw." + module, None)
+        if hasattr(towerfw, module):
+            delattr(towerfw, module)

@@ -27,6 +27,7 @@ from tests.pico.toolchain import PicoInputs
 HERE = Path(__file__).resolve().parent
 HARNESS = HERE / "harness.mjs"
 BEAM_PIN = 14
+BEAM2_PIN = 13  # the standard build's second beam, 6 mm below the first (hardware/pinmap.json)
 GATE_PIN = 15
 CLOCK_HZ = 125_000_000
 CUBE_EVENTS = ("drop", "uncertain", "merged", "grande")
@@ -246,13 +247,24 @@ class EmulatedPico:
         """Schedules the passages (times relative to now) on the beam and the sensor."""
         base = int(self.now_us)
         moved = [
-            Passage(p.t_entry_us + base, list(p.cubes), list(p.lengths_us), p.stuck)
+            Passage(
+                p.t_entry_us + base,
+                list(p.cubes),
+                list(p.lengths_us),
+                p.stuck,
+                None if p.beam2_us is None else (p.beam2_us[0] + base, p.beam2_us[1] + base),
+                list(p.starts_us),
+            )
             for p in passages
         ]
         edges: list[tuple[float, int, int]] = []
         for p in moved:
             edges.append((p.t_entry_us, BEAM_PIN, 1))
             edges.append((p.t_exit_us, BEAM_PIN, 0))
+            if p.beam2_us is not None:  # (a Dropper with beam2_mm=None: a one-beam tower)
+                edges.append((p.beam2_us[0], BEAM2_PIN, 1))
+                edges.append((p.beam2_us[1], BEAM2_PIN, 0))
+        edges.sort()
         self.set_inputs(edges)
         end = (moved[-1].t_exit_us if moved else base) + margin_us
         self.feed_sensor(looks_of(moved, model), model, base, end)
@@ -300,9 +312,8 @@ def in_view(
         if p.t_exit_us <= w0 or p.t_entry_us >= t_end:
             continue
         t = p.t_entry_us
-        for look, length in zip(looks, p.lengths_us, strict=True):
-            overlap = min(t + length, t_end) - max(t, w0)
+        for look, (a, b) in zip(looks, p.spans(), strict=True):
+            overlap = min(t + b, t_end) - max(t + a, w0)
             if overlap > 0:
                 out.append((overlap / window, look))
-            t += length
     return out

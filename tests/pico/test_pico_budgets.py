@@ -55,3 +55,26 @@ def test_the_heap_holds_after_500_cubes(pico: EmulatedPico) -> None:
     assert counted == 500
     assert wrong == 0 and correct >= 480  # noise may leave a cube uncertain, never wrong or lost
     assert heap_min >= HEAP_FREE_MIN
+
+
+def test_touching_groups_leave_no_code_in_the_heap(pico: EmulatedPico) -> None:
+    """Issue 25: the code that splits a group is loaded for it and dropped after; 30 groups
+    later the free heap is where it was (within the run-to-run spread)."""
+    from host.tower.sim.dropper import Dropper
+    from tests.pico.scenarios import play
+
+    def free() -> int:
+        return int(pico.command("diag", on=False)["mem_free"])
+
+    warm = Dropper(seed=30, t_us=0, uniform=True, overlap_us=1500)
+    warm.merged(["red", "orange"], gap_us=60_000)
+    played = play(pico, warm, seed=30)
+    pico.command("ack", seq=int(played.events[-1].msg["seq"]))
+    before = free()
+    dropper = Dropper(seed=31, t_us=0, uniform=True, overlap_us=1500)
+    for i in range(30):
+        dropper.merged(["purple", "blue", "green"][: 2 + i % 2], gap_us=60_000)
+    played = play(pico, dropper, seed=31)
+    assert len(played.events) == 30
+    pico.command("ack", seq=int(played.events[-1].msg["seq"]))
+    assert free() >= before - 200

@@ -86,3 +86,39 @@ def _ledmap() -> dict[str, object]:
     from pathlib import Path
 
     return json.loads((Path(__file__).resolve().parents[2] / "hardware/ledmap.json").read_text())
+
+
+def test_touching_cubes_are_named_one_by_one_with_two_beams(pico: EmulatedPico) -> None:
+    """Issue 25 on the RP2040: the second beam times each group, whose cubes are named (the
+    module that splits a group is loaded for it and dropped after)."""
+    dropper = Dropper(seed=25, t_us=0, uniform=True, overlap_us=1500)
+    groups = [["red", "orange"], ["purple", "blue"], ["green", "green"], ["blue", "red", "blue"]]
+    for colours in groups:
+        dropper.merged(colours, gap_us=80_000)
+    played = play(pico, dropper, seed=25)
+    assert [e.msg["k"] for e in played.events] == ["merged"] * len(groups)
+    named = 0
+    for event, colours in zip(played.events, groups, strict=True):
+        cs = event.msg.get("cs")
+        assert event.msg["est"] == len(colours)
+        if cs is not None:  # never a wrong colour; a cube not clear is null
+            assert all(c in (None, t) for c, t in zip(cs, colours, strict=True))
+            named += sum(c is not None for c in cs)
+    assert named >= 7  # of 9 cubes
+    # the event leaves within 5 ms of the beam clearing plus the group's own length
+    for i, event in enumerate(played.events):
+        passage = dropper.passages[i]
+        assert event.t_us - played.exit_us(i) <= 5_000 + passage.duration_us
+
+
+def test_one_beam_asks_one_or_two_on_the_pico(pico: EmulatedPico) -> None:
+    """Without the second beam a pair as fast as the chute allows is never one cube."""
+    dropper = Dropper(seed=26, t_us=0, beam2_mm=None, overlap_us=1500)
+    for colour in COLOURS:
+        dropper.merged([colour, colour], gap_us=80_000, speed=1.3)
+    played = play(pico, dropper, seed=26)
+    assert len(played.events) == len(COLOURS)
+    for event in played.events:
+        assert event.msg["k"] in ("merged", "uncertain")
+        if event.msg["k"] == "uncertain":
+            assert event.msg["why"] == "one_or_two"
