@@ -10,10 +10,14 @@ virtual clock (so a 200 s drop sequence plays in seconds, with the firmware's ow
 2. Handfuls of 1 to 6 cubes: each handful exact or flagged (>= 99 %).
 3. Sustained 10 cubes/s for 60 s: no missed and no double-counted cube.
 4. Grandes (told apart by pulse length, and from two touching cubes by colour): none miscounted.
-5. Issue 14's harder model (host/tower/sim/counting.py): speeds +-30 %, 8 % touching pairs and
-   triples, red near orange, a lamp on and off with flicker, the LED -12 %; with the second beam
-   and without. Targets: no silent miscount, none missed or extra; singles >= 99.5 % exact with
-   two beams (>= 97 % with one); touching groups counted exactly or flagged.
+5. The harder model of issues 14 and 25 (host/tower/sim/counting.py): speeds spread evenly over
+   +-30 %, 8 % touching pairs and triples (of one colour, of similar colours, of any) whose
+   cubes overlap in the beam by 0-1.5 ms, red near orange, a lamp on and off with flicker, the
+   LED -12 %; with the second beam and without. Singles and touching groups are reported
+   apart, each exact / flagged (left to the table) / wrong. Targets: nothing wrong, none missed
+   or extra, with either tower; with two beams singles >= 99.5 % exact and >= 90 % of the
+   groups exact (each cube named); with one beam singles >= 80 % exact (a pulse that may be
+   two fast cubes touching is asked about: "1 or 2").
 """
 
 from __future__ import annotations
@@ -118,6 +122,16 @@ def harder(pieces: int = 800, seed: int = 31) -> dict[int, CountingFigures]:
         took = time.perf_counter() - t0
         print(f"harder model, {beams} beam{'s' if beams == 2 else ''} ({took:.1f} s): {f.line()}")
         out[beams] = f
+    head = f"{'singles: exact / flagged / wrong':>36}{'groups: exact / flagged / wrong':>38}"
+    print(f"    {'':10}{head}")
+    for beams, f in out.items():
+        name = "two beams" if beams == 2 else "one beam"
+        singles = f"{f.singles_exact} / {f.singles_flagged} / {f.singles_wrong} of {f.singles}"
+        groups = f"{f.groups_exact} / {f.groups_flagged} / {f.groups_wrong} of {f.groups}"
+        print(
+            f"    {name:10}{singles:>26} ({f.singles_pct:6.2f} %)"
+            f"{groups:>28} ({f.groups_pct:5.1f} %)"
+        )
     return out
 
 
@@ -210,8 +224,12 @@ def main() -> dict[str, Any]:
         "harder model: no silent miscount, none missed or extra": all(
             f.silent_cubes == 0 and f.missed == 0 and f.extra == 0 for f in hard.values()
         ),
+        "harder model: nothing wrong (singles or groups, either tower)": all(
+            f.singles_wrong == 0 and f.groups_wrong == 0 for f in hard.values()
+        ),
         "harder model: singles >= 99.5 % exact with two beams": hard[2].singles_pct >= 99.5,
-        "harder model: singles >= 97 % exact with one beam": hard[1].singles_pct >= 97.0,
+        "harder model: groups >= 90 % exact with two beams": hard[2].groups_pct >= 90.0,
+        "harder model: singles >= 80 % exact with one beam": hard[1].singles_pct >= 80.0,
     }
     for name, ok in verdict.items():
         print(f"  [{'PASS' if ok else 'FAIL'}] {name}")
