@@ -334,6 +334,7 @@ def test_a_table_mode_game_with_a_catalogue_plays_to_its_end_and_is_listed_after
                 page.goto(base + "/")
                 page.wait_for_selector("#ec-entry", timeout=WAIT)
                 taps = 0
+                placed_by_tap = False
                 seen_scorings = 0
                 shown_rounds: set[int] = set()
                 for _ in range(3000):
@@ -357,13 +358,31 @@ def test_a_table_mode_game_with_a_catalogue_plays_to_its_end_and_is_listed_after
                             polling=100,
                         )
                         taps += 1
+                    elif not placed_by_tap and game["phase"] == "turn" and state["legal"]:
+                        # the table plays a turn's area card for its player: the market card,
+                        # a lit cell, the panel naming the place in words, Place
+                        _shown(page, base)
+                        page.locator("#ec-market button.can").first.click()
+                        page.locator("#ec-map [data-cell]").first.click()
+                        heading = page.locator("#ec-place-panel h4").inner_text()
+                        assert not re.search(r"-?\d+,-?\d+", heading), heading
+                        page.locator("#ec-place-panel [data-place]").click()
+                        page.wait_for_function(
+                            "rev => Number(document.body.dataset.rev ?? -1) > rev",
+                            arg=state["rev"],
+                            timeout=WAIT,
+                            polling=100,
+                        )
+                        placed_by_tap = True
                     else:
                         assert _seat_step(base, tokens, rng), state["prompt"]
                 else:
                     raise AssertionError("the game does not end")
                 game = state["game"]
                 scores = {p["colour"]: p["score"] for p in game["players"]}
-                assert taps >= 20, taps  # the start card and every card turned up
+                # the start card and every card turned up: each one tap at the table
+                entered = [text for actor, text in game["log"] if actor == "chance"]
+                assert taps == len(entered) >= 15, (taps, entered)
                 assert shown_rounds == {s["round"] for s in game["scorings"]}, shown_rounds
                 # the final scoring shows: reopened from its button, its totals the scores' last
                 _shown(page, base)
@@ -375,6 +394,15 @@ def test_a_table_mode_game_with_a_catalogue_plays_to_its_end_and_is_listed_after
                     chip = dialog.locator(f"[data-total='{colour}']").inner_text()
                     assert chip.endswith(f"+{total}"), chip
                 assert "over" in page.locator("#prompt").inner_text()
+                page.locator("#overlay [data-close]").click()
+                # the final map, the game's largest, is as readable as the first scoring's
+                for name in ("1024x768", "768x1024"):
+                    page.set_viewport_size(TABLETS[name])
+                    _settle(page, name)
+                    got = page.evaluate(MEASURE)
+                    assert got["min_px"] >= TABLET_MIN_PX, (name, got["least"])
+                    assert got["page"][1] <= TABLETS[name]["height"] + 1, (name, got["page"])
+                assert placed_by_tap
                 assert errors == []
         # a restart: the finished game is listed with its result
         with app_server(extra=("--data-dir", data)) as base:

@@ -105,6 +105,20 @@ function landRoot(cards, find, cell, side) {
   return card.regions[region].kind === LAND ? find(card.ids[region]) : null;
 }
 
+/** The regions a cell faces, each once: [{root, kind}] in the order of the sides N E S W. */
+export function facingRoots(map, cell) {
+  const out = [];
+  for (let side = 0; side < 4; side++) {
+    const card = map.cards.get(neighbour(cell, side));
+    if (!card) continue;
+    const back = (side + 2) % 4;
+    const i = card.regions.findIndex((r) => r.mask >> back & 1);
+    const root = map.find(card.ids[i]);
+    if (!out.some((o) => o.root === root)) out.push({ root, kind: card.regions[i].kind });
+  }
+  return out;
+}
+
 /** The sides of a cell that face land (map sides). */
 export function landSides(map, cell) {
   return [0, 1, 2, 3].filter((side) => landRoot(map.cards, map.find, cell, side) !== null);

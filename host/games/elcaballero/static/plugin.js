@@ -6,7 +6,8 @@
 
 import { fill, h, stylesheet } from "/static/js/dom.js";
 import { getJson } from "/static/js/net.js";
-import { mapSvg, MIN_FONT } from "./map.js";
+import { buildMap, facingRoots, LAND, mapSvg, MIN_FONT } from "./map.js";
+import { regionLabels, regionName } from "./labels.js";
 import { sortLegal } from "./moves.js";
 import { courts, dot, marketView, powerPlayed, roundLine, scoringButtons, scoringDialog, scoringsView, svgBox, syntheticBadge } from "./panels.js";
 import { previewView, tryPlacement } from "./preview.js";
@@ -83,19 +84,31 @@ function handView(i18n, game, me, moves, act) {
 
 const sideName = (i18n, side) => i18n.t(`ec.side.${side}`);
 
-function moveLabel(i18n, move) {
-  const params = { side: sideName(i18n, move.side ?? "N"), n: move.number, to: move.to };
+/** Where a cell is, in the map's names: the islands it faces, else its seas ("Island B"). */
+function placeName(i18n, game, cell) {
+  const map = buildMap(game.areas ?? [], game.caballeros ?? []);
+  const roots = [...map.roots.values()];
+  const names = regionLabels(roots.map((r) => ({ land: r.kind === LAND, cells: [...r.cells], treasure: r.treasure })));
+  const label = new Map(roots.map((r, i) => [r.root, names[i]]));
+  const around = facingRoots(map, cell);
+  const islands = around.filter((r) => r.kind === LAND);
+  return (islands.length ? islands : around).map((r) => regionName(i18n, r.kind === LAND, label.get(r.root))).join(", ") || i18n.t("ec.the_map");
+}
+
+function moveLabel(i18n, game, move) {
+  const to = move.to ? placeName(i18n, game, move.to.replace(/[NESW]$/, "")) : "";
+  const params = { side: sideName(i18n, move.side ?? "N"), n: move.number, to };
   return i18n.t(`ec.act.${move.kind}`, params);
 }
 
 /** What can be done at the focused cell (caballero cards, ships, castillos). */
-function cellPanel(i18n, moves, act) {
+function cellPanel(i18n, game, moves, act) {
   const list = moves.at.get(sel.focus) ?? [];
   return h("div.ec-panel", { id: "ec-cell-panel", "data-focus": sel.focus },
-    h("h4", {}, i18n.t("ec.at_cell", { cell: sel.focus }),
+    h("h4", {}, i18n.t("ec.at_cell", { where: placeName(i18n, game, sel.focus) }),
       h("button.secondary.ec-close", { type: "button", "data-cancel": "1", onclick: () => { sel.focus = null; rerender(); } }, "✕")),
     h("div.ec-buttons", {}, list.map((move) =>
-      h(`button.ec-move.${move.kind}`, { type: "button", "data-action": move.text, onclick: () => act(move.text) }, moveLabel(i18n, move)))));
+      h(`button.ec-move.${move.kind}`, { type: "button", "data-action": move.text, onclick: () => act(move.text) }, moveLabel(i18n, game, move)))));
 }
 
 /** The area card tried at a cell: turn it among the legal ways, see what it changes, place it. */
@@ -104,7 +117,7 @@ function placementPanel(i18n, state, moves, act) {
   const choice = options[sel.rot % options.length];
   const trial = tryPlacement(state, sel.slot, sel.cell, choice.side);
   return [h("div.ec-panel", { id: "ec-place-panel", "data-cell": sel.cell, "data-side": choice.side },
-    h("h4", {}, i18n.t("ec.placing", { slot: sel.slot, cell: sel.cell, side: sideName(i18n, choice.side) })),
+    h("h4", {}, i18n.t("ec.placing", { slot: sel.slot, where: placeName(i18n, state.game, sel.cell), side: sideName(i18n, choice.side) })),
     h("div.ec-buttons", {},
       options.length > 1 ? h("button.secondary", { type: "button", "data-rotate": "1", onclick: () => { sel.rot += 1; rerender(); } }, `⟳ ${i18n.t("ec.rotate")}`) : null,
       h("button.primary", { type: "button", "data-place": "1", "data-action": choice.text, onclick: () => act(choice.text) }, `✓ ${i18n.t("ec.place")}`),
@@ -125,7 +138,7 @@ function turnControls(ctx, moves) {
   let panel = null;
   let trial = null;
   if (sel.slot && sel.cell) [panel, trial] = placementPanel(i18n, state, moves, act);
-  else if (sel.focus) panel = cellPanel(i18n, moves, act);
+  else if (sel.focus) panel = cellPanel(i18n, game, moves, act);
   const all = h("details.ec-all", {}, h("summary", {}, i18n.t("ec.all_actions")),
     h("div.ec-buttons", {}, moves.all.map((text) => h("button.secondary.ec-any", { type: "button", "data-any": text, onclick: () => act(text) }, text))));
   return { controls: h("div.ec-controls", { id: "ec-controls" }, bar, hint, panel, all), trial };
