@@ -188,6 +188,21 @@ def test_the_table_reads_from_a_metre_at_every_tablet_size_and_the_phone_fits() 
             results.setdefault("390x844 seat", {})[lang] = m
             if m["least"][0] < 11 or m["width"] > PHONE["width"]:
                 failures.append(f"phone {lang}: {m}")
+        # the game's end: the table still one screen, the scores as large, the last move named
+        _play(base, tokens, 1000, random.Random(2))
+        assert get_json(base + "/api/state")["game"]["step"] == "over"
+        page.wait_for_selector("#kd-final")
+        for size, viewport in VIEWPORTS.items():
+            page.set_viewport_size(viewport)
+            _fitted(page)
+            m = page.evaluate(MEASURE)
+            results.setdefault("over", {})[size] = m
+            if m["height"] > viewport["height"] or m["width"] > viewport["width"]:
+                failures.append(f"over {size}: the page is {m['width']}x{m['height']}")
+            if (m["scores"] or 0) < 24 or m["outside"] or m["kingdoms"] != 4:
+                failures.append(f"over {size}: {m}")
+            if not page.locator("#prompt #kd-last-move").count():
+                failures.append(f"over {size}: the last move is not named")
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "kingdomino-layout.json").write_text(json.dumps(results, indent=1))
     assert not failures, failures
@@ -389,4 +404,58 @@ def test_the_log_reads_as_sentences_in_every_language() -> None:
                     continue
                 assert text == _sentence(texts, line), (lang, text, line)
                 assert not re.search(r"\b(claim|place|draw) \d|\b[a-i]\d[nesw]?\b", text), text
+        # to the game's end: the last lines too (the last placements, no claim left)
+        tokens = {s["colour"]: s["token"] for s in get_json(base + "/api/state")["seats"]}
+        _play(base, tokens, 1000, random.Random(4))
+        state = get_json(base + "/api/state")
+        assert state["game"]["step"] == "over"
+        last = [line for line in state["log"] if line["kind"] == "action"][-1]
+        page.wait_for_function(
+            "(n) => document.querySelector('#tab-body .log li')?.dataset.n === String(n)",
+            arg=last["n"],
+        )
+        newest = page.locator("#tab-body .log li[data-kind='action']").first.inner_text()
+        assert newest == _sentence(_bundle("uk"), last), newest
+    assert errors == []
+
+
+def test_table_mode_the_confirmed_computer_move_stays_on_the_board() -> None:
+    """Table mode: the computer's claim, made with the pieces and confirmed, is marked and named
+    until the next player's move."""
+    errors: list[str] = []
+    with app_server() as base, browser_context() as context:
+        body = {"game": "kingdomino", "players": ["pink", "blue"], "mode": "table"}
+        created = post_json(base + "/api/games", {**body, "computers": {"blue": 2}})
+        token = next(s["token"] for s in created["seats"] if s["colour"] == "pink")
+        table = context.new_page()
+        watch_errors(table, errors)
+        table.goto(base + "/")
+        for number in (40, 3, 24, 17):
+            table.click(f"#kd-draw button[data-action='draw {number}']")
+            table.wait_for_selector(f"[data-line='next'] [data-domino='{number}']")
+        table.click("#kd-kings button[data-action='king blue']")
+        confirm = table.wait_for_selector("#kd-confirm", timeout=WAIT)
+        proposal = confirm.get_attribute("data-action") or ""
+        assert proposal.startswith("claim ") and not table.locator("#kd-last-move").count()
+        confirm.click()
+        claimed = proposal.split()[1]
+        table.wait_for_selector(f"#kd-last-move[data-who='blue'][data-claimed='{claimed}']")
+        marked = table.eval_on_selector_all(
+            "#board .kd-domino.last", "els => els.map((e) => e.dataset.domino)"
+        )
+        assert marked == [claimed]
+        assert table.locator("#kd-last-move").inner_text().startswith("Blue")
+        # the next king is drawn at the table: the computer's claim stays shown
+        table.click("#kd-kings button[data-action='king pink']")
+        table.wait_for_selector("#kd-kings, button.kd-domino.claimable", timeout=WAIT)
+        game = get_json(base + "/api/state")["game"]
+        assert game["acting"] == ["pink"]
+        _wait_rev(table, game)
+        assert _check_last_move(table, game)["claimed"] == int(claimed)
+        # pink claims on its phone: now pink's move is the one shown
+        mine = get_json(f"{base}/api/seat/{token}/state")["legal"]
+        post_json(f"{base}/api/seat/{token}/action", {"text": mine[0]})
+        game = get_json(base + "/api/state")["game"]
+        _wait_rev(table, game)
+        assert _check_last_move(table, game)["who"] == "pink"
     assert errors == []
