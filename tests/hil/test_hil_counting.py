@@ -217,7 +217,8 @@ def assert_never_two_as_one(f: CountingFigures, singles_pct: float) -> None:
 def test_harder_model_two_beams_count_every_piece() -> None:
     f = count_harder(800, seed=31, beams=2)
     assert_never_two_as_one(f, 99.5)
-    assert f.groups_exact >= 0.95 * f.groups  # the measured length gives the number of cubes
+    # issue 25: each cube of a group named (its colour, not only the count), >= 90 %
+    assert f.groups_exact >= 0.9 * f.groups
 
 
 def test_harder_model_one_beam_never_counts_two_as_one() -> None:
