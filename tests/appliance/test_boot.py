@@ -33,6 +33,19 @@ def test_install_layout(installed: ct.Container) -> None:
         "stat", "-c", "%a %U %G", "/var/lib/castillo", "/var/lib/castillo/castillo.db"
     ).stdout
     assert stat.split("\n")[:2] == ["700 castillo castillo", "600 castillo castillo"], stat
+    # the Pi's own Wi-Fi, made at install: its password castillo's alone, the NetworkManager
+    # access-point profile root's alone
+    wifi = box.run(
+        "stat",
+        "-c",
+        "%a %U %G %n",
+        "/var/lib/castillo/wifi.json",
+        "/etc/NetworkManager/system-connections/castillo-hotspot.nmconnection",
+    ).stdout.splitlines()
+    assert [line.rsplit(" ", 1)[0] for line in wifi] == [
+        "600 castillo castillo",
+        "600 root root",
+    ], wifi
     # the code is root's: the app cannot change what it runs
     assert (
         box.run(
