@@ -1,13 +1,13 @@
 // El Caballero's public panels: the round, the market, the power cards played this round, every
 // court, and each scoring's breakdown per region and per ship.
 
-import { h } from "/static/js/dom.js";
+import { capitalise, h } from "/static/js/dom.js";
 import { COLOURS } from "/static/js/colours.js";
 import { cardPicture } from "./map.js";
 import { labelsOfRegions, regionName as labelName } from "./labels.js";
 
 export const dot = (colour) => h("span.ec-dot", { style: { background: COLOURS[colour] ?? "#888" } });
-const who = (i18n, colour) => h("span.ec-who", {}, dot(colour), i18n.colour(colour));
+const who = (i18n, colour) => h("span.ec-who", {}, dot(colour), capitalise(i18n.colour(colour)));
 
 /** An element holding SVG markup built by map.js (numbers and escaped names only). */
 export function svgBox(spec, attrs, markup) {
@@ -73,7 +73,7 @@ function regionWhy(i18n, region, players) {
   if (!placed.length) return i18n.t("ec.why_nobody");
   const first = placed.filter(([, p]) => p === 1).map(([c]) => c);
   const second = placed.filter(([, p]) => p === 2).map(([c]) => c);
-  const names = (list) => list.map((c) => i18n.colour(c)).join(", ");
+  const names = (list) => list.map((c) => capitalise(i18n.colour(c))).join(", ");
   const parts = [];
   if (first.length > 1) parts.push(i18n.t("ec.why_tied", { who: names(first) }));
   else parts.push(i18n.t("ec.why_first", { who: names(first), cards: region.size, gold: region.gold ?? 0 }));
@@ -92,7 +92,13 @@ export function scoringView(i18n, scoring, { open = true } = {}) {
   const labels = labelsOfRegions(scoring.regions);
   const labelOf = new Map(scoring.regions.map((r, i) => [r.region, labels[i]]));
   const byNumber = new Map(scoring.regions.map((r) => [r.region, r]));
-  const regionRows = scoring.regions.filter((r) => r.type === "land" || Object.keys(r.points ?? {}).length).map((r) =>
+  // islands A, B, C, ... then the seas that scored, 1, 2, ... (as the map names them)
+  const order = (r) => [r.type === "land" ? 0 : 1, labelOf.get(r.region).length, labelOf.get(r.region).padStart(4, "0")];
+  const byLabel = (a, b) => {
+    const [x, y] = [order(a), order(b)];
+    return x[0] - y[0] || x[1] - y[1] || (x[2] < y[2] ? -1 : x[2] > y[2] ? 1 : 0);
+  };
+  const regionRows = scoring.regions.filter((r) => r.type === "land" || Object.keys(r.points ?? {}).length).sort(byLabel).map((r) =>
     h("tr", { "data-region": r.region, "data-label": labelOf.get(r.region) },
       h("td", {}, regionName(i18n, r, labelOf.get(r.region))),
       h("td", {}, Object.entries(r.caballeros ?? {}).filter(([, n]) => n).map(([c, n]) => h("span.ec-chip", {}, dot(c), String(n)))),
@@ -106,7 +112,7 @@ export function scoringView(i18n, scoring, { open = true } = {}) {
       h("td", {}, h("span.ec-chip", {}, `+${s.points}`)),
       h("td.ec-why", {}, i18n.t("ec.why_ship", { cards: sea.size ?? 0, fish: sea.fish ?? 0 })));
   });
-  const totals = h("p.ec-totals", {}, Object.entries(scoring.totals ?? {}).map(([c, n]) => h("span.ec-chip", { "data-total": c }, dot(c), `${i18n.colour(c)} +${n}`)));
+  const totals = h("p.ec-totals", {}, Object.entries(scoring.totals ?? {}).map(([c, n]) => h("span.ec-chip", { "data-total": c }, dot(c), `${capitalise(i18n.colour(c))} +${n}`)));
   return h("details.ec-scoring", { open, "data-scoring": scoring.round },
     h("summary", {}, i18n.t("ec.scoring_after", { round: scoring.round })),
     h("h4", {}, i18n.t("ec.regions")),

@@ -4,7 +4,7 @@
 // tapping: a market card, a lit cell, turn it, place it; a cell or an own caballero card for
 // caballero cards, ships and castillos; end the turn.
 
-import { fill, h, stylesheet } from "/static/js/dom.js";
+import { capitalise, fill, h, stylesheet } from "/static/js/dom.js";
 import { getJson } from "/static/js/net.js";
 import { buildMap, facingRoots, LAND, mapSvg, MIN_FONT } from "./map.js";
 import { regionLabels, regionName } from "./labels.js";
@@ -46,17 +46,17 @@ function promptLine(i18n, state, moves) {
   const mine = moves.all.length > 0 && state.role === "seat";
   let text;
   if (game.phase === "over") {
-    text = i18n.t("ec.prompt.over", { scores: (game.players ?? []).map((p) => `${i18n.colour(p.colour)} ${p.score}`).join(", ") });
+    text = i18n.t("ec.prompt.over", { scores: (game.players ?? []).map((p) => `${capitalise(i18n.colour(p.colour))} ${p.score}`).join(", ") });
   } else if (game.phase === "start" || game.phase === "reveal") {
     text = i18n.t(`ec.prompt.${game.phase}`);
   } else if (game.phase === "power") {
-    text = mine ? i18n.t("ec.prompt.power_mine") : i18n.t("ec.prompt.power", { who: acting.map((c) => i18n.colour(c)).join(", ") });
+    text = mine ? i18n.t("ec.prompt.power_mine") : i18n.t("ec.prompt.power", { who: acting.map((c) => capitalise(i18n.colour(c))).join(", ") });
   } else {
     const turn = game.turn ?? {};
     const counts = { areas: turn.areas ?? 0, due: turn.areas_due ?? 1, cards: turn.caballero_cards ?? 0 };
     text = moves.all.length
-      ? i18n.t(mine ? "ec.prompt.turn_mine" : "ec.prompt.turn_table", { ...counts, who: acting.map((c) => i18n.colour(c)).join(", ") })
-      : i18n.t("ec.prompt.turn", { who: acting.map((c) => i18n.colour(c)).join(", ") });
+      ? i18n.t(mine ? "ec.prompt.turn_mine" : "ec.prompt.turn_table", { ...counts, who: acting.map((c) => capitalise(i18n.colour(c))).join(", ") })
+      : i18n.t("ec.prompt.turn", { who: acting.map((c) => capitalise(i18n.colour(c))).join(", ") });
   }
   return [acting.length === 1 ? dot(acting[0]) : null, h("span.prompt-text", { id: "prompt-text" }, text)];
 }
