@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -295,9 +294,11 @@ def _pink_turn(base: str) -> dict[str, Any]:
     raise AssertionError("the computer did not move")
 
 
-def test_the_computers_last_move_stays_shown_to_the_end_and_across_a_restart() -> None:
+def test_the_computers_last_move_stays_shown_to_the_end_and_across_a_restart(
+    tmp_path: Path,
+) -> None:
     errors: list[str] = []
-    data_dir = tempfile.mkdtemp(prefix="castillo-kd-last-")
+    data_dir = str(tmp_path)  # the same data for both runs of the server
     rng = random.Random(3)
     seen_blue = 0
     with app_server(extra=("--data-dir", data_dir)) as base:
