@@ -20,7 +20,7 @@ have a fast integer form for computer players (`moves()`, `play()`): a placement
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from engine.core.actions import Action
 from engine.core.chance import dealer_draw, fresh_seed
@@ -34,9 +34,14 @@ from engine.kingdomino.options import Options, Setup, check
 from engine.kingdomino.scoring import Breakdown
 from engine.kingdomino.verbs import VERBS
 
-DRAW, KING, PLACE, CLAIM, OVER = 0, 1, 2, 3, 4
-STEP_NAMES = ("draw", "king", "place", "claim", "over")
-DISCARD = -1
+# Final: mypyc compiles them in as constants (a plain module name is looked up at each use).
+DRAW: Final = 0
+KING: Final = 1
+PLACE: Final = 2
+CLAIM: Final = 3
+OVER: Final = 4
+STEP_NAMES: Final = ("draw", "king", "place", "claim", "over")
+DISCARD: Final = -1
 
 
 # Every refusal's key (kingdomino.refuse.KEY); the texts are in

@@ -18,23 +18,29 @@ second half on the neighbour in `direction` (0 north, 1 east, 2 south, 3 west).
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.core.errors import NotationError
 
-EMPTY = 0
-STATS = 256  # a territory's stats: squares * STATS + crowns (crowns < STATS)
-CASTLE = 7
-BLOCKED = 8
-CASTLE_BIT = 1 << CASTLE
-NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3
-DIRECTIONS = "nesw"
+# Final: mypyc compiles them in as constants (a plain module name is looked up at each use).
+EMPTY: Final = 0
+STATS: Final = 256  # a territory's stats: squares * STATS + crowns (crowns < STATS)
+CASTLE: Final = 7
+BLOCKED: Final = 8
+CASTLE_BIT: Final = 1 << 7  # 1 << CASTLE
+NORTH: Final = 0
+EAST: Final = 1
+SOUTH: Final = 2
+WEST: Final = 3
+DIRECTIONS: Final = "nesw"
 
 # Why a placement is refused (Kingdom.check).
-OK = 0
-OUTSIDE = 1  # beyond the window: the kingdom could never stretch that far
-OCCUPIED = 2
-TOO_WIDE = 3
-TOO_TALL = 4
-NO_CONTACT = 5
+OK: Final = 0
+OUTSIDE: Final = 1  # beyond the window: the kingdom could never stretch that far
+OCCUPIED: Final = 2
+TOO_WIDE: Final = 3
+TOO_TALL: Final = 4
+NO_CONTACT: Final = 5
 
 
 _EMPTY_GRIDS: dict[int, list[int]] = {}

@@ -8,10 +8,12 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.kingdomino.kingdom import Kingdom
 
-MIDDLE_KINGDOM_BONUS = 10
-HARMONY_BONUS = 5
+MIDDLE_KINGDOM_BONUS: Final = 10
+HARMONY_BONUS: Final = 5
 
 
 class Breakdown:

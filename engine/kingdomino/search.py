@@ -41,7 +41,7 @@ MIN_ROUND_PLAYOUTS: Final = 2  # per candidate in the first round of the halving
 class SearchBot:
     """See the module docstring. `budget`: seconds a turn (None: no time limit); `playouts`:
     a cap on the playouts of a decision (with a seed and no budget: reproducible); `policy`:
-    the seat's own playout policy (GREEDY or RANDOM; the others play at random)."""
+    the seat's own playout policy, `others` the other seats' (engine.kingdomino.playout)."""
 
     def __init__(
         self,
@@ -50,11 +50,13 @@ class SearchBot:
         playouts: int = 0,
         policy: int = GREEDY,
         width: int = WIDTH,
+        others: int = RANDOM,
     ) -> None:
         self.budget = budget
         self.cap = playouts
         self.rng = random.Random(seed)
         self.policy = policy
+        self.others = others
         self.width = width
         self.last_playouts = 0
         self.last_candidates = 0
@@ -99,7 +101,7 @@ class SearchBot:
         elif deadline:
             started = time.perf_counter()
             sim = Sim(game, self.rng.getrandbits(32))
-            policies = [RANDOM] * len(game.kingdoms)
+            policies = [self.others] * len(game.kingdoms)
             policies[game.current_players()[0]] = self.policy
             sim.play_out(policies)
             spent = max(time.perf_counter() - started, 1e-6)
@@ -147,7 +149,7 @@ class SearchBot:
     def halving(self, game: Game, pairs: list[tuple[int, int]], deadline: float) -> tuple[int, int]:
         seat = game.current_players()[0]
         root = Sim(game, self.rng.getrandbits(32))
-        policies = [RANDOM] * len(game.kingdoms)
+        policies = [self.others] * len(game.kingdoms)
         policies[seat] = self.policy
         alive = list(range(len(pairs)))
         totals = [0.0] * len(pairs)
@@ -165,6 +167,8 @@ class SearchBot:
             else:
                 share = MIN_ROUND_PLAYOUTS * len(alive)
             each = max(MIN_ROUND_PLAYOUTS if round_number == 0 else 1, share // len(alive))
+            if deadline and not self.cap and rounds_left == 1:
+                each = 1 << 30  # the last round plays on until the deadline
             base = self.rng.getrandbits(32)
             timed_out = False
             round_started, round_done = time.perf_counter(), 0

@@ -166,22 +166,22 @@ def test_the_search_chooses_only_legal_moves_in_every_variant() -> None:
 
 
 def test_a_whole_turn_keeps_to_the_time_budget() -> None:
-    """The placement step spends the budget, the claim step answers from the plan; the turn
-    takes at most 1.25 times its budget (the time is checked after every playout)."""
+    """The placement step spends the budget, the claim step answers from the plan (a table
+    makes a new player for each step, as here); the turn takes at most 1.25 times its budget
+    (the time is checked after every playout) and, searching, uses most of it."""
     budget = 0.4
     spec = get("kingdomino")
     game = Game(Options(mode="dealer", seed=9))
     ratios = []
-    player = spec.computer_timed(budget)
-    while len(ratios) < 3:
+    while len(ratios) < 4:
         seat = game.current_players()[0]
         started = time.perf_counter()
-        game.apply(player.choose(game, seat), seat)
+        game.apply(spec.computer_timed(budget).choose(game, seat), seat)
         if game.step == CLAIM and game.current_players() == (seat,) and game.line:
-            game.apply(player.choose(game, seat), seat)
+            game.apply(spec.computer_timed(budget).choose(game, seat), seat)
             ratios.append((time.perf_counter() - started) / budget)
     assert max(ratios) <= 1.25, ratios
-    assert min(ratios) >= 0.5, ratios  # it used the time it was given
+    assert sorted(ratios)[len(ratios) // 2] >= 0.6, ratios
 
 
 def test_the_search_never_reads_the_real_games_future_draws() -> None:
