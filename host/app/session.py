@@ -565,7 +565,10 @@ class Session:
         active.sweep = ()
         if len(scorings) > active.scorings:
             active.sweep = adapter.sweep(game, scorings[-1])
-            active.note("scoring", "table", adapter.scoring_label(scorings[-1]))
+            scoring = scorings[-1]
+            # a scoring's line is of the round it scores (the game may be in the next already)
+            when = {"round": scoring["round"]} if "round" in scoring else {}
+            active.note("scoring", "table", adapter.scoring_label(scoring), **when)
         active.scorings = len(scorings)
 
     @staticmethod

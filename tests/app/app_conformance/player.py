@@ -38,6 +38,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from engine.core.protocol import CHANCE, GameState
 from engine.core.spec import GameSpec
+from host.games import adapter_for
 from tests.app.app_conformance import plans
 from tests.app.app_conformance.secrets import Secrets
 from tests.app.app_conformance.server import CLI, REPO, Server
@@ -572,6 +573,15 @@ class GamePlay:
         assert replayed["scores"] in (scores, players), (
             f"{self.where()}: castillo replay scores {replayed['scores']}, engine {scores}"
         )
+        # each scoring's log line is of the round it scored (the table may be in the next);
+        # the log keeps the latest lines: they are the latest scorings'
+        scorings = adapter_for(self.spec).scorings(self.mirror)
+        log = self.conns["table"].state.get("log") or []
+        lines = [line for line in log if line["kind"] == "scoring"]
+        assert len(lines) <= len(scorings), f"{self.where()}: {len(lines)} scoring lines logged"
+        for line, scoring in zip(lines, scorings[len(scorings) - len(lines) :], strict=True):
+            if "round" in scoring:
+                assert line.get("round") == scoring["round"], f"{self.where()}: {line} {scoring}"
         for name, conn in self.conns.items():
             prompt = conn.state.get("prompt") or {}
             assert not conn.state.get("legal"), f"{self.where()}: {name} offered after the end"
