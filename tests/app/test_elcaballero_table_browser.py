@@ -362,6 +362,10 @@ def test_a_table_mode_game_with_a_catalogue_plays_to_its_end_and_is_listed_after
                         # the table plays a turn's area card for its player: the market card,
                         # a lit cell, the panel naming the place in words, Place
                         _shown(page, base)
+                        # every action of the turn in words too, the fold's fallback buttons
+                        words = page.locator("#ec-controls .ec-any").all_text_contents()
+                        assert len(words) == len(state["legal"]), words
+                        assert not [w for w in words if re.search(r"-?\d+,-?\d+", w)], words
                         page.locator("#ec-market button.can").first.click()
                         page.locator("#ec-map [data-cell]").first.click()
                         heading = page.locator("#ec-place-panel h4").inner_text()

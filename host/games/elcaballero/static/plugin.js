@@ -101,6 +101,18 @@ function moveLabel(i18n, game, move) {
   return i18n.t(`ec.act.${move.kind}`, params);
 }
 
+/** Any legal action in words, for the fold of every action (never the notation). */
+function anyLabel(i18n, game, text) {
+  const [kind, a = "", b = ""] = text.split(" ");
+  if (kind === "area") return i18n.t("ec.placing", { slot: a, where: placeName(i18n, game, b.slice(0, -1)), side: sideName(i18n, b.slice(-1)) });
+  if (kind === "done") return i18n.t("ec.act.done");
+  if (kind === "reinforce") return i18n.t("ec.act.reinforce", { n: rules?.power_caballeros?.[(game.power_played?.[(game.acting ?? [])[0]] ?? 0) - 1] ?? "?" });
+  const move = sortLegal([text]).at.values().next().value?.[0];
+  if (!move || !i18n.has(`ec.act.${kind}`)) return text;
+  const cell = ["castillo", "withdraw", "movecastillo"].includes(kind) ? a : a.slice(0, -1);
+  return `${i18n.t("ec.at_cell", { where: placeName(i18n, game, cell) })}: ${moveLabel(i18n, game, move)}`;
+}
+
 /** What can be done at the focused cell (caballero cards, ships, castillos). */
 function cellPanel(i18n, game, moves, act) {
   const list = moves.at.get(sel.focus) ?? [];
@@ -140,7 +152,7 @@ function turnControls(ctx, moves) {
   if (sel.slot && sel.cell) [panel, trial] = placementPanel(i18n, state, moves, act);
   else if (sel.focus) panel = cellPanel(i18n, game, moves, act);
   const all = h("details.ec-all", {}, h("summary", {}, i18n.t("ec.all_actions")),
-    h("div.ec-buttons", {}, moves.all.map((text) => h("button.secondary.ec-any", { type: "button", "data-any": text, onclick: () => act(text) }, text))));
+    h("div.ec-buttons", {}, moves.all.map((text) => h("button.secondary.ec-any", { type: "button", "data-any": text, onclick: () => act(text) }, anyLabel(i18n, game, text)))));
   return { controls: h("div.ec-controls", { id: "ec-controls" }, bar, hint, panel, all), trial };
 }
 
