@@ -233,6 +233,18 @@ def test_every_region_carries_the_label_of_the_scoring_breakdown(
     base, _tokens, state = scored
     scoring = state["game"]["scorings"][0]
     expected = _labels(scoring["regions"])
+    # the log names the last area card's islands by the same labels (the adapter's own rule;
+    # the caballero cards placed after it did not change the map)
+    last = [line for line in state["log"] if line["text"].startswith("area ")][-1]
+    cell = last["text"].split()[2][:-1]
+    islands = {expected[r["region"]] for r in scoring["regions"] if r["type"] == "land"}
+    touched = {
+        expected[r["region"]]
+        for r in scoring["regions"]
+        if r["type"] == "land" and cell in r["cards"]
+    }
+    assert last["facts"]["about"] == last["text"] and set(last["facts"]["islands"]) == touched
+    assert touched <= islands
     with browser_context(TABLETS["1280x800"]) as context:
         page = context.new_page()
         errors: list[str] = []

@@ -5,11 +5,12 @@ and the cards of the catalogue (GET /api/elcaballero/catalogue)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from typing import Any
 
 from engine.core.actions import Action
-from engine.core.errors import NotationError, OptionsError
+from engine.core.errors import OptionsError
 from engine.core.protocol import GameState
 from engine.elcaballero.board import Map, xy_of
 from engine.elcaballero.cards import LAND
@@ -18,6 +19,8 @@ from engine.elcaballero.game import Game
 from engine.elcaballero.notation import parse_cell, parse_spot
 from engine.elcaballero.rules import load_rules
 from host.games import GameAdapter, Route
+
+log = logging.getLogger("host.games.elcaballero")
 
 
 def _game(state: GameState) -> Game:
@@ -164,8 +167,9 @@ class Adapter(GameAdapter):
         player, action = game.history[-1]
         try:
             facts = action_facts(game, player, action)
-        except (NotationError, KeyError, ValueError, IndexError):
-            facts = {}  # a step the map no longer shows as it was: its sentence without them
+        except Exception:  # words only: they never fail the step itself
+            log.warning("no log facts for %s", action, exc_info=True)
+            facts = {}  # the sentence without them (it says less, never a coordinate)
         if facts:
             fields["facts"] = {"about": self.public_text(action, state), **facts}
         return fields
