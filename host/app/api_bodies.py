@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine import registry
-from host.app.checks import OPTIONS as FIXES
 from host.app.towers import HOW, MAX_CUBES, sim_colours
+from host.tower.checks import OPTIONS as FIXES
 
 TEXT = {"type": "string"}
 WHOLE = {"type": "integer", "minimum": 0}
@@ -48,7 +48,7 @@ RECORD = {
     "actions": {"type": "array", "items": {"type": "array", "items": TEXT}},
 }
 ACTION = {"text": TEXT, "as": TEXT}
-# every `how` of a throw-check issue (which ones fit depends on the issue: host/app/checks.py)
+# every `how` of a throw-check issue (which ones fit depends on the issue: host/tower/checks.py)
 RESOLUTIONS = tuple(dict.fromkeys(how for hows in FIXES.values() for how in hows))
 DROP = {
     "cubes": {

@@ -41,15 +41,15 @@ from engine.core.errors import EngineError, IllegalAction, NotationError, NotYou
 from engine.core.errors import UndoError as EngineUndoError
 from engine.core.protocol import CHANCE, GameState
 from engine.core.spec import ComputerPlayer, GameSpec
-from host.app.checks import CheckError, Checks
 from host.app.errors import ActionError as ActionError  # re-exported: tests and the server
 from host.app.json_input import BadInput, check_loggable
-from host.app.lights import LightsState, LightsWorker, program
 from host.app.store import LogRow, Store
 from host.app.towers import BadDrop, DropperError, TowerRuntime
 from host.games import GameAdapter, adapter_for
+from host.tower.checks import CheckError, Checks
 from host.tower.events import LinkStatus
 from host.tower.ledger import LedgerEntry
+from host.tower.lights import LightsState, LightsWorker, program
 from host.tower.link import LinkMessage
 
 log = logging.getLogger("host.app.session")

@@ -29,8 +29,8 @@ from typing import Any, Protocol
 from engine.core.actions import Action
 from engine.core.protocol import CHANCE, GameState
 from engine.core.spec import GameSpec
-from host.app.checks import Checks, GameFacts
-from host.app.lights import LightsState
+from host.tower.checks import Checks, GameFacts
+from host.tower.lights import LightsState
 
 log = logging.getLogger("host.games")
 GAMES_DIR = Path(__file__).resolve().parent

@@ -12,9 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engine import registry
-from host.app.lights import LightsState
 from host.app.server import Access, create_app
 from host.games import GAMES_DIR, GameAdapter, adapter_for
+from host.tower.lights import LightsState
 from tests.app.conftest import LoopbackClient, Table
 from tests.app.test_api import Reader
 from tests.engine.platform.nim import SPEC as NIM

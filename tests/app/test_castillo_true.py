@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from engine.elgrande.game import Game
-from host.app.checks import ANNOUNCE_S, ARRIVE_S
 from host.app.server import Access, create_app
 from host.app.session import Role, Session
 from host.app.store import Store
 from host.app.towers import TowerRuntime
+from host.tower.checks import ANNOUNCE_S, ARRIVE_S
 from tests.app.conftest import PLAYERS, Clock, LoopbackClient
 
 Client = LoopbackClient

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from host.app.checks import ANNOUNCE_S, EARLY_S, CheckError, Checks
+from host.tower.checks import ANNOUNCE_S, EARLY_S, CheckError, Checks
 from tests.app.test_checks import Game, Tower
 
 

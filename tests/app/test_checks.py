@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from host.app.checks import ARRIVE_S, EARLY_S, RECOUNT_S, CheckError, Checks, GameFacts
+from host.tower.checks import ARRIVE_S, EARLY_S, RECOUNT_S, CheckError, Checks, GameFacts
 
 COLOURS = ("purple", "green", "blue", "orange")
 

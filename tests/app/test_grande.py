@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from host.app.checks import Checks, GameFacts
 from host.games.elgrande.grande import grande_possible, grandes_counted
+from host.tower.checks import Checks, GameFacts
 from tests.app.conftest import Table, new_game
 
 COLOURS = ("purple", "green", "blue", "orange")

@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from engine.elgrande.game import Game, Options
-from host.app.checks import Checks
-from host.app.lights import LightsState, ledmap_order, palette, program, sweep_of
 from host.app.session import ActionError, Role
 from host.games.elgrande.prompts import game_prompt, prompt_for, prompt_texts, seat_prompt
+from host.tower.checks import Checks
+from host.tower.lights import LightsState, ledmap_order, palette, program, sweep_of
 from tests.app.conftest import PLAYERS, Table
 
 SEGMENTS = frozenset(

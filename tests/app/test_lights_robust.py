@@ -13,7 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 from towerfw import codec
 
-from host.app.lights import (
+from host.app.session import ActionError, Role, Session
+from host.paths import hardware_dir
+from host.tower.lights import (
     ANIM_LETTERS,
     Frame,
     LightsState,
@@ -24,8 +26,6 @@ from host.app.lights import (
     palette,
     program,
 )
-from host.app.session import ActionError, Role, Session
-from host.paths import hardware_dir
 from host.tower.link import CommandFailed
 from tests.app.conftest import PLAYERS, Table, new_game
 

@@ -22,10 +22,10 @@ from typing import Any
 
 import httpx
 
-from host.app.checks import Checks
 from host.app.server import Access, create_app
 from host.app.session import Role, Session
 from host.app.store import Store
+from host.tower.checks import Checks
 from tests.app.conftest import PLAYERS, Clock, LoopbackClient, Table
 
 REPO = Path(__file__).resolve().parents[2]

@@ -8,8 +8,8 @@ import json
 import pytest
 from towerfw.leds import Scene
 
-from host.app.lights import Frame, ledmap_order, pack, palette
 from host.paths import hardware_dir
+from host.tower.lights import Frame, ledmap_order, pack, palette
 from host.tower.sim.client import SimClient, TowerError
 from host.tower.sim.launcher import SimTower
 

@@ -10,8 +10,6 @@ from engine.core.actions import Action
 from engine.core.protocol import CHANCE, GameState
 from engine.elgrande.castillo_fix import FIX_VERB, read_fix
 from engine.elgrande.game import Game
-from host.app.checks import Checks, GameFacts
-from host.app.lights import LightsState, sweep_of
 from host.games import GameAdapter, PromptView, Route
 from host.games.elgrande.checklist import setup_checklist
 from host.games.elgrande.gamedata import game_data
@@ -19,6 +17,8 @@ from host.games.elgrande.grande import grande_possible, grandes_in_castillo
 from host.games.elgrande.options import FIELDS, options_from_request
 from host.games.elgrande.prompts import SECRET_KINDS, prompt_for, seat_prompt
 from host.games.elgrande.secrecy import public_log_lines
+from host.tower.checks import Checks, GameFacts
+from host.tower.lights import LightsState, sweep_of
 
 # Choices the table's buttons never list: secret steps, and a power card with a modifier (the
 # choices would show the player's secret modifier hand; the player plays it from their page).

@@ -3,7 +3,7 @@
 `prompt_for(game, checks)` is a pure function. The prompt's `key` is stable (the UI translates
 it, with `params`); `text` is the English fallback from host/games/elgrande/data/prompts.json. The
 highlights are the areas the acting player's legal actions point at, in that player's colour:
-the same list drives the board lights (host/app/lights.py). An open throw issue overrides the
+the same list drives the board lights (host/tower/lights.py). An open throw issue overrides the
 game's prompt: play waits for it.
 """
 
@@ -18,8 +18,8 @@ from typing import Any
 
 from engine.elgrande.frames import ChoiceFrame, DiscFrame, MoveFrame, PlaceFrame
 from engine.elgrande.game import CHANCE, Game
-from host.app.checks import Checks
 from host.games import Highlight
+from host.tower.checks import Checks
 
 SPECIAL_NOT_STARTED = 0  # engine.elgrande.options.Turn.special: not started, in progress, done
 DATA_FILE = Path(__file__).resolve().parent / "data" / "prompts.json"

@@ -3,7 +3,7 @@ sends them to the tower.
 
 `program(state)` returns an intro (played once: the warning flash) and a loop (one frame, or
 several alternating ones: tied winners of a scoring sweep share a segment by taking turns).
-Segment names come from hardware/ledmap.json; colours from host/app/data/lights.json.
+Segment names come from hardware/ledmap.json; colours from host/tower/data/lights.json.
 
 What shows:
 - the King's region in warm white;
@@ -35,7 +35,7 @@ from towerfw import codec
 from host.paths import hardware_dir
 from host.tower.link import CommandFailed, Rgb, TowerError, TowerLink
 
-log = logging.getLogger("host.app.lights")
+log = logging.getLogger("host.tower.lights")
 SEND_TIMEOUT_S = 1.0
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "lights.json"
