@@ -5,8 +5,8 @@ is the scoring's map, 16+ area cards and the caballero cards beside them). There
 
 - readable: every number on the map (caballero cards, region sizes, gold, fish) is at least
   14 px on the screen at 1280 x 800, 1024 x 768 and 768 x 1024, and the page does not scroll;
-  on a phone (390 x 844) at least 11 px, the page no wider than the screen, the map panned
-  inside its box and zoomed with its buttons. A size on the screen is the SVG text's font size
+  on a phone (390 x 844) at least 11 px, the page no wider than the screen, the map zoomed
+  with its buttons and with two fingers, and dragged with one inside its box. A size on the screen is the SVG text's font size
   times the SVG's screen scale (its rendered box is measured too);
 - every island and sea carries its label on the map, the label the scoring breakdown gives it
   (the breakdown a dialog over the page, which does not scroll);
@@ -22,6 +22,7 @@ Measurements: tests/app/artifacts/elcaballero-map-measurements.json.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import re
@@ -122,6 +123,29 @@ def _settle(page: Any, size: str) -> None:
     )
 
 
+def _points(points: list[tuple[float, float]]) -> list[dict[str, float]]:
+    return [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]
+
+
+def _touch(page: Any, frames: list[list[tuple[float, float]]]) -> None:
+    """Fingers put down at the first frame's points, moved through the others in small steps,
+    lifted (Chromium's touch input through the DevTools protocol)."""
+    cdp = page.context.new_cdp_session(page)
+    touch = "Input.dispatchTouchEvent"
+    cdp.send(touch, {"type": "touchStart", "touchPoints": _points(frames[0])})
+    for start, end in itertools.pairwise(frames):
+        for step in range(1, 11):
+            t = step / 10
+            moved = [
+                (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+                for a, b in zip(start, end, strict=True)
+            ]
+            cdp.send(touch, {"type": "touchMove", "touchPoints": _points(moved)})
+    cdp.send(touch, {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+    page.wait_for_timeout(300)
+
+
 def _labels(regions: list[dict[str, Any]]) -> dict[int, str]:
     """The label rule (static/labels.js), computed here from a scoring's regions alone:
     islands A, B, ... and seas 1, 2, ..., each kind by its top-left card, reading order."""
@@ -219,6 +243,17 @@ def test_the_map_numbers_are_readable_on_every_tablet_and_on_a_phone(
         whole = page.evaluate(MEASURE)
         assert whole["map_scroll"][0] <= whole["map_box"][0] + 1, whole  # the whole map
         RESULTS["phone 390x844 whole map"] = whole
+        # two fingers spread on the map zoom it in; one finger drags the zoomed map
+        box = page.locator("#ec-map").bounding_box()
+        assert box is not None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        _touch(page, [[(x - 20, y), (x + 20, y)], [(x - 60, y), (x + 60, y)]])
+        pinched = page.evaluate(MEASURE)
+        assert pinched["scale"] > whole["scale"] * 2, (whole["scale"], pinched["scale"])
+        before = page.evaluate("() => document.querySelector('#ec-map').scrollLeft")
+        _touch(page, [[(x + 60, y)], [(x - 60, y)]])
+        after = page.evaluate("() => document.querySelector('#ec-map').scrollLeft")
+        assert after > before + 40, (before, after)
         assert errors == []
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "elcaballero-map-measurements.json").write_text(
