@@ -64,9 +64,12 @@ def _small_controls(page: Any) -> list[str]:
 
 
 # ---------------------------------------------------------------------- the translation tables
-def test_translation_tables_have_every_key_with_the_sameplaceholders() -> None:
-    """The shell's strings, and El Grande's over them, in every language (ui_strings.py)."""
-    for strings in (shell_strings, page_strings):
+def test_translation_tables_have_every_key_with_the_same_placeholders() -> None:
+    """The shell's strings, and every game's over them, in every language (ui_strings.py)."""
+    games = sorted(p.parent.parent.name for p in GAMES.glob("*/static/i18n"))
+    assert {"elgrande", "kingdomino", "elcaballero"} <= set(games), games
+    pages = [lambda lang, game=game: page_strings(lang, game) for game in games]
+    for strings in (shell_strings, *pages):
         tables = {lang: strings(lang) for lang in LANGS}
         for lang in LANGS[1:]:
             assert set(tables[lang]) == set(tables["en"]), lang
