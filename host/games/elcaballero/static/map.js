@@ -205,8 +205,14 @@ export function cardSvg(regions, x0, y0, { size = CELL, tint = () => null, label
   }
   const spots = hubs(regions);
   const clamp = (v, lo, hi) => Math.min(hi, Math.max(lo, v));
-  const placed = []; // the badges on this card so far: [x, y, half width] (0..1)
   const tall = (FONT.badge * 1.3) / S;
+  const spotsEarly = hubs(regions);
+  // what a badge must not cover: the gold and fish marks, then the badges placed so far:
+  // [x, y, half width, half height] (0..1 of the card)
+  const placed = regions.filter((r) => r.treasure).map((r) => {
+    const i = regions.indexOf(r);
+    return [spotsEarly[i][0], spotsEarly[i][1], 0.19, 0.19];
+  });
   regions.forEach((r, i) => {
     const [hx, hy] = [x0 + spots[i][0] * S, y0 + spots[i][1] * S];
     if (!r.mask) out += `<circle cx="${hx}" cy="${hy}" r="${0.15 * S}" fill="${fillOf(i)}" stroke="${other(i)}" stroke-width="${0.04 * S}"/>`;
@@ -219,14 +225,17 @@ export function cardSvg(regions, x0, y0, { size = CELL, tint = () => null, label
       // the region's name and size: a badge kept on the card, off its gold or fish
       const width = 0.6 * FONT.badge * String(mark.text).length + 6;
       const half = (width / 2 + 1) / S;
-      let by = spots[i][1] + (r.treasure ? (spots[i][1] <= 0.5 ? 0.3 : -0.3) : 0);
-      by = clamp(by, 0.13, 0.87);
+      let by = clamp(spots[i][1], 0.13, 0.87);
       const bx = clamp(spots[i][0], half, 1 - half);
-      // two regions named on one card: the second badge above or below the first
-      for (const [px, py, ph] of placed) {
-        if (Math.abs(px - bx) < half + ph && Math.abs(py - by) < tall) by = py <= 0.5 ? py + tall : py - tall;
+      // off a gold or fish mark and off another region's badge: above or below it
+      const hits = () => placed.find(([px, py, pw, ph]) => Math.abs(px - bx) < half + pw && Math.abs(py - by) < tall / 2 + ph);
+      for (let tries = 0, hit = hits(); hit && tries < 3; tries++, hit = hits()) {
+        const down = hit[1] + hit[3] + tall / 2;
+        const up = hit[1] - hit[3] - tall / 2;
+        by = down <= 0.9 && (by >= hit[1] || up < 0.1) ? down : up;
       }
-      placed.push([bx, by, half]);
+      by = clamp(by, 0.1, 0.9);
+      placed.push([bx, by, half, tall / 2]);
       const [cx, cy] = [x0 + bx * S, y0 + by * S];
       out += `<g class="ec-badge ${r.kind === LAND ? "land" : "sea"}" data-label="${esc(mark.label)}" data-kind="${r.kind === LAND ? "land" : "sea"}">` +
         `<rect x="${cx - width / 2}" y="${cy - FONT.badge * 0.62}" width="${width}" height="${FONT.badge * 1.24}" rx="${FONT.badge * 0.4}"/>` +
