@@ -273,3 +273,18 @@ def test_manual_rollback(table: ct.Container) -> None:
     assert table.run("readlink", "/opt/castillo/previous").stdout.strip() == was
     FIGURES["manual rollback"] = f"{time.monotonic() - started:.1f} s"
     game_continues(table)
+
+
+def test_bad_update_requests_refused(table: ct.Container) -> None:
+    """A tag the repository does not have, a tag that is not a version name, --git without
+    --tag: each a clear exit 2, nothing changed."""
+    before = current(table)
+    for args, words in (
+        (("--git", REPO, "--tag", "v9.9.9"), "cannot fetch tag v9.9.9"),
+        (("--git", REPO, "--tag", "../../etc"), "letters, digits"),
+        (("--git", REPO), "--git needs --tag"),
+    ):
+        done, _ = update(table, *args)
+        assert done.returncode == 2 and words in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stderr
+    assert current(table) == before
