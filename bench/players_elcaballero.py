@@ -12,7 +12,7 @@ same on any machine and under any load) unless `--seconds` gives a time a turn.
     python -m bench players_elcaballero --full           # 200 games a match (make bench-players)
     python -m bench players_elcaballero --games=20 --playouts=60 --only=greedy --first=20
     (--only: random, greedy or scale (greedy against random); --first: the first deal played,
-    so that runs can be split; --players=4: one player count)
+    so that runs can be split; --players=4, --edition=extended: one player count, one edition)
 """
 
 from __future__ import annotations
@@ -97,6 +97,8 @@ def main(*flags: str) -> None:
     for players in counts:
         for extended in (False, True):
             edition = "extended" if extended else "base"
+            if given.get("edition", edition) != edition:
+                continue
             opts = functools.partial(options_for, players, extended, first)
             if not only or only == "scale":
                 started = time.perf_counter()
