@@ -1,7 +1,7 @@
 // Throw checks (a game with the tower): open expectations and blocking issues with their
 // resolutions. `players`: the colours with pieces in play (the game's plugin says which).
 
-import { h } from "./dom.js";
+import { capitalise, fill, h } from "./dom.js";
 import { COLOURS } from "./colours.js";
 import { confirmDialog } from "./confirm.js";
 
@@ -11,8 +11,8 @@ export function checksView(i18n, checks, { send, players = [] }) {
   const warnings = Object.entries(checks?.warnings ?? {});
   if (!checks || (!checks.open?.length && !checks.issues?.length && !checks.scoring_check && !warnings.length)) return null;
   const open = (checks.open ?? []).flatMap((o) => [
-    o.waiting ? h("p.check-open", { "data-check": o.colour }, h("span.hourglass", { "aria-hidden": "true" }), i18n.t("check.open", { count: o.waiting, colour: i18n.colour(o.colour) })) : null,
-    o.unannounced ? h("p.check-open", { "data-check": o.colour }, h("span.hourglass", { "aria-hidden": "true" }), i18n.t("check.unannounced", { count: o.unannounced, colour: i18n.colour(o.colour) })) : null,
+    o.waiting ? h("p.check-open", { "data-check": o.colour }, h("span.hourglass", { "aria-hidden": "true" }), withColour(i18n, "check.open", { count: o.waiting, colour: o.colour }, "colour")) : null,
+    o.unannounced ? h("p.check-open", { "data-check": o.colour }, h("span.hourglass", { "aria-hidden": "true" }), withColour(i18n, "check.unannounced", { count: o.unannounced, colour: o.colour }, "colour")) : null,
   ]);
   const issues = (checks.issues ?? []).map((issue) => issueView(i18n, issue, send, players));
   return h(
@@ -22,9 +22,41 @@ export function checksView(i18n, checks, { send, players = [] }) {
     checks.scoring_check ? h("p.check-open", {}, h("span.hourglass", { "aria-hidden": "true" }), i18n.t("check.scoring")) : null,
     open,
     issues,
-    warnings.map(([key, text]) =>
-      h("p.check-warning", { "data-check-warning": key }, "⚠ ", i18n.has(`check.warn.${key}`) ? i18n.t(`check.warn.${key}`) : text)),
+    warnings.map(([key, text]) => (key === "stuck" ? stuckChute(i18n, text) :
+      h("p.check-warning", { "data-check-warning": key }, "⚠ ", i18n.has(`check.warn.${key}`) ? i18n.t(`check.warn.${key}`) : text))),
   );
+}
+
+/** The tower's stuck chute (its beam blocked for long: a cube caught in it), shown as what it
+ * is: a drawing of the chute with the cube caught, what happened, and what to do. */
+export function stuckChute(i18n, text = "") {
+  const what = i18n.has("check.stuck.title") ? i18n.t("check.stuck.title") : text;
+  const how = i18n.has("check.warn.stuck") ? i18n.t("check.warn.stuck") : "";
+  const drawing =
+    '<svg viewBox="0 0 40 48" aria-hidden="true" xmlns="http://www.w3.org/2000/svg">' +
+    '<path d="M6 2 L34 2 L26 30 L26 46 L14 46 L14 30 Z" fill="#efe3c8" stroke="#5c4520" stroke-width="3" stroke-linejoin="round"/>' +
+    '<rect x="15" y="22" width="10" height="10" rx="2" fill="#cf3a2b" stroke="#1a1a1a" stroke-width="1.5" transform="rotate(-12 20 27)"/>' +
+    '<path d="M8 28 L2 34 M32 28 L38 34" stroke="#d23a2a" stroke-width="3" stroke-linecap="round"/></svg>';
+  const icon = h("span.chute-icon");
+  icon.innerHTML = drawing; // a fixed drawing, no text from anywhere
+  return h("div.stuck-chute", { role: "alert", "data-check-warning": "stuck", id: "stuck-chute" },
+    icon, h("div", {}, h("strong.stuck-title", {}, what), how ? h("p.stuck-how", {}, how) : null));
+}
+
+/** A colour's name as a player's name: capitalised, after its swatch. */
+function named(i18n, colour) {
+  return h("span.colour-name", { "data-colour": colour },
+    COLOURS[colour] ? h("span.swatch", { style: { background: COLOURS[colour] }, "aria-hidden": "true" }) : null,
+    capitalise(i18n.colour(colour)));
+}
+
+/** `i18n.t(key, params)` with the colour parameter `name` drawn as a named swatch. */
+function withColour(i18n, key, params, name) {
+  const mark = "\uE000";
+  const text = i18n.t(key, { ...params, [name]: mark });
+  const at = text.indexOf(mark);
+  if (at < 0) return text;
+  return [text.slice(0, at), named(i18n, params[name]), text.slice(at + mark.length)];
 }
 
 /** "2 × green, 1 × orange" in the page's language. */
@@ -74,6 +106,11 @@ function detail(i18n, issue) {
   return null;
 }
 
+/** The colours picked so far, each named with its swatch. */
+function pickedNames(i18n, list) {
+  return list.flatMap((c, i) => [i ? ", " : "", named(i18n, c)]);
+}
+
 function issueView(i18n, issue, send, players) {
   const title = i18n.has(`check.kind.${issue.kind}`) ? i18n.t(`check.kind.${issue.kind}`) : issue.kind;
   const body = [h("h4", {}, title), detail(i18n, issue)];
@@ -85,15 +122,15 @@ function issueView(i18n, issue, send, players) {
     body.push(
       h("p", {}, i18n.t("check.confirm")),
       h("div.row", {}, palette.map((c) =>
-        h("button.colour-btn", {
-          type: "button", "data-confirm-colour": c, style: { background: COLOURS[c] }, "aria-label": i18n.colour(c),
+        h("button.colour-btn.named", {
+          type: "button", "data-confirm-colour": c,
           onclick: (event) => {
             const list = [...(confirmPick.get(issue.id) ?? []), c].slice(-n);
             confirmPick.set(issue.id, list);
-            event.target.closest(".issue").querySelector(".picked").textContent = list.map((x) => i18n.colour(x)).join(", ");
+            fill(event.target.closest(".issue").querySelector(".picked"), pickedNames(i18n, list));
           },
-        }))),
-      h("p.picked", {}, chosen.map((x) => i18n.colour(x)).join(", ")),
+        }, h("span.swatch", { style: { background: COLOURS[c] }, "aria-hidden": "true" }), h("span.colour-label", {}, capitalise(i18n.colour(c)))))),
+      h("p.picked", {}, pickedNames(i18n, chosen)),
       h("button.primary", {
         type: "button", "data-confirm": issue.id,
         onclick: () => send({ type: "confirm", check: issue.id, colours: confirmPick.get(issue.id) ?? [] }),

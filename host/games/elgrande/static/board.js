@@ -238,14 +238,84 @@ function castilloSvg(game, opts, z) {
   return `${out}</g>`;
 }
 
-/** Wire taps on the board: `onArea(token)` for a tappable area. */
-export function onBoardTap(container, onArea) {
+/** Wire taps on the board: `onArea(token)` for a tappable area; `onOther(token or null)` for a
+ * tap on anything else of the map (an unlit region, France or Portugal, the sea). */
+export function onBoardTap(container, onArea, onOther = null) {
   const handler = (event) => {
     const g = event.target.closest?.("[data-area]");
     if (g && g.classList.contains("tap")) onArea(g.dataset.area);
+    else if (onOther && event.type === "click" && event.target.closest?.("svg.board")) {
+      onOther(g?.dataset.area ?? event.target.closest("[data-border]")?.dataset.border ?? null);
+    }
   };
   container.addEventListener("click", handler);
   container.addEventListener("keydown", (event) => {
     if (event.key === "Enter" || event.key === " ") handler(event);
   });
+}
+
+/**
+ * Pieces never cover a name: after the board is drawn (its text measured by the browser), a
+ * region's pieces that overlap any name or values line (its own, a neighbour's, France's) are
+ * moved, by the smallest step, to where they cover none, inside their region if they can
+ * (a crowded region's rows, or a board squeezed by a panel, can reach a neighbour's name).
+ */
+export function keepNamesClear(container) {
+  const svg = container.querySelector("svg.board");
+  if (!svg || !svg.getBoundingClientRect().width) return; // not on the screen: nothing measured
+  const box = (el) => {
+    const b = el.getBBox();
+    return { x: b.x, y: b.y, r: b.x + b.width, b: b.y + b.height };
+  };
+  const labels = [...svg.querySelectorAll(".region-name, .values, .border-name, .castillo-total")].map(box);
+  const groups = [...svg.querySelectorAll("g[data-pieces]")].filter((g) => g.childElementCount);
+  const placed = groups.map(box);
+  // a point in a region's outline (map.json's polygon, board units: the svg's own)
+  const within = (pts, x, y) => {
+    let odd = false;
+    for (let i = 0, j = pts.length - 1; i < pts.length; j = i++) {
+      const [xi, yi] = pts[i];
+      const [xj, yj] = pts[j];
+      if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) odd = !odd;
+    }
+    return odd;
+  };
+  const inside = (token, b) => {
+    const pts = MAP?.regions?.[token]?.points;
+    if (!pts) return true;
+    return [[b.x + 2, b.y + 2], [b.r - 2, b.y + 2], [b.x + 2, b.b - 2], [b.r - 2, b.b - 2]].every(([x, y]) => within(pts, x, y));
+  };
+  const steps = [];
+  for (let dy = -200; dy <= 200; dy += 4) for (let dx = -200; dx <= 200; dx += 4) steps.push([dx, dy]);
+  steps.sort((a, b) => Math.hypot(...a) - Math.hypot(...b));
+  // how much of the names (and of other regions' pieces) a box at `c` would cover
+  const overlap = (c, boxes) => {
+    let area = 0;
+    for (const l of boxes) {
+      const w = Math.min(c.r, l.r) - Math.max(c.x, l.x) + 2;
+      const hgt = Math.min(c.b, l.b) - Math.max(c.y, l.y) + 2;
+      if (w > 0 && hgt > 0) area += w * hgt;
+    }
+    return area;
+  };
+  groups.forEach((g, i) => {
+    const b = placed[i];
+    const boxes = [...labels, ...placed.filter((_, j) => j !== i)];
+    const now = overlap(b, boxes);
+    if (!now) return;
+    // the nearest spot covering nothing, in the region if one is; else the one covering least
+    let best = null;
+    for (const [dx, dy] of steps) {
+      const c = { x: b.x + dx, y: b.y + dy, r: b.r + dx, b: b.b + dy };
+      const o = overlap(c, boxes);
+      if (best && o >= best.cost) continue;
+      const cost = o + (inside(g.dataset.pieces, c) ? 0 : 0.5);
+      if (!best || cost < best.cost) best = { dx, dy, c, cost };
+      if (cost === 0) break;
+    }
+    if (!best || best.cost >= now) return;
+    g.setAttribute("transform", `translate(${best.dx} ${best.dy})`);
+    placed[i] = best.c;
+  });
+  svg.dataset.namesClear = String(groups.length); // measured and laid out (tests wait on it)
 }

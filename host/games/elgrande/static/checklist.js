@@ -4,6 +4,7 @@
 // remembered on this device).
 
 import { capitalise, h } from "/static/js/dom.js";
+import { swatched } from "./colournames.js";
 
 const doneKey = (gameId) => `castillo.checklist.${gameId}`;
 
@@ -26,8 +27,10 @@ export function checklistView(i18n, state, rerender) {
   return h(
     "section.checklist",
     { id: "checklist", "aria-label": i18n.t("checklist.title") },
-    h("h3", {}, i18n.t("checklist.title")),
-    h("ol", {}, items.map((item) => h("li", { "data-item": item.key }, capitalise(i18n.t(item.key, words(i18n, item.params ?? {})))))),
-    h("button.primary", { type: "button", id: "checklist-done", onclick: done }, i18n.t("checklist.done")),
+    // the question and the button answering it on one line: the board keeps its room
+    h("div.checklist-head", {},
+      h("h3", {}, i18n.t("checklist.title")),
+      h("button.primary", { type: "button", id: "checklist-done", onclick: done }, i18n.t("checklist.done"))),
+    h("ol", {}, items.map((item) => h("li", { "data-item": item.key }, swatched(i18n, (marked) => capitalise(marked.t(item.key, words(marked, item.params ?? {}))))))),
   );
 }

@@ -3,6 +3,7 @@
 
 import { h, fill } from "/static/js/dom.js";
 import { COLOURS } from "/static/js/colours.js";
+import { swatched } from "./colournames.js";
 import { areasOf, groupOf, label, parse } from "./notation.js";
 
 /** The action card the acting player took this turn, with its effect: shown for the whole turn. */
@@ -12,7 +13,7 @@ export function takenCard(i18n, game) {
   return h(
     "div.taken-card",
     { "data-taken-card": id },
-    h("span.card-name", {}, `${i18n.t("ui.taken_card", { colour: i18n.colour(game.turn.player) })}: ${i18n.card(id)}`),
+    h("span.card-name", {}, swatched(i18n, (words) => words.t("ui.taken_card", { colour: words.colour(game.turn.player) })), `: ${i18n.card(id)}`),
     h("span.card-text", {}, i18n.cardText(id)),
   );
 }
@@ -39,8 +40,11 @@ export function renderChoices(root, legal, ctx) {
   const sections = [];
   for (const [key, list] of groups) {
     const buttons = list.map((action) => button(action, { i18n, game, data, onPick, disabled: ctx.disabled }));
+    // a card turned up at the table: the heading names the card the prompt asks for
+    const own = `group.chance.${list[0].verb}`;
+    const heading = key === "chance" && i18n.has(own) ? i18n.t(own) : i18n.t(`group.${key}`);
     sections.push(
-      h(`section.choice-group.g-${key}`, {}, h("h3", {}, i18n.t(`group.${key}`)), h("div.buttons", {}, buttons)),
+      h(`section.choice-group.g-${key}`, {}, h("h3", {}, heading), h("div.buttons", {}, buttons)),
     );
   }
   if (ctx.focusArea && actions.length !== legal.length) {

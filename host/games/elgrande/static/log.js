@@ -3,6 +3,7 @@
 
 import { capitalise } from "/static/js/dom.js";
 import { actorName } from "/static/js/gamelog.js";
+import { swatched } from "./colournames.js";
 import { logSentence, revealSentence } from "./notation.js";
 
 /** Per entry, the card its actor took last (a card's choice is logged by its words). */
@@ -14,8 +15,15 @@ export function logContext(entries) {
   });
 }
 
-/** One of El Grande's entries as a sentence; null for the kinds the shell words. */
+/** One of El Grande's entries as a sentence (the colours it names capitalised, with their
+ * swatches: an element's children); null for the kinds the shell words. */
 export function logLine(i18n, e, ctx = {}) {
+  const actor = actorName(i18n, e.actor);
+  const line = swatched(i18n, (words) => sentence(words, e, ctx, actor));
+  return line.length ? line : null;
+}
+
+function sentence(i18n, e, ctx, actor) {
   switch (e.kind) {
     case "scoring":
       return i18n.t("log.scoring", { text: e.text === "general" ? i18n.t("score.general", { round: e.round }) : i18n.card(e.text) });
@@ -23,8 +31,8 @@ export function logLine(i18n, e, ctx = {}) {
       return revealSentence(i18n, e.text, e.discs, e.round);
     case undefined:
     case "action":
-      return capitalise(logSentence(i18n, actorName(i18n, e.actor), e.text, ctx));
+      return capitalise(logSentence(i18n, actor, e.text, ctx));
     default:
-      return null;
+      return "";
   }
 }

@@ -3,6 +3,7 @@
 // it waits for); this module only translates it.
 
 import { capitalise } from "/static/js/dom.js";
+import { swatched } from "./colournames.js";
 
 /** The prompt to show: {key, params} with raw tokens as params. */
 export function promptFor(state) {
@@ -39,3 +40,30 @@ export function promptText(i18n, prompt) {
   return capitalise(i18n.has(key) ? i18n.t(key, words) : prompt.text ?? prompt.key);
 }
 
+
+/** The prompt as an element's children: its colour names capitalised, with their swatches. */
+export function promptNodes(i18n, prompt) {
+  return swatched(i18n, (words) => promptText(words, prompt));
+}
+
+// The phase badge follows the prompt (one source: the step the game waits for), e.g. a general
+// scoring's secret discs come while the engine's phase is still the last turn's.
+const BADGES = [
+  ["setup.", "phase.setup_first"],
+  ["dummy.", "phase.dummy_regions"],
+  ["reveal", "phase.reveal"],
+  ["power", "phase.power"],
+  ["pass", "phase.setup_pass"],
+  ["disc.general", "phase.scoring"],
+  ["check.scoring", "phase.scoring"],
+  ["check.", "phase.check"],
+  ["over", "phase.over"],
+];
+
+/** The badge's key for the prompt the page shows (`promptFor(state)`'s key). */
+export function badgeKey(state) {
+  const key = promptFor(state).key;
+  if (key === "none") return state.game ? `phase.${state.game.phase}` : "phase.main";
+  for (const [start, badge] of BADGES) if (key === start || (start.endsWith(".") && key.startsWith(start))) return badge;
+  return "phase.main"; // a player's turn: taking, choosing, placing, a special action's steps
+}

@@ -4,6 +4,7 @@
 // every player's score.
 
 import { COLOURS } from "/static/js/colours.js";
+import { swatched } from "./colournames.js";
 import { capitalise, h } from "/static/js/dom.js";
 
 /** The colours in play: the players and, with 2 players, the dummy. */
@@ -25,7 +26,7 @@ export function roundCards(i18n, game, attr = "data-taken-card") {
     order.map((colour) => h(
       `div.taken-card${colour === acting ? ".current" : ".earlier"}`,
       { [attr]: taken[colour], "data-colour": colour },
-      h("span.card-name", {}, swatch(colour), `${i18n.t("ui.taken_card", { colour: i18n.colour(colour) })}: ${i18n.card(taken[colour])}`),
+      h("span.card-name", {}, swatched(i18n, (words) => words.t("ui.taken_card", { colour: words.colour(colour) })), `: ${i18n.card(taken[colour])}`),
       h("span.card-text", {}, i18n.cardText(taken[colour])),
     )));
 }

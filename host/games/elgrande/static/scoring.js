@@ -1,13 +1,40 @@
 // Scoring breakdowns (per area: counts, places, ties, points, bonuses and why a bonus was lost)
 // and the chart of scores per round.
 
-import { h, esc } from "/static/js/dom.js";
+import { capitalise, h, esc } from "/static/js/dom.js";
 import { COLOURS } from "/static/js/colours.js";
+import { colourName, swatched } from "./colournames.js";
 
 /** A breakdown's reason ({key: "note.*", params}) in the current language. */
 export function noteText(i18n, reason) {
   const params = reason.params ?? {};
   return i18n.t(reason.key, { ...params, colour: params.colour ? i18n.colour(params.colour) : "" });
+}
+
+// The tokens a breakdown's cell shows (the legend explains the same ones).
+const countToken = (n) => `${n}×`;
+const rankToken = (i18n, n, tied) => i18n.t("score.rank_n", { n }) + (tied ? ` ${i18n.t("score.tied")}` : "");
+const pointsToken = (n) => `+${n}`;
+const bonusToken = (i18n, n) => `+${n} ${i18n.t("score.bonus")}`;
+
+/** What the cell's tokens mean, each shown as the cell shows it. */
+export function scoringLegend(i18n) {
+  const item = (cls, token, key) =>
+    h("span.legend-item", { "data-legend": key }, h(`span.token.${cls}`, {}, token), ` ${i18n.t(`score.legend.${key}`)}`);
+  return h(
+    "p.scoring-legend",
+    {},
+    item("count", countToken(2), "count"),
+    item("rank", rankToken(i18n, 1, false), "rank"),
+    item("rank", rankToken(i18n, 2, true), "tied"),
+    item("pts", pointsToken(4), "points"),
+    item("bonus", bonusToken(i18n, 2), "bonus"),
+  );
+}
+
+/** "Purple → Galicia, Green → court": each colour named with its swatch. */
+function whereTo(i18n, entries) {
+  return entries.flatMap(([p, a], i) => [i ? ", " : "", colourName(i18n, p), ` → ${i18n.area(a)}`]);
 }
 
 export function scoringTitle(i18n, scoring) {
@@ -25,7 +52,7 @@ export function scoringView(i18n, scoring, players) {
     {},
     h("th", { scope: "col" }, i18n.t("score.area")),
     players.map((p) =>
-      h("th.player-col", { scope: "col" }, h("span.swatch", { style: { background: COLOURS[p] } }), i18n.colour(p)),
+      h("th.player-col", { scope: "col" }, colourName(i18n, p)),
     ),
   );
   const rows = [];
@@ -46,10 +73,10 @@ export function scoringView(i18n, scoring, players) {
           return h(
             `td.cell${rank === 1 ? ".first" : ""}${tied.has(p) ? ".tied" : ""}`,
             { title: "" },
-            h("span.count", {}, `${count}×`),
-            h("span.rank", {}, i18n.t("score.rank_n", { n: rank }) + (tied.has(p) ? ` ${i18n.t("score.tied")}` : "")),
-            h("span.pts", {}, `+${points}`),
-            bonus ? h("span.bonus", {}, `+${bonus} ${i18n.t("score.bonus")}`) : null,
+            h("span.count", {}, countToken(count)),
+            h("span.rank", {}, rankToken(i18n, rank, tied.has(p))),
+            h("span.pts", {}, pointsToken(points)),
+            bonus ? h("span.bonus", {}, bonusToken(i18n, bonus)) : null,
           );
         }),
       ),
@@ -59,7 +86,7 @@ export function scoringView(i18n, scoring, players) {
         h(
           "tr.notes",
           {},
-          h("td", { colspan: players.length + 1 }, area.why.map((reason) => h("div.note", { "data-note": reason.key }, noteText(i18n, reason)))),
+          h("td", { colspan: players.length + 1 }, area.why.map((reason) => h("div.note", { "data-note": reason.key }, swatched(i18n, (words) => capitalise(noteText(words, reason)))))),
         ),
       );
     }
@@ -77,9 +104,7 @@ export function scoringView(i18n, scoring, players) {
         "p.discs",
         {},
         `${i18n.t("score.discs")}: `,
-        Object.entries(scoring.discs)
-          .map(([p, a]) => `${i18n.colour(p)} → ${i18n.area(a)}`)
-          .join(", "),
+        whereTo(i18n, Object.entries(scoring.discs)),
       ),
     );
   }
@@ -89,9 +114,7 @@ export function scoringView(i18n, scoring, players) {
         "p.moved",
         {},
         `${i18n.t("score.moved")}: `,
-        Object.entries(scoring.moved)
-          .map(([p, a]) => `${i18n.colour(p)} → ${i18n.area(a)}`)
-          .join(", "),
+        whereTo(i18n, Object.entries(scoring.moved)),
       ),
     );
   }
@@ -100,6 +123,7 @@ export function scoringView(i18n, scoring, players) {
     { "data-kind": scoring.kind, "data-round": scoring.round },
     h("h3", {}, scoringTitle(i18n, scoring)),
     extra,
+    scoringLegend(i18n),
     h("div.table-wrap", {}, h("table.breakdown", {}, h("thead", {}, head), h("tbody", {}, rows, totals))),
   );
 }

@@ -4,10 +4,11 @@
 
 import { fill, h } from "/static/js/dom.js";
 import { logList } from "/static/js/gamelog.js";
-import { boardSvg, onBoardTap, READABLE, unitsPerPx } from "./board.js";
+import { boardSvg, keepNamesClear, onBoardTap, READABLE, unitsPerPx } from "./board.js";
 import { renderChoices, takenCard } from "./choices.js";
 import { areasOf, parse } from "./notation.js";
-import { promptFor, promptText } from "./prompt.js";
+import { promptFor, promptNodes } from "./prompt.js";
+import { whyNotOffered } from "./whynot.js";
 import { powerCardsView, roundCards, scoresTable } from "./roundview.js";
 
 // The area tapped with several actions on it, and the last render's context (taps, resizes).
@@ -30,11 +31,13 @@ export function renderSeat(ctx, parts) {
   const legal = legalOf(state);
   const mineTurn = legal.length > 0;
   fill(parts.prompt, mineTurn ? h("span.phase", {}, i18n.t("ui.your_turn")) : null,
-    h("span.prompt-text", { id: "prompt-text" }, promptText(i18n, promptFor(state))));
+    h("span.prompt-text", { id: "prompt-text" }, promptNodes(i18n, promptFor(state))),
+    h("span.not-offered", { id: "not-offered", role: "status", "aria-live": "polite" }));
   parts.prompt.classList.toggle("my-turn", mineTurn);
   const step = game.step;
   fill(
     parts.mine,
+    checkAtTable(i18n, state.checks),
     game.turn?.player === me ? takenCard(i18n, game) : null,
     step?.my_disc ? h("p.my-disc", { "data-my-disc": step.my_disc }, i18n.t("ui.my_disc", { area: i18n.area(step.my_disc) })) : null,
     step?.step === "disc" && step.set?.includes(me) && !legal.length ? h("p.muted", {}, i18n.t("ui.disc_set")) : null,
@@ -70,6 +73,16 @@ export function renderSeat(ctx, parts) {
   );
 }
 
+/** While the table settles a throw check (play is stopped), the phone says so: its choices
+ * are held until the table is done. */
+function checkAtTable(i18n, checks) {
+  const settling = checks?.blocked || checks?.issues?.length || checks?.scoring_check;
+  if (!settling) return null;
+  return h("p.check-at-table", { id: "check-at-table", role: "status" },
+    h("span.hourglass", { "aria-hidden": "true" }),
+    i18n.t(checks.scoring_check && !checks.issues?.length ? "ui.scoring_check_at_table" : "ui.check_at_table"));
+}
+
 /** Taps on the map; the map drawn again for a turned phone or a new width. */
 function wire(board) {
   if (board.dataset.wired === "elgrande-seat") return;
@@ -81,6 +94,11 @@ function wire(board) {
       local.focusArea = area;
       local.ctx.rerender();
     }
+  }, (area) => {
+    const note = local.parts?.prompt?.querySelector("#not-offered");
+    if (!local.ctx?.state?.game || !note) return;
+    fill(note, whyNotOffered(local.ctx.i18n, local.ctx.state, area));
+    note.dataset.area = area ?? "";
   });
   new ResizeObserver(() => {
     const drawn = local.drawn;
@@ -92,6 +110,7 @@ function wire(board) {
 /** The map as wide as the page, its text drawn readable on a phone (>= 12 px on the screen). */
 function drawBoard(i18n, game, taps, board) {
   board.innerHTML = boardSvg(game, { i18n, data: i18n.data, lit: taps, taps, k: unitsPerPx(board), readable: READABLE.phone });
+  keepNamesClear(board);
   board.dataset.drawnFor = `${board.clientWidth}x${board.clientHeight}`;
   local.drawn = { i18n, game, taps };
 }

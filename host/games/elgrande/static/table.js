@@ -4,11 +4,13 @@
 
 import { COLOURS } from "/static/js/colours.js";
 import { capitalise, fill, h } from "/static/js/dom.js";
-import { boardSvg, onBoardTap, READABLE, unitsPerPx } from "./board.js";
+import { boardSvg, keepNamesClear, onBoardTap, READABLE, unitsPerPx } from "./board.js";
 import { checklistView } from "./checklist.js";
 import { renderChoices } from "./choices.js";
 import { areasOf, parse } from "./notation.js";
-import { promptFor, promptText } from "./prompt.js";
+import { colourName, swatched } from "./colournames.js";
+import { badgeKey, promptNodes, promptFor } from "./prompt.js";
+import { whyNotOffered } from "./whynot.js";
 import { powerCardsView, roundCards } from "./roundview.js";
 import { scoreChart, scoringView } from "./scoring.js";
 
@@ -64,7 +66,7 @@ export function tableTabs(ctx) {
       render: (body) => {
         body.innerHTML = `<h3>${i18n.t("score.chart_title")}</h3>${scoreChart(i18n, game)}`;
         body.append(h("div.legend", {}, game.players.map((p) =>
-          h("span.mini", {}, h("span.swatch", { style: { background: COLOURS[p] } }), `${capitalise(i18n.colour(p))} ${game.scores[p]}`))));
+          h("span.mini", {}, colourName(i18n, p), ` ${game.scores[p]}`))));
       },
     },
   ];
@@ -74,7 +76,7 @@ export function tableTabs(ctx) {
 function wire(board) {
   if (board.dataset.wired === "elgrande-table") return;
   board.dataset.wired = "elgrande-table";
-  onBoardTap(board, onArea);
+  onBoardTap(board, onArea, onOtherTap);
   new ResizeObserver(() => {
     if (!local.ctx?.state?.game || !board.querySelector("svg.board")) return;
     if (board.dataset.drawnFor !== `${board.clientWidth}x${board.clientHeight}`) renderBoard(local.ctx, board);
@@ -108,13 +110,25 @@ function renderPrompt(i18n, state, root) {
   const game = state.game;
   const acting = (game.acting ?? []).filter((c) => c !== "chance");
   const dot = acting.length === 1 ? h("span.dot", { style: { background: COLOURS[acting[0]] } }) : null;
+  const badge = badgeKey(state);
   fill(
     root,
-    h("span.phase", {}, i18n.t(`phase.${game.phase}`)),
+    h("span.phase", { "data-badge": badge }, i18n.t(badge)),
     dot,
-    h("span.prompt-text", { id: "prompt-text" }, promptText(i18n, promptFor(state))),
+    h("span.prompt-text", { id: "prompt-text" }, promptNodes(i18n, promptFor(state))),
+    h("span.not-offered", { id: "not-offered", role: "status", "aria-live": "polite" }),
   );
   root.dataset.phase = game.phase;
+}
+
+/** A tap on the map that does nothing now: why, near the prompt (until the next state). */
+function onOtherTap(area) {
+  const ctx = local.ctx;
+  const note = local.parts?.prompt?.querySelector("#not-offered");
+  if (!ctx?.state?.game || !note) return;
+  const why = whyNotOffered(ctx.i18n, ctx.state, area);
+  fill(note, why);
+  note.dataset.area = area ?? "";
 }
 
 function renderBoard({ state, i18n }, board) {
@@ -131,6 +145,7 @@ function renderBoard({ state, i18n }, board) {
   // a table page on a phone-sized screen is read in the hand, like a seat's page
   const readable = fills || board.clientWidth >= 600 ? READABLE.table : READABLE.phone;
   board.innerHTML = boardSvg(game, { i18n, data: i18n.data, lit, taps, k, readable });
+  keepNamesClear(board);
   board.dataset.drawnFor = `${board.clientWidth}x${board.clientHeight}`;
 }
 
@@ -142,16 +157,14 @@ function renderChoicesPane(ctx, parts) {
   if (acting === "chance" && legal.length) {
     fill(parts.acting, i18n.t("ui.acting_chance"));
   } else if (acting && legal.length) {
-    fill(
-      parts.acting,
-      h("span.dot", { style: { background: COLOURS[acting] } }),
-      i18n.t("ui.acting_for", { colour: capitalise(i18n.colour(acting)) }),
-    );
+    fill(parts.acting, swatched(i18n, (words) => words.t("ui.acting_for", { colour: words.colour(acting) })));
   } else if (game.step?.step === "disc") {
     fill(parts.acting, h("strong", {}, i18n.t("ui.choose_on_phone")));
   } else if (game.phase !== "over" && (game.acting ?? []).length) {
-    const who = game.acting.filter((c) => c !== "chance").map((c) => i18n.colour(c)).join(", ");
-    fill(parts.acting, who ? i18n.t("ui.waiting_for", { who }) : "");
+    const who = game.acting.filter((c) => c !== "chance");
+    fill(parts.acting, who.length
+      ? swatched(i18n, (words) => words.t("ui.waiting_for", { who: who.map((c) => words.colour(c)).join(", ") }))
+      : "");
   } else {
     fill(parts.acting);
   }
@@ -186,12 +199,12 @@ function renderChoicesPane(ctx, parts) {
 function finalView(i18n, game) {
   const order = [...game.players].sort((a, b) => game.scores[b] - game.scores[a]);
   const best = game.scores[order[0]];
-  const winners = order.filter((p) => game.scores[p] === best).map((p) => capitalise(i18n.colour(p)));
+  const winners = order.filter((p) => game.scores[p] === best);
   return h(
     "div.final",
     {},
     h("h2", {}, i18n.t("ui.final")),
-    h("p.winner", {}, i18n.t("ui.winner", { colour: winners.join(", ") })),
+    h("p.winner", {}, swatched(i18n, (words) => words.t("ui.winner", { colour: winners.map((p) => words.colour(p)).join(", ") }))),
     h("ol", {}, order.map((p) => h("li", {}, h("span.swatch", { style: { background: COLOURS[p] } }), `${capitalise(i18n.colour(p))}: ${game.scores[p]}`))),
   );
 }
@@ -200,7 +213,7 @@ function dummyRow(i18n, game) {
   const d = game.dummy;
   return h("tr.dummy", { "data-colour": d },
     h("th", { scope: "row" }, h("span.swatch", { style: { background: COLOURS[d] } }), `${capitalise(i18n.colour(d))} (${i18n.t("ui.dummy_player")})`),
-    h("td.score", {}, "–"), h("td.court", {}, String(game.court[d] ?? 0)), h("td", {}, String(game.province?.[d] ?? "–")),
+    h("td.score", {}, "–"), h("td.court", {}, String(game.court[d] ?? 0)), game.province ? h("td.province", {}, String(game.province[d] ?? "–")) : null,
     h("td.hand", {}, String(game.hand_sizes?.[d] ?? "")), h("td.played", {}, game.played?.[d] ? String(game.played[d]) : "–"), h("td", {}, "–"));
 }
 
@@ -220,13 +233,16 @@ function renderPlayers(i18n, game, root) {
       ),
       h("td.score", {}, String(game.scores[p])),
       h("td.court", {}, String(game.court[p])),
-      h("td", {}, String(game.province?.[p] ?? "–")), // closed castillo: not public
+      game.province ? h("td.province", {}, String(game.province[p] ?? "–")) : null, // a closed castillo: not public
       h("td.hand", {}, String(game.hand_sizes?.[p] ?? "")),
       h("td.played", {}, game.played?.[p] ? String(game.played[p]) : "–"),
       h("td.grande", {}, game.grandes?.[p] ? i18n.area(game.grandes[p]) : "–"),
     ),
   );
-  const columns = [["ui.score", "score"], ["ui.court", "court"], ["ui.province", "province"], ["ui.hand_size", "hand"], ["ui.played", "played"], ["ui.grande", "grande"]];
+  // the province's counts only where the game shows them (not public otherwise: no column of
+  // dashes taking the room the players' names need)
+  const columns = [["ui.score", "score"], ["ui.court", "court"], game.province ? ["ui.province", "province"] : null,
+    ["ui.hand_size", "hand"], ["ui.played", "played"], ["ui.grande", "grande"]].filter(Boolean);
   fill(
     root,
     h(
