@@ -5,8 +5,9 @@ computer seats (random and greedy: the search's own tests are in tests/engine) p
 through the API, secret discs included (where several seats choose at once, a computer seat
 chooses at once too), across a restart of the server in the middle, and the stored record
 replays to the same scores; a seat's hint is one of its legal steps, at a secret-disc step too,
-while the shared screen gets no hint of a secret choice (it would show it); at a real table (table mode) a computer's secret disc is made at once, never shown as a
-proposal."""
+while the shared screen gets no hint of a secret choice (it would show it); at a real table
+(table mode) a computer's power card waits as a proposal for the table to confirm, while a
+secret step (a disc) is classed to be made at once, never shown as a proposal."""
 
 from __future__ import annotations
 
