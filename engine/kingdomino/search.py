@@ -23,6 +23,7 @@ real game's dealer), so a game dealt from a seed or entered at a table looks the
 from __future__ import annotations
 
 import random
+import threading
 import time
 from typing import Final
 
@@ -32,8 +33,10 @@ from engine.kingdomino.playout import GREEDY, NO_CLAIM, RANDOM, Sim
 
 # Planned claims by the state of the claim step they answer (see `_plan_key`): a table makes a
 # new player for each step, so the plan outlives the player; a few recent ones are kept.
+# A lock: the table's computer seats and hints think in threads beside the server.
 _PLANS: Final[dict[tuple[int, ...], int]] = {}
 _PLANS_KEPT: Final = 64
+_PLANS_LOCK: Final = threading.Lock()
 WIDTH: Final = 32  # candidates kept for the playouts (the best pairs of each claim)
 MIN_ROUND_PLAYOUTS: Final = 2  # per candidate in the first round of the halving
 
@@ -70,7 +73,9 @@ class SearchBot:
         started = time.perf_counter()
         moves = game.moves()
         if game.step == CLAIM:
-            planned = _PLANS.pop(_plan_key(game), NO_CLAIM)
+            key = _plan_key(game)
+            with _PLANS_LOCK:
+                planned = _PLANS.pop(key, NO_CLAIM)
             if planned in moves:
                 self.last_playouts = 0
                 return planned
@@ -85,9 +90,11 @@ class SearchBot:
         placement, claim = best
         if game.step == PLACE:
             if claim != NO_CLAIM:
-                while len(_PLANS) >= _PLANS_KEPT:
-                    del _PLANS[next(iter(_PLANS))]
-                _PLANS[_claim_key(game, placement)] = claim
+                key = _claim_key(game, placement)
+                with _PLANS_LOCK:
+                    while len(_PLANS) >= _PLANS_KEPT:
+                        del _PLANS[next(iter(_PLANS))]
+                    _PLANS[key] = claim
             return placement
         return claim
 
