@@ -110,12 +110,15 @@ def test_plain_still_runs_the_installed_sources(installed: Installed) -> None:
     assert code == 0 and f"module {installed.site}/engine/core/actions.py" in out, out
 
 
-def test_castillo_run_says_it_runs_the_compiled_engine(installed: Installed) -> None:
+def _serve_until_listening(installed: Installed, *flags: str, path: str | None = None) -> str:
+    """`castillo run --local` of the installed kit until it says it listens; its output."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     env = {k: v for k, v in os.environ.items() if k not in ("CASTILLO_ENGINE", "PYTHONPATH")}
-    command = [str(installed.castillo), "run", "--no-tower", "--local", "--port", str(port)]
+    if path is not None:
+        env["PATH"] = path
+    command = [str(installed.castillo), "run", *flags, "--local", "--port", str(port)]
     data = installed.root / "data"
     server = subprocess.Popen(
         [*command, "--data-dir", str(data)],
@@ -139,7 +142,22 @@ def test_castillo_run_says_it_runs_the_compiled_engine(installed: Installed) -> 
         server.terminate()
         server.wait(timeout=10)
     assert lines and "listening on" in lines[-1], "".join(lines)
-    assert f"engine: compiled with mypyc ({installed.site}/host/engine_mypyc)" in "".join(lines)
+    return "".join(lines)
+
+
+def test_castillo_run_says_it_runs_the_compiled_engine(installed: Installed) -> None:
+    out = _serve_until_listening(installed, "--no-tower")
+    assert f"engine: compiled with mypyc ({installed.site}/host/engine_mypyc)" in out
+
+
+def test_the_installed_kit_serves_with_no_tower_and_no_simulator(installed: Installed) -> None:
+    """A Raspberry Pi's install (issue 26): the build pack's pin and LED maps come with the
+    wheel, and with no tower plugged in and no MicroPython for the simulator `castillo run`
+    serves without a tower instead of failing with a traceback."""
+    for name in ("pinmap.json", "ledmap.json"):
+        assert (installed.site / "hardware" / name).is_file(), name
+    out = _serve_until_listening(installed, path="/usr/bin:/bin")
+    assert "tower: none" in out and "Traceback" not in out, out
 
 
 def test_an_edited_installed_source_is_not_run_as_its_stale_build(installed: Installed) -> None:

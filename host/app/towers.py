@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import logging
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -15,6 +16,8 @@ from host.tower.autodetect import PORT_ENV, find_towers
 from host.tower.ledger import EventSink
 from host.tower.link import TowerLink
 from host.tower.serial_link import SerialTowerLink
+
+log = logging.getLogger("host.app.towers")
 
 HOW = ("single", "handful", "merged", "grande", "stuck")
 MAX_CUBES = 30  # one dropper request; a handful is at most a few
@@ -135,17 +138,28 @@ class TowerRuntime:
 
 
 def open_tower(choice: str, sink: EventSink) -> TowerRuntime:
-    """`choice`: "auto" (a plugged-in tower, else the simulation), "sim", "none", or a port /
+    """`choice`: "auto" (a plugged-in tower, else the simulation when MicroPython is there, else
+    none), "sim", "none", or a port /
     pyserial URL. The link starts connecting in the background."""
     import os
 
     if choice == "none":
         return TowerRuntime("none")
-    if choice == "auto":
+    auto = choice == "auto"
+    if auto:
         choice = "real" if os.environ.get(PORT_ENV) or find_towers() else "sim"
     if choice == "sim":
+        from host.tower.sim.launcher import micropython_path
         from host.tower.sim_link import SimTowerLink
 
+        if auto:
+            try:
+                micropython_path()
+            except FileNotFoundError as exc:
+                # an installed kit (a Raspberry Pi) has no simulator: play without a tower
+                # until one is plugged in and the app restarted, rather than not at all
+                log.warning("no tower plugged in and no simulator (%s): throw checks off", exc)
+                return TowerRuntime("none")
         sim_link = SimTowerLink(sink=sink)
         sim_link.start()
         return TowerRuntime("sim", sim_link, sim_link.sim)
