@@ -152,7 +152,7 @@ function blend(a, b, t) {
 const bits = (mask) => [0, 1, 2, 3].filter((d) => mask >> d & 1).length;
 
 /** Where a region's marks go on its card (0..1): the closed ones in the middle, side by side. */
-function hubs(regions) {
+export function hubs(regions) {
   const closed = regions.map((r, i) => (r.mask ? -1 : i)).filter((i) => i >= 0);
   return regions.map((r, i) => {
     if (!r.mask) return [0.5 + (closed.indexOf(i) - (closed.length - 1) / 2) * 0.32, 0.5];

@@ -6,12 +6,14 @@
 
 import { capitalise, fill, h, stylesheet } from "/static/js/dom.js";
 import { getJson } from "/static/js/net.js";
+import { confirmDialog } from "/static/js/confirm.js";
 import { buildMap, facingRoots, LAND, mapSvg, MIN_FONT } from "./map.js";
 import { regionLabels, regionName } from "./labels.js";
 import { sortLegal } from "./moves.js";
 import { courts, dot, marketView, powerPlayed, roundLine, scoringButtons, scoringDialog, scoringsView, svgBox, syntheticBadge } from "./panels.js";
 import { previewView, tryPlacement } from "./preview.js";
-import { entryView } from "./entry.js";
+import { entryView, promptChoices } from "./entry.js";
+import { knightLoss, placementLoss, reinforceLoss } from "./court.js";
 import * as log from "./log.js";
 
 // the stylesheet is loaded before the first drawing: a page that moves under a tap misplaces it
@@ -40,7 +42,7 @@ function validate(moves, rev) {
   if (sel.focus && !moves.at.has(sel.focus)) sel.focus = null;
 }
 
-function promptLine(i18n, state, moves) {
+function promptLine(i18n, state, moves, act, page) {
   const game = state.game;
   const acting = (game.acting ?? []).filter((c) => c !== "chance");
   const mine = moves.all.length > 0 && state.role === "seat";
@@ -48,7 +50,8 @@ function promptLine(i18n, state, moves) {
   if (game.phase === "over") {
     text = i18n.t("ec.prompt.over", { scores: (game.players ?? []).map((p) => `${capitalise(i18n.colour(p.colour))} ${p.score}`).join(", ") });
   } else if (game.phase === "start" || game.phase === "reveal") {
-    text = i18n.t(`ec.prompt.${game.phase}`);
+    // the table enters the card turned up; a phone only waits for it
+    text = i18n.t(page === "seat" ? `ec.prompt.${game.phase}_table` : `ec.prompt.${game.phase}`);
   } else if (game.phase === "power") {
     text = mine ? i18n.t("ec.prompt.power_mine") : i18n.t("ec.prompt.power", { who: acting.map((c) => capitalise(i18n.colour(c))).join(", ") });
   } else {
@@ -58,7 +61,9 @@ function promptLine(i18n, state, moves) {
       ? i18n.t(mine ? "ec.prompt.turn_mine" : "ec.prompt.turn_table", { ...counts, who: acting.map((c) => capitalise(i18n.colour(c))).join(", ") })
       : i18n.t("ec.prompt.turn", { who: acting.map((c) => capitalise(i18n.colour(c))).join(", ") });
   }
-  return [acting.length === 1 ? dot(acting[0]) : null, h("span.prompt-text", { id: "prompt-text" }, text)];
+  // the start card: what it may be, drawn, right under the question (a tap each)
+  const choices = game.phase === "start" && page !== "seat" ? promptChoices(i18n, game, moves.chance, cardsById, act) : null;
+  return [acting.length === 1 ? dot(acting[0]) : null, h("span.prompt-text", { id: "prompt-text" }, text), choices];
 }
 
 /** The phone's power cards: every value, the playable ones as taps (only this seat's view has
@@ -101,12 +106,32 @@ function moveLabel(i18n, game, move) {
   return i18n.t(`ec.act.${move.kind}`, params);
 }
 
+/** The caballeros the acting player's power card brings ("?" when unknown). */
+function reinforcements(game) {
+  return rules?.power_caballeros?.[(game.power_played?.[(game.acting ?? [])[0]] ?? 0) - 1] ?? "?";
+}
+
+/** What a step costs the court above its price (EC-10): " · 3 caballeros lost: court full". */
+function lossNote(i18n, lost) {
+  return lost > 0 ? h("span.ec-court-loss", { "data-court-loss": lost }, ` · ${i18n.t("ec.court_loss", { n: lost })}`) : null;
+}
+
+/** End the turn; without the reinforcements taken (they are forfeited: EC-15) ask first. */
+async function endTurn(ctx, moves) {
+  const { state, i18n, act } = ctx;
+  if (moves.reinforce && !state.options?.automatic_reinforcements) {
+    const question = i18n.t("ec.confirm_done", { n: reinforcements(state.game) });
+    if (!(await confirmDialog(i18n, question, i18n.t("ec.end_anyway")))) return;
+  }
+  act(moves.done);
+}
+
 /** Any legal action in words, for the fold of every action (never the notation). */
 function anyLabel(i18n, game, text) {
   const [kind, a = "", b = ""] = text.split(" ");
   if (kind === "area") return i18n.t("ec.placing", { slot: a, where: placeName(i18n, game, b.slice(0, -1)), side: sideName(i18n, b.slice(-1)) });
   if (kind === "done") return i18n.t("ec.act.done");
-  if (kind === "reinforce") return i18n.t("ec.act.reinforce", { n: rules?.power_caballeros?.[(game.power_played?.[(game.acting ?? [])[0]] ?? 0) - 1] ?? "?" });
+  if (kind === "reinforce") return i18n.t("ec.act.reinforce", { n: reinforcements(game) });
   const move = sortLegal([text]).at.values().next().value?.[0];
   if (!move || !i18n.has(`ec.act.${kind}`)) return text;
   const cell = ["castillo", "withdraw", "movecastillo"].includes(kind) ? a : a.slice(0, -1);
@@ -114,13 +139,16 @@ function anyLabel(i18n, game, text) {
 }
 
 /** What can be done at the focused cell (caballero cards, ships, castillos). */
-function cellPanel(i18n, game, moves, act) {
+function cellPanel(i18n, state, moves, act) {
+  const game = state.game;
   const list = moves.at.get(sel.focus) ?? [];
+  const colour = (game.acting ?? [])[0];
   return h("div.ec-panel", { id: "ec-cell-panel", "data-focus": sel.focus },
     h("h4", {}, i18n.t("ec.at_cell", { where: placeName(i18n, game, sel.focus) }),
       h("button.secondary.ec-close", { type: "button", "data-cancel": "1", onclick: () => { sel.focus = null; rerender(); } }, "✕")),
     h("div.ec-buttons", {}, list.map((move) =>
-      h(`button.ec-move.${move.kind}`, { type: "button", "data-action": move.text, onclick: () => act(move.text) }, moveLabel(i18n, game, move)))));
+      h(`button.ec-move.${move.kind}`, { type: "button", "data-action": move.text, onclick: () => act(move.text) }, moveLabel(i18n, game, move),
+        lossNote(i18n, knightLoss(state, rules, colour, move.text))))));
 }
 
 /** The area card tried at a cell: turn it among the legal ways, see what it changes, place it. */
@@ -134,25 +162,29 @@ function placementPanel(i18n, state, moves, act) {
       options.length > 1 ? h("button.secondary", { type: "button", "data-rotate": "1", onclick: () => { sel.rot += 1; rerender(); } }, `⟳ ${i18n.t("ec.rotate")}`) : null,
       h("button.primary", { type: "button", "data-place": "1", "data-action": choice.text, onclick: () => act(choice.text) }, `✓ ${i18n.t("ec.place")}`),
       h("button.secondary", { type: "button", "data-cancel": "1", onclick: () => { Object.assign(sel, { cell: null, rot: 0 }); rerender(); } }, `✕ ${i18n.t("ec.cancel")}`)),
-    previewView(i18n, state.game, trial)), trial];
+    previewView(i18n, state.game, trial),
+    placementLoss(state, rules, trial).map(({ colour, lost }) => h("p.ec-court-trim", { "data-court-trim": colour, "data-lost": lost },
+      dot(colour), i18n.t("ec.court_trim", { who: capitalise(i18n.colour(colour)), n: lost })))), trial];
 }
 
 /** The acting player's controls (a phone, or the tablet acting for the player). */
 function turnControls(ctx, moves) {
   const { state, i18n, act, send } = ctx;
   const game = state.game;
+  const n = reinforcements(game);
+  const colour = (game.acting ?? [])[0];
   const bar = h("div.ec-bar", {},
     moves.reinforce ? h("button.secondary", { type: "button", "data-action": moves.reinforce, onclick: () => act(moves.reinforce) },
-      i18n.t("ec.act.reinforce", { n: rules?.power_caballeros?.[(game.power_played?.[(game.acting ?? [])[0]] ?? 0) - 1] ?? "?" })) : null,
-    moves.done ? h("button.primary", { type: "button", id: "ec-done", "data-action": moves.done, onclick: () => act(moves.done) }, i18n.t("ec.act.done")) : null,
+      i18n.t("ec.act.reinforce", { n }), lossNote(i18n, typeof n === "number" ? reinforceLoss(state, rules, colour, n) : 0)) : null,
+    moves.done ? h("button.primary", { type: "button", id: "ec-done", "data-action": moves.done, onclick: () => endTurn(ctx, moves) }, i18n.t("ec.act.done")) : null,
     state.can_undo ? h("button.secondary", { type: "button", "data-undo": "1", onclick: () => send({ type: "undo" }) }, `↶ ${i18n.t("ui.undo")}`) : null);
   const hint = moves.areas.size && !sel.slot ? h("p.ec-hint", {}, i18n.t("ec.hint_market")) : sel.slot && !sel.cell ? h("p.ec-hint", {}, i18n.t("ec.hint_cell")) : null;
   let panel = null;
   let trial = null;
   if (sel.slot && sel.cell) [panel, trial] = placementPanel(i18n, state, moves, act);
-  else if (sel.focus) panel = cellPanel(i18n, game, moves, act);
+  else if (sel.focus) panel = cellPanel(i18n, state, moves, act);
   const all = h("details.ec-all", {}, h("summary", {}, i18n.t("ec.all_actions")),
-    h("div.ec-buttons", {}, moves.all.map((text) => h("button.secondary.ec-any", { type: "button", "data-any": text, onclick: () => act(text) }, anyLabel(i18n, game, text)))));
+    h("div.ec-buttons", {}, moves.all.map((text) => h("button.secondary.ec-any", { type: "button", "data-any": text, onclick: () => (text === moves.done ? endTurn(ctx, moves) : act(text)) }, anyLabel(i18n, game, text)))));
   return { controls: h("div.ec-controls", { id: "ec-controls" }, bar, hint, panel, all), trial };
 }
 
@@ -314,7 +346,7 @@ function maybeShowScoring(ctx) {
 function chanceView(ctx, moves) {
   const { i18n, act, state } = ctx;
   if (!moves.chance.length) return null;
-  return entryView(i18n, state.game, moves.chance, cardsById, act, rerender);
+  return entryView(i18n, state.game, moves.chance, cardsById, act, rerender, state.options ?? {});
 }
 
 function draw(ctx, parts, page) {
@@ -328,7 +360,7 @@ function draw(ctx, parts, page) {
     el.dataset.acting = (game.acting ?? []).join(",");
     el.dataset.mine = moves.all.length ? "1" : "";
   };
-  fill(parts.prompt, promptLine(i18n, state, moves));
+  fill(parts.prompt, promptLine(i18n, state, moves, act, page));
   root(parts.prompt);
   const turn = game.phase === "turn" && moves.all.length ? turnControls(ctx, moves) : { controls: null, trial: null };
   const market = marketView(i18n, game, { playable: new Set(moves.areas.keys()), chosen: sel.slot, pick: turn.controls ? pickSlot : null });
