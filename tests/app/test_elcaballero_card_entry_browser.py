@@ -617,3 +617,44 @@ def test_a_phone_shows_what_a_new_caballero_card_would_lose(app: str, context: A
     post_json(f"{app}/api/seat/{tokens[colour]}/action", {"text": text})
     events = get_json(app + "/api/state")["game"]["events"]
     assert f"{colour} loses {shown} caballeros (court full)" in events, events[-3:]
+
+
+# Red's last caballero card (a castillo on it, 4 towards the island at 0,0) is knocked off by an
+# area card at 2,0 whose land meets it from the east; red keeps 7 at court without a card off
+# the map (last_card_empties_court off: at most one card's 8).
+KNOCKED_VIEW = {
+    "market": [{"card": "LW+SNES", "id": ""}],
+    "areas": [
+        {"cell": "0,0", "card": "LNESW", "id": "", "rotation": 0},
+        {"cell": "2,1", "card": "SNESW", "id": "", "rotation": 0},
+    ],
+    "caballeros": [
+        {"cell": "1,0", "owner": "red", "numbers": [1, 2, 3, 4], "ships": [], "castillo": True}
+    ],
+    "players": [
+        {"colour": "red", "court": 7, "cards_off_map": 0},
+        {"colour": "blue", "court": 5, "cards_off_map": 8},
+    ],
+}
+
+
+def test_the_placement_preview_counts_a_castillo_beyond_the_court(page: Any) -> None:
+    """The castillo brings back the 4 that faced the island: 7 + 4 at a court of 8, 3 lost;
+    without the court's capacity nothing is lost."""
+    got = page.evaluate(
+        """async (game) => {
+            const { tryPlacement } = await import('/games/elcaballero/preview.js');
+            const { placementLoss } = await import('/games/elcaballero/court.js');
+            const rules = { court_per_card: 8 };
+            const out = [];
+            for (const court_capacity of [true, false]) {
+              const options = { remove_on_same_island: true, last_card_empties_court: false,
+                                court_capacity };
+              const state = { game, options };
+              out.push(placementLoss(state, rules, tryPlacement(state, '1', '2,0', 'N')));
+            }
+            return out;
+        }""",
+        KNOCKED_VIEW,
+    )
+    assert got == [[{"colour": "red", "lost": 3}], []]
