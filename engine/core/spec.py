@@ -7,6 +7,7 @@ import dataclasses
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from engine.core.actions import Action
@@ -14,6 +15,9 @@ from engine.core.errors import EngineError, PositionError
 from engine.core.options import describe
 from engine.core.protocol import CHANCE, GameState
 from engine.core.verbs import VerbTable
+
+# The usual two levels below a game's search: random legal moves, and the best immediate gain.
+RANDOM_AND_GREEDY: Mapping[int, str] = MappingProxyType({1: "random", 2: "greedy"})
 
 
 class SeatNotActing(EngineError, ValueError):
@@ -65,6 +69,10 @@ class GameSpec:
     computer_levels: ClassVar[tuple[int, ...]] = ()
     computer_default: ClassVar[int] = 0
     hint_level: ClassVar[int] = 0
+    # What each level is, as the lobby names it: a searching level's seconds a turn, or the
+    # kind of a level that does not search ("random", "greedy": the best immediate gain).
+    computer_seconds: ClassVar[Mapping[int, float]] = {}
+    computer_kinds: ClassVar[Mapping[int, str]] = {}
 
     def computer(self, level: int) -> ComputerPlayer:
         """The computer player of a level of `computer_levels`."""

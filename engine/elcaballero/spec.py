@@ -9,9 +9,15 @@ from typing import Any
 
 from engine.core.actions import Action
 from engine.core.protocol import GameState
-from engine.core.spec import ComputerPlayer, TableOrDealerSpec, require_acting
+from engine.core.spec import RANDOM_AND_GREEDY, ComputerPlayer, TableOrDealerSpec, require_acting
 from engine.elcaballero import position
-from engine.elcaballero.bots import LEVELS, MonteCarloPlayer, Player, player_for_level
+from engine.elcaballero.bots import (
+    LEVEL_SECONDS,
+    LEVELS,
+    MonteCarloPlayer,
+    Player,
+    player_for_level,
+)
 from engine.elcaballero.catalogue import Catalogue
 from engine.elcaballero.extended import GRANDE_NONE
 from engine.elcaballero.game import Game
@@ -37,6 +43,8 @@ class ElCaballeroSpec(TableOrDealerSpec):
     # 1 random, 2 greedy, 3-5 determinized Monte Carlo with 1, 3 and 8 seconds a turn
     computer_levels = LEVELS
     computer_default = 3
+    computer_seconds = LEVEL_SECONDS
+    computer_kinds = RANDOM_AND_GREEDY
     hint_level = 3
 
     def computer(self, level: int) -> ComputerPlayer:

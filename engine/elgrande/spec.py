@@ -8,13 +8,19 @@ from typing import Any
 
 from engine.core.errors import RecordError
 from engine.core.protocol import GameState
-from engine.core.spec import ComputerPlayer, TableOrDealerSpec
+from engine.core.spec import RANDOM_AND_GREEDY, ComputerPlayer, TableOrDealerSpec
 from engine.elgrande import data as gamedata
 from engine.elgrande import position
 from engine.elgrande.board import STATE_FIELDS
 from engine.elgrande.game import Game, Options
 from engine.elgrande.options import OPTION_KINDS, OPTION_SECTIONS
-from engine.elgrande.search import LEVELS, MAX_SECONDS, SearchPlayer, player_for_level
+from engine.elgrande.search import (
+    LEVEL_SECONDS,
+    LEVELS,
+    MAX_SECONDS,
+    SearchPlayer,
+    player_for_level,
+)
 from engine.elgrande.verbs import VERBS
 
 __all__ = ["SPEC", "ElGrandeSpec"]
@@ -40,6 +46,8 @@ class ElGrandeSpec(TableOrDealerSpec):
     # (engine.elgrande.search; docs/computer-players.md)
     computer_levels = LEVELS
     computer_default = 4
+    computer_seconds = LEVEL_SECONDS
+    computer_kinds = RANDOM_AND_GREEDY
     hint_level = 3
 
     def computer(self, level: int) -> ComputerPlayer:

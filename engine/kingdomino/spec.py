@@ -9,9 +9,9 @@ from typing import Any
 
 from engine.core.actions import Action
 from engine.core.protocol import GameState
-from engine.core.spec import ComputerPlayer, TableOrDealerSpec, require_acting
+from engine.core.spec import RANDOM_AND_GREEDY, ComputerPlayer, TableOrDealerSpec, require_acting
 from engine.kingdomino import position
-from engine.kingdomino.bots import LEVELS, Bot, bot_for_level
+from engine.kingdomino.bots import LEVEL_SECONDS, LEVELS, Bot, bot_for_level
 from engine.kingdomino.game import CLAIM, OVER, Game
 from engine.kingdomino.options import COLOURS, OPTION_KINDS, OPTION_SECTIONS, Options
 from engine.kingdomino.search import SearchBot
@@ -34,6 +34,8 @@ class KingdominoSpec(TableOrDealerSpec):
     option_sections = OPTION_SECTIONS
     computer_levels = LEVELS  # 1 random, 2 greedy, 3-5 the turn search (0.25, 1, 2 s a turn)
     computer_default = 4
+    computer_seconds = LEVEL_SECONDS
+    computer_kinds = RANDOM_AND_GREEDY
     hint_level = 4
 
     def computer(self, level: int) -> ComputerPlayer:

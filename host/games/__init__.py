@@ -274,7 +274,13 @@ class GameAdapter:
             "lights": self.lights,
             "plugin": f"/games/{spec.id}/plugin.js" if plugin else None,
             "computer": (
-                {"levels": list(spec.computer_levels), "default": spec.computer_default}
+                {
+                    "levels": list(spec.computer_levels),
+                    "default": spec.computer_default,
+                    # what each level is (the lobby names levels by them): JSON keys are text
+                    "seconds": {str(n): s for n, s in spec.computer_seconds.items()},
+                    "kinds": {str(n): kind for n, kind in spec.computer_kinds.items()},
+                }
                 if spec.computer_levels
                 else None
             ),

@@ -74,7 +74,14 @@ def _person_plays(
 
 def test_the_catalogue_offers_el_caballeros_computer_levels_and_hints(app: TestClient) -> None:
     games = {g["id"]: g for g in app.get("/api/catalogue").json()["games"]}
-    assert games["elcaballero"]["computer"] == {"levels": [1, 2, 3, 4, 5], "default": 3}
+    computer = games["elcaballero"]["computer"]
+    assert computer["levels"] == [1, 2, 3, 4, 5] and computer["default"] == 3
+    # each level named: seconds a turn for the searching ones, the kind of the others
+    assert computer["kinds"] == {"1": "random", "2": "greedy"} and set(computer["seconds"]) == {
+        "3",
+        "4",
+        "5",
+    }
     assert games["elcaballero"]["hint"] is True
 
 

@@ -89,7 +89,14 @@ def _people_play(
 
 def test_the_catalogue_offers_el_grandes_computer_levels_and_hints(app: TestClient) -> None:
     games = {g["id"]: g for g in app.get("/api/catalogue").json()["games"]}
-    assert games["elgrande"]["computer"] == {"levels": [1, 2, 3, 4, 5], "default": 4}
+    computer = games["elgrande"]["computer"]
+    assert computer["levels"] == [1, 2, 3, 4, 5] and computer["default"] == 4
+    # each level named: seconds a turn for the searching ones, the kind of the others
+    assert computer["kinds"] == {"1": "random", "2": "greedy"} and set(computer["seconds"]) == {
+        "3",
+        "4",
+        "5",
+    }
     assert games["elgrande"]["hint"] is True
 
 

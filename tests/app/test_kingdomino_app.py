@@ -101,7 +101,14 @@ def _create(client: TestClient, **body: Any) -> dict[str, Any]:
 
 def test_the_catalogue_offers_kingdominos_computer_levels_and_hints(app: TestClient) -> None:
     games = {g["id"]: g for g in app.get("/api/catalogue").json()["games"]}
-    assert games["kingdomino"]["computer"] == {"levels": [1, 2, 3, 4, 5], "default": 4}
+    computer = games["kingdomino"]["computer"]
+    assert computer["levels"] == [1, 2, 3, 4, 5] and computer["default"] == 4
+    # each level named: seconds a turn for the searching ones, the kind of the others
+    assert computer["kinds"] == {"1": "random", "2": "greedy"} and set(computer["seconds"]) == {
+        "3",
+        "4",
+        "5",
+    }
     assert games["kingdomino"]["hint"] is True
     assert games["kingdomino"]["plugin"] == "/games/kingdomino/plugin.js"
 

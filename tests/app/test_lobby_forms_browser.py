@@ -114,3 +114,46 @@ def test_el_grandes_two_vetos_are_one_choice_taking_both(app: str) -> None:
         page.wait_for_function("() => !document.querySelector('#new-game')", timeout=20_000)
         options = get_json(app + "/api/state")["options"]
         assert sorted(options["alternatives"]) == ["veto", "veto-2"]
+
+
+@browser
+@pytest.mark.parametrize("game", GAMES)
+def test_computer_levels_are_named_by_their_time_a_turn(app: str, game: str) -> None:
+    """Issue 24: every game's lobby offers computer seats, each level named by its seconds a
+    turn (or its kind: random moves, best next move), in the page's language; El Grande's own
+    form too, and a seat chosen there is a computer seat of the game started."""
+    spec = registry.get(game)
+    assert spec.computer_levels and set(spec.computer_seconds) | set(spec.computer_kinds) == set(
+        spec.computer_levels
+    )
+    with browser_context(TABLET) as context:
+        page = _lobby(context, app, game, VIEWPORTS[0])
+        for lang in ("en", "cs"):
+            strings = shell_strings(lang)
+            page.select_option("#lang", lang)
+            page.wait_for_function(f"() => document.documentElement.lang === {lang!r}")
+            page.select_option("#game-field select", game)
+            page.wait_for_selector(
+                "#new-game select[data-computer] option[value='1']", state="attached"
+            )
+            first = page.locator("#new-game select[data-computer]").first
+            labels = first.locator("option").all_inner_texts()
+            seconds = spec.computer_seconds[spec.computer_default]
+            shown = strings["ui.computer_seconds"].replace(
+                "{seconds}", f"{seconds:g}".replace(".", ",")
+            )
+            if lang == "en":
+                shown = strings["ui.computer_seconds"].replace("{seconds}", f"{seconds:g}")
+            assert shown in labels, labels
+            assert strings["ui.computer_kind.random"] in labels, labels
+            assert not any("level" in label for label in labels), labels
+    if game == "elgrande":  # its own form: a seat chosen there is a computer seat
+        with app_server() as fresh, browser_context(TABLET) as context:
+            page = _lobby(context, fresh, game, VIEWPORTS[0])
+            first = page.locator("#new-game select[data-computer]").first
+            colour = first.get_attribute("data-computer")
+            first.select_option(str(spec.computer_default))
+            page.locator("#new-game #start-game").click()
+            page.wait_for_function("() => !document.querySelector('#new-game')", timeout=20_000)
+            seats = {s["colour"]: s for s in get_json(fresh + "/api/state")["seats"]}
+            assert seats[colour].get("computer") == spec.computer_default, seats

@@ -27,7 +27,12 @@ export function newGameForm(ctx) {
     const [strings, plugin] = await Promise.all([ctx.gameStrings(id), ctx.plugin(id)]);
     if (picker.value !== id) return; // changed meanwhile
     const next = plugin?.newGameForm
-      ? plugin.newGameForm({ i18n: withStrings(i18n, strings), create: (body) => ctx.create({ ...body, game: id }), onError: ctx.onError })
+      ? plugin.newGameForm({
+        i18n: withStrings(i18n, strings),
+        computer: entry.computer, // the game's computer levels (null: none)
+        create: (body) => ctx.create({ ...body, game: id }),
+        onError: ctx.onError,
+      })
       : schemaForm(ctx, entry, strings);
     form.replaceWith(next);
     form = next;
@@ -128,7 +133,18 @@ function computerSeats(i18n, strings, entry) {
     names.map((name) => h("label.field", {}, h("span", {}, labelOf(i18n, strings, "players", name)),
       h("select", { "data-computer": name, name: `computer-${name}` },
         h("option", { value: "" }, i18n.t("ui.computer_none")),
-        entry.computer.levels.map((n) => h("option", { value: n }, i18n.t("ui.computer_level", { n }))))))), message), message];
+        entry.computer.levels.map((n) => h("option", { value: n }, levelLabel(i18n, entry.computer, n))))))), message), message];
+}
+
+/** A computer level as the lobby names it: its seconds a turn, or its kind (random, greedy). */
+export function levelLabel(i18n, computer, n) {
+  const seconds = computer?.seconds?.[n];
+  if (seconds !== undefined) {
+    return i18n.t("ui.computer_seconds", { seconds: new Intl.NumberFormat(i18n.lang).format(seconds) });
+  }
+  const kind = computer?.kinds?.[n];
+  if (kind && i18n.has(`ui.computer_kind.${kind}`)) return i18n.t(`ui.computer_kind.${kind}`);
+  return i18n.t("ui.computer_level", { n });
 }
 
 /** A game's form generated from its catalogue entry; refused fields shown beside each field. */

@@ -4,6 +4,7 @@
 
 import { COLOURS } from "/static/js/colours.js";
 import { capitalise, fill, h } from "/static/js/dom.js";
+import { levelLabel } from "/static/js/lobby.js";
 import { gameData, wordsOver } from "./words.js";
 
 const EDITIONS = ["2023", "1995"];
@@ -27,7 +28,23 @@ function read(form) {
   if (fd.get("power_shift") === "on") body.power_shift = true;
   const alternatives = fd.getAll("alternatives").flatMap((ids) => String(ids).split(","));
   if (alternatives.length) body.alternatives = alternatives;
+  const computers = {};
+  for (const select of form.querySelectorAll("select[data-computer]")) {
+    if (select.value && players.includes(select.dataset.computer)) computers[select.dataset.computer] = Number(select.value);
+  }
+  if (Object.keys(computers).length) body.computers = computers;
   return body;
+}
+
+/** Each chosen colour a person or the computer at one of its levels (named by time a turn). */
+function computerSeats(i18n, computer, players, chosen) {
+  if (!computer?.levels?.length || !players.length) return null;
+  return h("fieldset", { id: "computers-field" }, h("legend", {}, i18n.t("ui.computers")),
+    players.map((c) => h("label.field", {}, h("span.swatch", { style: { background: COLOURS[c] } }),
+      h("span", {}, capitalise(i18n.colour(c))),
+      h("select", { "data-computer": c, name: `computer-${c}` },
+        h("option", { value: "" }, i18n.t("ui.computer_none")),
+        computer.levels.map((n) => h("option", { value: n, selected: chosen[c] === n }, levelLabel(i18n, computer, n)))))));
 }
 
 /** The edition's alternative cards as the form offers them: cards of one name in one deck
@@ -108,6 +125,7 @@ export function newGameForm(ctx) {
       options,
       h("fieldset", { id: "players-field" }, h("legend", {}, i18n.t("ui.players")),
         h("p.hint", { id: "players-hint" }, i18n.t("ui.players_hint", { n })), h("div.row", {}, playerBoxes), dummy),
+      computerSeats(i18n, ctx.computer, players, draft.computers ?? {}),
       variants.length || alternatives.length
         ? h("fieldset", { id: "variants-field" }, h("legend", {}, i18n.t("ui.variants")), variants,
           alternatives.length ? h("fieldset.row", { id: "alternatives-field" }, h("legend", {}, i18n.t("ui.alternatives")), alternatives) : null)
@@ -130,6 +148,7 @@ export function newGameForm(ctx) {
       new_regency: Boolean(body.new_regency),
       power_shift: Boolean(body.power_shift),
       alternatives: body.alternatives ?? [],
+      computers: body.computers ?? {},
     };
   }
 
