@@ -30,7 +30,15 @@ from host import engine_build
 
 ROOT = engine_build.REPO_ROOT
 # what the package is made of (pyproject.toml: packages found in . and firmware/)
-SOURCES = ("pyproject.toml", "setup.py", "README.md", "engine", "host", "hardware", "firmware/towerfw")
+SOURCES = (
+    "pyproject.toml",
+    "setup.py",
+    "README.md",
+    "engine",
+    "host",
+    "hardware",
+    "firmware/towerfw",
+)
 PACKAGED = "host/engine_mypyc/"
 SKIP = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "node_modules", "engine_mypyc")
 

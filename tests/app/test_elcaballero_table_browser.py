@@ -6,8 +6,9 @@ is the scoring's map, 16+ area cards and the caballero cards beside them). There
 - readable: every number on the map (caballero cards, region sizes, gold, fish) is at least
   14 px on the screen at 1280 x 800, 1024 x 768 and 768 x 1024, and the page does not scroll;
   on a phone (390 x 844) at least 11 px, the page no wider than the screen, the map zoomed
-  with its buttons and with two fingers, and dragged with one inside its box. A size on the screen is the SVG text's font size
-  times the SVG's screen scale (its rendered box is measured too);
+  with its buttons and with two fingers, and dragged with one inside its box. A size on the
+  screen is the SVG text's font size times the SVG's screen scale (its rendered box is
+  measured too);
 - every island and sea carries its label on the map, the label the scoring breakdown gives it
   (the breakdown a dialog over the page, which does not scroll);
 - the log reads as sentences in en, cs, pl and uk: no catalogue id, no coordinate, no verb of
