@@ -179,9 +179,11 @@ function edgeDrawing(i18n, draft, regions) {
 /** The card with region `i` marked (a ring at its place): what a counter counts. */
 function markedPicture(text, i) {
   const regions = parseCard(text);
-  const [x, y] = hubs(regions)[i];
+  // a region reaching an edge is marked by that edge (its middle may hold a lake or an islet)
+  const edge = [0, 1, 2, 3].find((d) => regions[i].mask >> d & 1);
+  const [x, y] = edge === undefined ? hubs(regions)[i] : [0.5 + [0, 1, 0, -1][edge] * 0.3, 0.5 + [-1, 0, 1, 0][edge] * 0.3];
   return `<svg class="ec-card-svg" viewBox="-2 -2 64 64" xmlns="http://www.w3.org/2000/svg" role="img">${cardSvg(regions, 0, 0)}` +
-    `<circle class="ec-mark" cx="${x * 60}" cy="${y * 60}" r="13" fill="none" stroke="#e0218a" stroke-width="4"/>` +
+    `<circle class="ec-mark" cx="${x * 60}" cy="${y * 60}" r="10" fill="none" stroke="#e0218a" stroke-width="4"/>` +
     `<rect x="0" y="0" width="60" height="60" fill="none" stroke="#333" stroke-width="1.5"/></svg>`;
 }
 
