@@ -196,10 +196,13 @@ flash: setup
 bench: setup pico-harness
 	$(PY) -m bench
 
-# The computer players' long matches (issue 24), hours rather than minutes: El Grande's is about
-# 7.5 hours on one core (bench/players_elgrande.py says why; --jobs=2 halves it on two cores).
+# The computer players' long matches (issue 24), hours rather than minutes (docs/computer-players.md):
+# El Grande's about 7.5 hours on one core (--jobs=2 halves it on two cores), Kingdomino's about
+# 2 hours on an idle 2-core machine, El Caballero's about 5 hours (measured under load: 14 hours).
 bench-players: setup
 	$(PY) -m bench players_elgrande --full --progress
+	$(PY) -m bench players_kingdomino --full --jobs=2
+	$(PY) -m bench players_elcaballero --full
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/flash tests/pico/node_modules tools/jslint/node_modules
