@@ -101,6 +101,7 @@ CONTRACTS = [
     "host-knows-no-game",
     "commands-know-no-game",
     "host-games-independent",
+    "games-know-no-app",
 ]
 
 
@@ -177,3 +178,13 @@ def test_a_new_engine_folder_must_be_given_its_layer(tree: Path) -> None:
     rc, out = _lint(tree, "layers")
     assert rc == 1, out
     assert "not listed as layers" in out and f"- engine.{NEW_GAME}" in out, out
+
+
+@pytest.mark.parametrize("game", [*ADAPTERS, NEW_GAME])
+def test_adapters_import_nothing_of_the_app(tree: Path, game: str) -> None:
+    """Issue 22: host/app and host/games imported each other; an adapter now speaks to the
+    tower's checks and lights (host.tower) and the API's errors and JSON (host.api) only."""
+    if game == NEW_GAME:
+        _add_new_game(tree)
+    importer = _probe(tree, f"host.games.{game}", "host.app.session")
+    _assert_broken(tree, "games-know-no-app", importer, "host.app.session")

@@ -6,7 +6,7 @@ directory is no document), at most MAX_JSON_BYTES (JSON) or MAX_TOML_BYTES (TOML
 text, and nested at most MAX_DEPTH levels deep. A refusal is `UnreadableFile`: one line that
 names the file and what is wrong with it; each caller re-raises it as its own error.
 
-The engine imports nothing from the host: the table app's own JSON rules (host/app/json_input.py)
+The engine imports nothing from the host: the table app's own JSON rules (host/api/json_input.py)
 take their depth limit from here.
 
 >>> parse_json('{"a": [1, 2]}', "inline")

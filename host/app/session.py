@@ -41,8 +41,8 @@ from engine.core.errors import EngineError, IllegalAction, NotationError, NotYou
 from engine.core.errors import UndoError as EngineUndoError
 from engine.core.protocol import CHANCE, GameState
 from engine.core.spec import ComputerPlayer, GameSpec
-from host.app.errors import ActionError as ActionError  # re-exported: tests and the server
-from host.app.json_input import BadInput, check_loggable
+from host.api.errors import ActionError as ActionError  # re-exported: tests and the server
+from host.api.json_input import BadInput, check_loggable
 from host.app.store import LogRow, Store
 from host.app.towers import BadDrop, DropperError, TowerRuntime
 from host.games import GameAdapter, adapter_for

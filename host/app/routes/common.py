@@ -15,7 +15,7 @@ from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 
-from host.app import json_input
+from host.api import json_input
 from host.app.session import ActionError
 
 log = logging.getLogger("host.app.server")

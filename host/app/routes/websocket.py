@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from host.app import json_input
+from host.api import json_input
 from host.app.routes.commands import command
 from host.app.routes.common import SERVER_FAILED, client_of, error_message, log, run
 from host.app.routes.context import AppContext, Ctx

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.elgrande import data as gamedata
-from host.app.errors import ActionError
+from host.api.errors import ActionError
 
 
 def gamedata_json(edition: str) -> dict[str, Any]:

@@ -16,8 +16,8 @@ from typing import Any
 from engine.core.errors import PositionError
 from engine.core.protocol import GameState
 from engine.kingdomino.typed import TypedKingdomError, kingdom_rows
-from host.app.errors import ActionError
-from host.app.json_input import BadInput, parse
+from host.api.errors import ActionError
+from host.api.json_input import BadInput, parse
 from host.games import GameAdapter, Route
 
 MAX_POSITION = 16 << 10  # characters: four 7×7 kingdoms take about 1 KiB
