@@ -9,8 +9,9 @@ sentinel key, so a test can prove that no tower count ever leaves the host.
 from __future__ import annotations
 
 import threading
+import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -243,3 +244,41 @@ def sim_session(tmp_path: Path) -> Iterator[Session]:
         session.close()
         sim.stop()
         store.close()
+
+
+@pytest.fixture
+def app(table: Table) -> Iterator[TestClient]:
+    """The table app over `table`'s session, asked as the host's own screen."""
+    with LoopbackClient(create_app(table.session, Access())) as test_client:
+        yield test_client
+
+
+def create_game(client: TestClient, game: str, **body: Any) -> dict[str, Any]:
+    """POST /api/games for `game`; its answer (the test fails on a refusal)."""
+    answer = client.post("/api/games", json={"game": game, **body})
+    assert answer.status_code == 200, answer.text
+    result: dict[str, Any] = answer.json()
+    return result
+
+
+def wait_for_state(
+    client: TestClient, done: Callable[[dict[str, Any]], bool], timeout_s: float
+) -> dict[str, Any]:
+    """The table's state once `done(state)` holds (computer seats think in their own thread)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        state: dict[str, Any] = client.get("/api/state").json()
+        if done(state):
+            return state
+        assert time.monotonic() < deadline, f"waited {timeout_s} s: {state['prompt']}"
+        time.sleep(0.02)
+
+
+def assert_computer_levels(entry: dict[str, Any], default: int) -> None:
+    """A catalogue entry's computer player: levels 1-5, its default, each level named (seconds a
+    turn for the searching ones, the kind of the others), and hints."""
+    computer = entry["computer"]
+    assert computer["levels"] == [1, 2, 3, 4, 5] and computer["default"] == default
+    assert computer["kinds"] == {"1": "random", "2": "greedy"}
+    assert set(computer["seconds"]) == {"3", "4", "5"}
+    assert entry["hint"] is True

@@ -8,47 +8,27 @@ stored record replays to the same scores; a seat's hint is one of its legal step
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from engine import registry
 from host.app.server import Access, create_app
-from tests.app.conftest import LoopbackClient, Table
+from tests.app.conftest import (
+    LoopbackClient,
+    Table,
+    assert_computer_levels,
+    create_game,
+    wait_for_state,
+)
 
 WAIT_S = 120.0  # a computer turn on a loaded machine (level 3: about 1 s a turn)
 
 
-@pytest.fixture
-def app(table: Table) -> Iterator[TestClient]:
-    with LoopbackClient(create_app(table.session, Access())) as client:
-        yield client
-
-
-def _create(client: TestClient, **body: Any) -> dict[str, Any]:
-    answer = client.post("/api/games", json={"game": "elcaballero", **body})
-    assert answer.status_code == 200, answer.text
-    result: dict[str, Any] = answer.json()
-    return result
-
-
 def _over(state: dict[str, Any]) -> bool:
     return bool(state["prompt"]["key"] == "over")
-
-
-def _wait(client: TestClient, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-    """The table's state once `done(state)` holds (computers think in their own thread)."""
-    deadline = time.monotonic() + WAIT_S
-    while True:
-        state: dict[str, Any] = client.get("/api/state").json()
-        if done(state):
-            return state
-        assert time.monotonic() < deadline, f"waited {WAIT_S} s: {state['prompt']}"
-        time.sleep(0.05)
 
 
 def _person_plays(
@@ -58,7 +38,9 @@ def _person_plays(
     until `until(table state)` holds; the table state then."""
     steps = 0
     while True:
-        state = _wait(client, lambda s: _over(s) or until(s) or s["computer"] is None)
+        state = wait_for_state(
+            client, lambda s: _over(s) or until(s) or s["computer"] is None, WAIT_S
+        )
         if _over(state) or until(state):
             return state
         mine = client.get(f"/api/seat/{token}/state").json()
@@ -74,15 +56,7 @@ def _person_plays(
 
 def test_the_catalogue_offers_el_caballeros_computer_levels_and_hints(app: TestClient) -> None:
     games = {g["id"]: g for g in app.get("/api/catalogue").json()["games"]}
-    computer = games["elcaballero"]["computer"]
-    assert computer["levels"] == [1, 2, 3, 4, 5] and computer["default"] == 3
-    # each level named: seconds a turn for the searching ones, the kind of the others
-    assert computer["kinds"] == {"1": "random", "2": "greedy"} and set(computer["seconds"]) == {
-        "3",
-        "4",
-        "5",
-    }
-    assert games["elcaballero"]["hint"] is True
+    assert_computer_levels(games["elcaballero"], default=3)
 
 
 def test_bad_computer_levels_are_refused(app: TestClient) -> None:
@@ -105,7 +79,7 @@ def test_a_game_with_computer_seats_plays_to_its_end_across_a_restart(tmp_path: 
     first = Table(db)
     try:
         with LoopbackClient(create_app(first.session, Access())) as client:
-            created = _create(client, **body)
+            created = create_game(client, "elcaballero", **body)
             token = {s["colour"]: s["token"] for s in created["seats"]}["red"]
             seats = client.get("/api/state").json()["seats"]
             assert {"colour": "blue", "computer": 3, "claimed": True, "connected": True} in seats
@@ -144,7 +118,9 @@ def test_a_game_with_computer_seats_plays_to_its_end_across_a_restart(tmp_path: 
 
 
 def test_a_hint_is_one_of_the_acting_seats_legal_steps(app: TestClient) -> None:
-    created = _create(app, players=["red", "blue"], mode="dealer", catalogue="synthetic", seed=5)
+    created = create_game(
+        app, "elcaballero", players=["red", "blue"], mode="dealer", catalogue="synthetic", seed=5
+    )
     tokens = {s["colour"]: s["token"] for s in created["seats"]}
     for _ in range(4):  # a power card, then steps of a turn (planned once, then followed)
         acting = app.get("/api/state").json()["game"]["acting"][0]

@@ -12,12 +12,10 @@ secret step (a disc) is classed to be made at once, never shown as a proposal.""
 from __future__ import annotations
 
 import random
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from engine import registry
@@ -25,37 +23,14 @@ from engine.core.protocol import CHANCE
 from host.app.server import Access, create_app
 from host.app.session import Session, _secret
 from host.app.store import Store
-from tests.app.conftest import LoopbackClient, Table
+from tests.app.conftest import LoopbackClient, assert_computer_levels, create_game, wait_for_state
 
 WAIT_S = 120.0  # a computer step on a loaded machine
 PEOPLE = ("purple", "blue")
 
 
-@pytest.fixture
-def app(table: Table) -> Iterator[TestClient]:
-    with LoopbackClient(create_app(table.session, Access())) as client:
-        yield client
-
-
-def _create(client: TestClient, **body: Any) -> dict[str, Any]:
-    answer = client.post("/api/games", json={"game": "elgrande", **body})
-    assert answer.status_code == 200, answer.text
-    result: dict[str, Any] = answer.json()
-    return result
-
-
 def _over(state: dict[str, Any]) -> bool:
     return bool(state["game"]["phase"] == "over")
-
-
-def _wait(client: TestClient, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
-    deadline = time.monotonic() + WAIT_S
-    while True:
-        state: dict[str, Any] = client.get("/api/state").json()
-        if done(state):
-            return state
-        assert time.monotonic() < deadline, f"waited {WAIT_S} s: {state['game']['acting']}"
-        time.sleep(0.02)
 
 
 def _people_play(
@@ -72,7 +47,7 @@ def _people_play(
         return any(c in PEOPLE for c in s["game"]["acting"])
 
     while True:
-        state = _wait(client, lambda s: _over(s) or until(s) or people_act(s))
+        state = wait_for_state(client, lambda s: _over(s) or until(s) or people_act(s), WAIT_S)
         if _over(state) or until(state):
             return state
         for colour in PEOPLE:
@@ -89,15 +64,7 @@ def _people_play(
 
 def test_the_catalogue_offers_el_grandes_computer_levels_and_hints(app: TestClient) -> None:
     games = {g["id"]: g for g in app.get("/api/catalogue").json()["games"]}
-    computer = games["elgrande"]["computer"]
-    assert computer["levels"] == [1, 2, 3, 4, 5] and computer["default"] == 4
-    # each level named: seconds a turn for the searching ones, the kind of the others
-    assert computer["kinds"] == {"1": "random", "2": "greedy"} and set(computer["seconds"]) == {
-        "3",
-        "4",
-        "5",
-    }
-    assert games["elgrande"]["hint"] is True
+    assert_computer_levels(games["elgrande"], default=4)
 
 
 class _NoTower:
@@ -126,7 +93,7 @@ def test_a_game_with_computer_seats_plays_to_its_end_across_a_restart(tmp_path: 
     first = _NoTower(db)
     try:
         with LoopbackClient(create_app(first.session, Access())) as client:
-            created = _create(client, **body)
+            created = create_game(client, "elgrande", **body)
             tokens = {s["colour"]: s["token"] for s in created["seats"]}
             assert set(tokens) == set(PEOPLE)  # a computer seat has no seat link
             seats = client.get("/api/state").json()["seats"]
@@ -155,7 +122,7 @@ def test_a_game_with_computer_seats_plays_to_its_end_across_a_restart(tmp_path: 
                 f"/api/seat/{tokens['purple']}/action", json={"text": hint.json()["hint"]}
             )
             assert taken.status_code == 200, taken.text
-            alone = _wait(client, lambda s: s["game"]["acting"] == ["blue"])
+            alone = wait_for_state(client, lambda s: s["game"]["acting"] == ["blue"], WAIT_S)
             assert not _over(alone)
             refused = client.post("/api/hint", json={})
             assert refused.status_code == 409, refused.text
@@ -193,7 +160,7 @@ def test_at_a_real_table_a_computers_power_card_is_proposed(app: TestClient) -> 
     """Table mode: the computer's power card waits for the table to confirm it (a proposal:
     a person lays the card); a secret step (a disc) is never proposed, it would be shown."""
     body = {"players": ["purple", "green", "blue"], "mode": "table"}
-    _create(app, **body, computers={"green": 2})
+    create_game(app, "elgrande", **body, computers={"green": 2})
     spec = registry.get("elgrande")
     mirror = spec.replay_start(spec.options_from_json(body))  # to know what may be entered
     while mirror.current_players() == (CHANCE,):
@@ -207,7 +174,7 @@ def test_at_a_real_table_a_computers_power_card_is_proposed(app: TestClient) -> 
     assert state["game"]["acting"] == ["purple"]
     answer = app.post("/api/action", json={"text": "power 13", "as": "purple"})
     assert answer.status_code == 200, answer.text
-    state = _wait(app, lambda s: (s["computer"] or {}).get("proposal") is not None)
+    state = wait_for_state(app, lambda s: (s["computer"] or {}).get("proposal") is not None, WAIT_S)
     proposal = state["computer"]["proposal"]
     assert state["computer"]["colour"] == "green" and proposal.startswith("power ")
     assert state["game"]["acting"] == ["green"]  # nothing played until the table confirms
@@ -219,7 +186,9 @@ def test_at_a_real_table_a_computers_power_card_is_proposed(app: TestClient) -> 
 
 
 def test_a_hint_is_one_of_the_acting_seats_legal_steps(app: TestClient) -> None:
-    created = _create(app, players=["purple", "green", "blue"], mode="dealer", seed=5)
+    created = create_game(
+        app, "elgrande", players=["purple", "green", "blue"], mode="dealer", seed=5
+    )
     tokens = {s["colour"]: s["token"] for s in created["seats"]}
     acting = app.get("/api/state").json()["game"]["acting"][0]
     answer = app.post(f"/api/seat/{tokens[acting]}/hint", json={})

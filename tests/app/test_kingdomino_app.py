@@ -18,7 +18,7 @@ from engine import registry
 from engine.kingdomino.game import Game
 from engine.kingdomino.options import Options
 from host.app.server import Access, create_app
-from tests.app.conftest import LoopbackClient, Table
+from tests.app.conftest import LoopbackClient, Table, assert_computer_levels
 from tests.engine.platform.nim import SPEC as NIM
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,15 +101,7 @@ def _create(client: TestClient, **body: Any) -> dict[str, Any]:
 
 def test_the_catalogue_offers_kingdominos_computer_levels_and_hints(app: TestClient) -> None:
     games = {g["id"]: g for g in app.get("/api/catalogue").json()["games"]}
-    computer = games["kingdomino"]["computer"]
-    assert computer["levels"] == [1, 2, 3, 4, 5] and computer["default"] == 4
-    # each level named: seconds a turn for the searching ones, the kind of the others
-    assert computer["kinds"] == {"1": "random", "2": "greedy"} and set(computer["seconds"]) == {
-        "3",
-        "4",
-        "5",
-    }
-    assert games["kingdomino"]["hint"] is True
+    assert_computer_levels(games["kingdomino"], default=4)
     assert games["kingdomino"]["plugin"] == "/games/kingdomino/plugin.js"
 
 
