@@ -67,6 +67,7 @@ def test_a_wrong_colour_is_fixed_from_the_table_in_czech() -> None:
         page.goto(base + "/")
         page.wait_for_selector("#lang option[value=cs]", state="attached")
         page.select_option("#lang", "cs")
+        page.wait_for_function("() => document.documentElement.lang === 'cs'")
         colour = to_castillo_placement(base)
         stray = next(c for c in PLAYERS if c != colour)
         act(base, "place castillo")

@@ -145,6 +145,25 @@ export class I18n {
 
 export const i18n = new I18n();
 
+/** The page's language against the server's. A language the reader picks holds until the
+ * server's state names it too: a state sent before the server heard of the pick must not
+ * switch the page back (the table flickered to English after a pick of Czech). */
+export class LanguagePick {
+  constructor() {
+    this.picked = null;
+  }
+
+  pick(lang) {
+    this.picked = lang;
+  }
+
+  /** The language to show, given the server's (`serverLang`) and the page's now. */
+  of(serverLang, current) {
+    if (this.picked && serverLang === this.picked) this.picked = null;
+    return this.picked ?? serverLang ?? current;
+  }
+}
+
 /** `i18n` with a game's strings over its own (the lobby words a game's form before it is active). */
 export function withStrings(i18n, strings) {
   const words = Object.create(i18n);

@@ -3,7 +3,7 @@
 // their secret choices, their own choices when it is their turn, in their language.
 
 import { $, fill, h, renderTimed, toast } from "./dom.js";
-import { i18n, LANGUAGES } from "./i18n.js";
+import { i18n, LANGUAGES, LanguagePick } from "./i18n.js";
 import { COLOURS } from "./colours.js";
 import { undoWithCare } from "./checks.js";
 import { Connection } from "./net.js";
@@ -11,6 +11,8 @@ import { clearUnused, gameFor } from "./plugins.js";
 
 const token = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() ?? "");
 // plugin: the active game's UI plugin (its own, else the generic one)
+const languagePick = new LanguagePick(); // the reader's pick over the server's language
+
 const ui = { state: null, rev: -1, conn: null, plugin: null, title: null };
 
 function showError(err) {
@@ -65,7 +67,7 @@ function render() {
 }
 
 async function onState(state, rev) {
-  ({ plugin: ui.plugin, title: ui.title } = await gameFor(state, i18n, state.lang ?? i18n.lang));
+  ({ plugin: ui.plugin, title: ui.title } = await gameFor(state, i18n, languagePick.of(state.lang, i18n.lang)));
   ui.state = state;
   ui.rev = rev ?? ui.rev;
   renderTimed(render, ui.rev);
@@ -74,9 +76,10 @@ async function onState(state, rev) {
 async function main() {
   await i18n.use(navigator.language?.slice(0, 2) ?? "en");
   $("#lang").addEventListener("change", async (event) => {
-    await i18n.use(event.target.value);
+    languagePick.pick(event.target.value);
     const gone = $("#gone");
     if (!gone) send({ type: "language", lang: event.target.value });
+    await i18n.use(event.target.value);
     render();
     if (gone) {
       $("#conn").textContent = revokedText(gone.dataset.reason);
@@ -86,7 +89,8 @@ async function main() {
   ui.conn = new Connection(`seat=${encodeURIComponent(token)}`, {
     onState,
     onHello: async (msg) => {
-      if (msg.lang && msg.lang !== i18n.lang) await i18n.use(msg.lang);
+      const lang = languagePick.of(msg.lang, i18n.lang);
+      if (lang !== i18n.lang) await i18n.use(lang);
     },
     onError: showError,
     onStatus: (status, reason) => {

@@ -3,7 +3,7 @@
 // the game itself (host/app/static/js/plugins.js; the interface: docs/table-app.md).
 
 import { $, capitalise, fill, h, renderTimed, toast } from "./dom.js";
-import { i18n, LANGUAGES, gameStrings, withStrings } from "./i18n.js";
+import { i18n, LANGUAGES, LanguagePick, gameStrings, withStrings } from "./i18n.js";
 import { logList } from "./gamelog.js";
 import { getJson, postJson, Connection, tableToken } from "./net.js";
 import { pairDevice } from "./pairing.js";
@@ -14,6 +14,8 @@ import { dropperView, towerEvents, towerWarning } from "./dropper.js";
 import { checksView, undoWithCare } from "./checks.js";
 import { newGameForm, schemaTags } from "./lobby.js";
 import { clearUnused, gameFor, pluginFor } from "./plugins.js";
+
+const languagePick = new LanguagePick(); // the reader's pick over the server's language
 
 const ui = {
   state: null,
@@ -340,7 +342,8 @@ function renderTower(state) {
 
 // ------------------------------------------------------------------ start-up
 async function onState(state, rev) {
-  ({ plugin: ui.plugin, title: ui.title, uses: ui.uses } = await gameFor(state, i18n, state.lang ?? i18n.lang));
+  const lang = languagePick.of(state.lang, i18n.lang);
+  ({ plugin: ui.plugin, title: ui.title, uses: ui.uses } = await gameFor(state, i18n, lang));
   const newGame = ui.state?.game_id !== state.game_id;
   ui.state = state;
   ui.rev = rev ?? ui.rev;
@@ -363,8 +366,9 @@ async function main() {
   $("#lang").addEventListener("change", async (event) => {
     const lang = event.target.value;
     localStorage.setItem("castillo.lang", lang);
-    await i18n.use(lang);
+    languagePick.pick(lang);
     send({ type: "language", lang });
+    await i18n.use(lang);
     if (ui.lobbyOpen) openLobby();
     else if (ui.overlayView && !$("#overlay").hidden) showOverlay(ui.overlayView());
     render();
@@ -388,7 +392,8 @@ async function main() {
   ui.conn = new Connection(query, {
     onState,
     onHello: async (msg) => {
-      if (msg.lang && msg.lang !== i18n.lang) await i18n.use(msg.lang);
+      const lang = languagePick.of(msg.lang, i18n.lang);
+      if (lang !== i18n.lang) await i18n.use(lang);
     },
     onError: showError,
     onStatus: async (status, reason) => {
