@@ -40,7 +40,8 @@ def _people_play(
     until: Callable[[dict[str, Any]], bool],
 ) -> dict[str, Any]:
     """The people's seats play random legal steps on their pages whenever one acts (the
-    computers the rest) until `until(table state)` holds; the table state then."""
+    computers the rest) until `until(table state)` holds; the table state then, read before
+    any person acts on it (a computer seat's step can change it at any moment)."""
     steps = 0
 
     def people_act(s: dict[str, Any]) -> bool:
@@ -55,6 +56,11 @@ def _people_play(
             legal = mine["legal"]
             if not legal:
                 continue
+            # a computer may have moved the game on since the wait: the table's state read
+            # after this seat's steps tells whether `until` holds before a person acts on it
+            now = client.get("/api/state").json()
+            if _over(now) or until(now):
+                return now
             text = "done" if "done" in legal and rng.random() < 0.5 else rng.choice(legal)
             answer = client.post(f"/api/seat/{tokens[colour]}/action", json={"text": text})
             assert answer.status_code in (200, 409), answer.text  # 409: the step moved on
