@@ -20,7 +20,7 @@ have a fast integer form for computer players (`moves()`, `play()`): a placement
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from typing import Any
 
 from engine.core.actions import Action
 from engine.core.chance import dealer_draw, fresh_seed
@@ -31,103 +31,18 @@ from engine.kingdomino import views
 from engine.kingdomino.data import GameData, load
 from engine.kingdomino.kingdom import Kingdom
 from engine.kingdomino.options import Options, Setup, check
+from engine.kingdomino.refusals import REFUSALS as REFUSALS
+from engine.kingdomino.refusals import check_chance, check_move, refuse
+from engine.kingdomino.refusals import placement_refusal as placement_refusal
 from engine.kingdomino.scoring import Breakdown
+from engine.kingdomino.steps import CLAIM as CLAIM
+from engine.kingdomino.steps import DISCARD as DISCARD
+from engine.kingdomino.steps import DRAW as DRAW
+from engine.kingdomino.steps import KING as KING
+from engine.kingdomino.steps import OVER as OVER
+from engine.kingdomino.steps import PLACE as PLACE
+from engine.kingdomino.steps import STEP_NAMES as STEP_NAMES
 from engine.kingdomino.verbs import VERBS
-
-# Final: mypyc compiles them in as constants (a plain module name is looked up at each use).
-DRAW: Final = 0
-KING: Final = 1
-PLACE: Final = 2
-CLAIM: Final = 3
-OVER: Final = 4
-STEP_NAMES: Final = ("draw", "king", "place", "claim", "over")
-DISCARD: Final = -1
-
-
-# Every refusal's key (kingdomino.refuse.KEY); the texts are in
-# host/games/kingdomino/static/i18n/<lang>/engine.json.
-REFUSALS = frozenset(
-    {
-        "bad_number",
-        "cannot_place",
-        "chance_expected",
-        "claim_now",
-        "claimed",
-        "drawn_already",
-        "game_over",
-        "king_drawn",
-        "must_place",
-        "no_contact",
-        "no_such_domino",
-        "no_such_king",
-        "not_in_line",
-        "not_your_domino",
-        "not_your_turn",
-        "nothing_to_claim",
-        "occupied",
-        "outside",
-        "place_first",
-        "place_now",
-        "too_tall",
-        "too_wide",
-        "unknown_action",
-    }
-)
-
-
-def refuse(action: str, reason: str, key: str, **params: str | int) -> IllegalAction:
-    assert key in REFUSALS, f"refusal key {key!r} is not listed in REFUSALS"
-    return IllegalAction(action, reason, key=f"kingdomino.refuse.{key}", params=params)
-
-
-def placement_refusal(
-    data: GameData, kingdom: Kingdom, number: int, move: int, text: str
-) -> IllegalAction | None:
-    """Why domino `number` cannot go to `move` in `kingdom` (None: the rules allow it)."""
-    ta, tb = data.terrain_a[number], data.terrain_b[number]
-    why = kingdom.check(move, ta, tb)
-    size = kingdom.size
-    if why == kd.OUTSIDE:
-        return refuse(
-            text,
-            f"{number} cannot go there: your kingdom would be more than {size} squares across",
-            "outside",
-            domino=number,
-            size=size,
-        )
-    if why == kd.OCCUPIED:
-        return refuse(
-            text, f"{number} cannot go there: the square is taken", "occupied", domino=number
-        )
-    if why in (kd.TOO_WIDE, kd.TOO_TALL):
-        (r1, c1) = kingdom.row_col(move >> 2)
-        (r2, c2) = kingdom.row_col((move >> 2) + kingdom.step(move & 3))
-        if why == kd.TOO_WIDE:
-            span = max(kingdom.right, c1, c2) - min(kingdom.left, c1, c2) + 1
-            word, key = "wide", "too_wide"
-        else:
-            span = max(kingdom.bottom, r1, r2) - min(kingdom.top, r1, r2) + 1
-            word, key = "tall", "too_tall"
-        return refuse(
-            text,
-            f"your kingdom would be {span} squares {word} (at most {size})",
-            key,
-            domino=number,
-            span=span,
-            size=size,
-        )
-    if why == kd.NO_CONTACT:
-        first, second = data.terrain_name(ta), data.terrain_name(tb)
-        touches = first if ta == tb else f"{first} or {second}"
-        return refuse(
-            text,
-            f"{number} cannot go there: no side touches a {touches} or your castle",
-            "no_contact",
-            domino=number,
-            first=data.letters[ta - 1],
-            second=data.letters[tb - 1],
-        )
-    return None
 
 
 class Game:
@@ -414,10 +329,10 @@ class Game:
         if action.kind not in VERBS:
             raise refuse(text, f"unknown action {action.kind!r}", "unknown_action")
         if player == CHANCE:
-            self._check_chance(action)
+            check_chance(self, action)
             self._chance(action)
         else:
-            move = self._check_move(action)
+            move = check_move(self, action)
             if self.step == PLACE:
                 self._saved_kingdom = self.kingdoms[player].copy()
             self.history.append((player, action))
@@ -425,109 +340,6 @@ class Game:
             self.play(move)
             return
         self._auto_chance()
-
-    def _check_chance(self, action: Action) -> None:
-        text = str(action)
-        if action.kind == "draw" and self.step == DRAW:
-            if not action.arg.isdigit() or not 1 <= int(action.arg) <= self.data.count:
-                raise refuse(
-                    text,
-                    f"domino numbers go from 1 to {self.data.count}",
-                    "no_such_domino",
-                    count=self.data.count,
-                )
-            if self.seen[int(action.arg)]:
-                raise refuse(
-                    text,
-                    f"domino {action.arg} was drawn already",
-                    "drawn_already",
-                    domino=int(action.arg),
-                )
-            return
-        if action.kind == "king" and self.step == KING:
-            if action.arg not in self.options.players:
-                raise refuse(text, f"no {action.arg} king plays", "no_such_king", colour=action.arg)
-            seat = self.options.players.index(action.arg)
-            if not any(self.setup.seat_of_king[k] == seat for k in self.kings_left()):
-                raise refuse(
-                    text,
-                    f"every {action.arg} king was drawn already",
-                    "king_drawn",
-                    colour=action.arg,
-                )
-            return
-        wanted = "a drawn domino (draw N)" if self.step == DRAW else "the next king (king COLOUR)"
-        raise refuse(
-            text, f"chance enters {wanted} now", "chance_expected", step=STEP_NAMES[self.step]
-        )
-
-    def _check_move(self, action: Action) -> int:
-        """The move an action stands for if it is legal now; IllegalAction with the reason."""
-        text = str(action)
-        if not action.arg.isdigit():
-            raise refuse(text, "name a domino by its number", "bad_number")
-        if self.step == CLAIM:
-            if action.kind != "claim":
-                raise refuse(text, "claim a domino of the next line now", "claim_now")
-            number = int(action.arg)
-            if number not in self.line_next:
-                shown = ", ".join(map(str, self.line_next))
-                raise refuse(
-                    text,
-                    f"{number} is not in the line to claim from ({shown})",
-                    "not_in_line",
-                    domino=number,
-                    line=shown,
-                )
-            owner = self.next_kings[self.line_next.index(number)]
-            if owner >= 0:
-                colour = self.options.players[self.setup.seat_of_king[owner]]
-                raise refuse(
-                    text,
-                    f"{number} is claimed already by {colour}",
-                    "claimed",
-                    domino=number,
-                    colour=colour,
-                )
-            return number
-        mine = self.current_domino()
-        if action.kind == "claim":
-            if not self.line_next:
-                raise refuse(text, "the last round has nothing left to claim", "nothing_to_claim")
-            raise refuse(
-                text, f"place or discard your domino {mine} first", "place_first", domino=mine
-            )
-        if action.kind not in ("place", "discard"):
-            raise refuse(text, f"place your domino {mine} now", "place_now", domino=mine)
-        if int(action.arg) != mine:
-            raise refuse(
-                text,
-                f"your king stands on domino {mine}, not {action.arg}",
-                "not_your_domino",
-                domino=mine,
-            )
-        legal = self.moves()
-        if action.kind == "discard":
-            if legal != [DISCARD]:
-                raise refuse(
-                    text,
-                    f"{mine} fits in your kingdom ({len(legal)} placements): it must be placed",
-                    "must_place",
-                    domino=mine,
-                    placements=len(legal),
-                )
-            return DISCARD
-        move = self.parse_placement(action.arg2)
-        if move in legal:
-            return move
-        self._explain_placement(text, mine, move)
-        raise refuse(text, f"{mine} cannot go there", "cannot_place", domino=mine)
-
-    def _explain_placement(self, text: str, number: int, move: int) -> None:
-        kingdom = self.kingdoms[self.current_players()[0]]
-        refusal = placement_refusal(self.data, kingdom, number, move, text)
-        if refusal is not None:
-            raise refusal
 
     def _place(self, move: int) -> None:
         seat = self.setup.seat_of_king[self.order[self.turn]]
@@ -629,9 +441,9 @@ class Game:
             if action.kind not in VERBS:
                 return False
             if player == CHANCE:
-                self._check_chance(action)
+                check_chance(self, action)
             else:
-                self._check_move(action)
+                check_move(self, action)
         except (IllegalAction, NotationError, ValueError):
             return False
         return True

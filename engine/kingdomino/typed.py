@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from engine.core.errors import IllegalAction, NotationError
 from engine.kingdomino.data import GameData, load
-from engine.kingdomino.game import placement_refusal
 from engine.kingdomino.kingdom import CASTLE, EMPTY, Kingdom, parse_placement
+from engine.kingdomino.refusals import placement_refusal
 
 MAX_LINES = 48  # dominoes in the box: a kingdom never holds more
 
