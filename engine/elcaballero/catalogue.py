@@ -2,24 +2,50 @@
 (`[[card]]` tables in TOML, docs/elcaballero-cards.md), or the shipped SYNTHETIC set (not the
 real cards) that dealer mode and the tests use.
 
+A refused file says where: `CatalogueError` names the file, the line of the card (or of its
+field) and the problem. A game keeps a file's set in its options as entries (`to_entries`:
+"ID COUNT DESCRIPTION", the description in the one-word notation), so that its record replays
+without the file (`from_entries`).
+
 >>> synthetic = load_synthetic()
 >>> synthetic.synthetic, synthetic.total, synthetic.label.startswith("SYNTHETIC")
 (True, 48, True)
+>>> from_entries("my box", to_entries(synthetic)).total
+48
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 from typing import Any
 
 from engine.core import userfiles
 from engine.core.errors import GameDataError
-from engine.elcaballero.cards import CardDesc, CardError, card_from_mapping
+from engine.elcaballero.cards import CardDesc, CardError, card_from_mapping, card_from_text
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "elcaballero"
 SYNTHETIC_FILE = DATA_DIR / "synthetic-cards-NOT-THE-REAL-CARDS.toml"
 CARDS_IN_THE_BOX = 48
+MAX_ID = 40  # a card's id is a label, never a paragraph
+MAX_LABEL = 80
+TOP_LEVEL = ("label", "synthetic", "card")
+# where a line starts a card, or a field of one (for the line a refusal names)
+_CARD_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*card[ \t]*\]\]")
+_REGION = re.compile(r"regions\[(\d+)\]")
+_AT_LINE = re.compile(r"\s*\(at line (\d+), column \d+\)")
+
+
+class CatalogueError(GameDataError):
+    """A catalogue refused: `source` (the file), `line` (0: the whole file) and `problem`."""
+
+    def __init__(self, source: str, line: int, problem: str) -> None:
+        where = f"{source}, line {line}" if line else source
+        super().__init__(f"{where}: {problem}")
+        self.source = source
+        self.line = line
+        self.problem = problem
 
 
 class Catalogue:
@@ -46,51 +72,188 @@ class Catalogue:
         }
 
 
+def _id_problem(card_id: str) -> str:
+    """Why a card id cannot be one (it is a word of the notation: `reveal ID`); "" if it can."""
+    if not card_id:
+        return "every catalogue card needs an id"
+    if len(card_id) > MAX_ID:
+        return f"an id is at most {MAX_ID} characters"
+    if any(ch.isspace() or not ch.isprintable() for ch in card_id):
+        return f"the id {card_id!r} has a space or an unprintable character"
+    return ""
+
+
+class _Lines:
+    """Where each card and field of a catalogue's text is: its line numbers (1-based)."""
+
+    def __init__(self, text: str, entries: int) -> None:
+        self.lines = text.splitlines()
+        headers = [n for n, line in enumerate(self.lines) if _CARD_HEADER.match(line)]
+        # the [[card]] headers are the cards only when they are all of them (not an inline list)
+        self.headers = headers if len(headers) == entries else []
+
+    def top(self, key: str) -> int:
+        """The line of a top-level key (`key =` before the first card, or a `[key]` or
+        `[[key]]` table anywhere); 0 if not found."""
+        end = self.headers[0] if self.headers else len(self.lines)
+        name = re.escape(key)
+        value = re.compile(rf"^[ \t]*{name}[ \t]*=")
+        table = re.compile(rf"^[ \t]*\[\[?[ \t]*{name}[ \t]*\]")
+        for n, line in enumerate(self.lines):
+            if (n < end and value.match(line)) or table.match(line):
+                return n + 1
+        return 0
+
+    def card(self, index: int, field: str = "") -> int:
+        """The line of card #index+1 (its [[card]]) or of one of its fields; 0: not known."""
+        if not self.headers:
+            return 0
+        start = self.headers[index]
+        end = self.headers[index + 1] if index + 1 < len(self.headers) else len(self.lines)
+        region = _REGION.match(field)
+        if region:  # the line where that region's inline table starts (one a line, or all)
+            at = self.card(index, "regions")
+            opened = [n for n in range(at - 1, end) if "{" in self.lines[n]]
+            wanted = int(region.group(1))
+            return opened[wanted] + 1 if wanted < len(opened) else at
+        if field:
+            pattern = re.compile(rf"^[ \t]*{re.escape(field)}[ \t]*=")
+            for n in range(start + 1, end):
+                if pattern.match(self.lines[n]):
+                    return n + 1
+        return start + 1
+
+
+def _field_of(problem: str) -> str:
+    """The field of a card a CardError's message is about ("": the card as a whole)."""
+    for field in ("id", "count"):
+        if problem.startswith(f"{field} "):
+            return field
+    if problem.startswith("edges must") or " in edges but " in problem:
+        return "edges"
+    if problem.startswith("unknown field(s) "):
+        return problem.removeprefix("unknown field(s) ").split(",")[0].split(" ")[0]
+    region = _REGION.match(problem)
+    if region:
+        return region.group()
+    if problem.startswith("a card is a table"):
+        return ""
+    return "regions"  # a region's own problem, an edge of none or two, regions that cross
+
+
 def catalogue_from_toml(
-    raw: dict[str, Any], source: str, expected: int = CARDS_IN_THE_BOX
+    raw: dict[str, Any], source: str, expected: int = CARDS_IN_THE_BOX, text: str = ""
 ) -> Catalogue:
-    """Check and build a catalogue; GameDataError names the file and the entry."""
-    label = raw.get("label", source)
-    synthetic = raw.get("synthetic", False)
-    if not isinstance(label, str) or not isinstance(synthetic, bool):
-        raise GameDataError(f"{source}: label must be text and synthetic true or false")
+    """Check and build a catalogue; CatalogueError names the file, the line (when `text`, the
+    file's text, is given) and the entry."""
     entries = raw.get("card")
+    lines = _Lines(text, len(entries) if isinstance(entries, list) else -1)
+    unknown = [key for key in raw if key not in TOP_LEVEL]
+    if unknown:
+        raise CatalogueError(
+            source,
+            lines.top(unknown[0]),
+            f"unknown key {unknown[0]!r} (known: {', '.join(TOP_LEVEL)}; each card a [[card]])",
+        )
+    label = raw.get("label", Path(source).name)
+    synthetic = raw.get("synthetic", False)
+    if not isinstance(label, str) or not 0 < len(label) <= MAX_LABEL:
+        raise CatalogueError(source, lines.top("label"), f"label must be text of 1 to {MAX_LABEL}")
+    if not isinstance(synthetic, bool):
+        raise CatalogueError(source, lines.top("synthetic"), "synthetic must be true or false")
     if not isinstance(entries, list) or not entries:
-        raise GameDataError(f"{source}: no cards (write each as a [[card]] table)")
+        raise CatalogueError(source, 0, "no cards (write each as a [[card]] table)")
     cards: list[CardDesc] = []
     seen: set[str] = set()
     for index, entry in enumerate(entries):
-        where = f"{source}: card #{index + 1}"
+        where = f"card #{index + 1}"
         if isinstance(entry, dict) and isinstance(entry.get("id"), str):
             where += f" ({entry['id']})"
         try:
             card = card_from_mapping(entry)
         except CardError as bad:
-            raise GameDataError(f"{where}: {bad}") from None
-        if not card.id:
-            raise GameDataError(f"{where}: every catalogue card needs an id")
-        if card.id in seen:
-            raise GameDataError(f"{where}: the id {card.id!r} is used twice")
+            problem = str(bad)
+            raise CatalogueError(
+                source, lines.card(index, _field_of(problem)), f"{where}: {problem}"
+            ) from None
+        problem = _id_problem(card.id)
+        if not problem and card.id in seen:
+            problem = f"the id {card.id!r} is used twice"
+        if problem:
+            raise CatalogueError(source, lines.card(index, "id"), f"{where}: {problem}")
         seen.add(card.id)
         cards.append(card)
     catalogue = Catalogue(cards, label, synthetic)
     if catalogue.total != expected:
-        raise GameDataError(
-            f"{source}: the counts add up to {catalogue.total} cards, not the {expected} in the box"
+        raise CatalogueError(
+            source,
+            0,
+            f"the counts add up to {catalogue.total} cards, not the {expected} in the box",
         )
     if not any(card.start_ok for card in cards):
-        raise GameDataError(f"{source}: no card can be the start card (land, no gold, no fish)")
+        raise CatalogueError(source, 0, "no card can be the start card (land, no gold, no fish)")
     return catalogue
 
 
-def load_catalogue(path: Path | str) -> Catalogue:
-    """A user's catalogue file (their own copy of the real cards), read by the rules for users'
-    files (engine.core.userfiles: a regular file of at most 1 MiB, nested at most 32 levels)."""
+def parse_catalogue(text: str, source: str) -> Catalogue:
+    """A catalogue from its TOML text, by the rules for users' files (nesting, key sizes)."""
     try:
-        raw = userfiles.load_toml(path)
+        raw = userfiles.parse_toml(text, source)
     except userfiles.UnreadableFile as unreadable:
-        raise GameDataError(f"card catalogue: {unreadable}") from None
-    return catalogue_from_toml(raw, str(path))
+        message = str(unreadable).removeprefix(source).lstrip(":").strip()
+        found = _AT_LINE.search(message)
+        problem = _AT_LINE.sub("", message.removeprefix("is ")).strip()
+        raise CatalogueError(source, int(found.group(1)) if found else 0, problem) from None
+    return catalogue_from_toml(raw, source, text=text)
+
+
+def load_catalogue(path: Path | str, source: str = "") -> Catalogue:
+    """A user's catalogue file (their own copy of the real cards), read by the rules for users'
+    files (engine.core.userfiles: a regular file of at most 1 MiB, nested at most 32 levels).
+    `source`: how refusals name the file (default: its path)."""
+    source = source or str(path)
+    try:
+        text = userfiles.read_text(path, userfiles.MAX_TOML_BYTES)
+    except userfiles.UnreadableFile as unreadable:
+        raise CatalogueError(source, 0, str(unreadable).replace(str(path), "the file")) from None
+    return parse_catalogue(text, source)
+
+
+def to_entries(catalogue: Catalogue) -> tuple[str, ...]:
+    """The set as a game's options keep it: "ID COUNT DESCRIPTION" a card."""
+    return tuple(f"{card.id} {card.count} {card.text}" for card in catalogue.cards.values())
+
+
+@functools.lru_cache(maxsize=8)
+def from_entries(label: str, entries: tuple[str, ...]) -> Catalogue:
+    """The set kept in a game's options (`to_entries`), checked as a file is: GameDataError
+    names the entry."""
+    cards: list[CardDesc] = []
+    seen: set[str] = set()
+    for index, entry in enumerate(entries):
+        where = f"entry #{index + 1}"
+        parts = entry.split(" ")
+        if len(parts) != 3 or not parts[1].isdigit() or not 1 <= int(parts[1]) <= CARDS_IN_THE_BOX:
+            raise GameDataError(f"{where}: write ID COUNT DESCRIPTION, not {entry[:60]!r}")
+        card_id, count, text = parts[0], int(parts[1]), parts[2]
+        problem = _id_problem(card_id) or ("the id is used twice" if card_id in seen else "")
+        if problem:
+            raise GameDataError(f"{where}: {problem}")
+        try:
+            card = card_from_text(text, card_id)
+        except CardError as bad:
+            raise GameDataError(f"{where} ({card_id}): {bad}") from None
+        card.count = count
+        seen.add(card_id)
+        cards.append(card)
+    catalogue = Catalogue(cards, label, synthetic=False)
+    if catalogue.total != CARDS_IN_THE_BOX:
+        raise GameDataError(
+            f"the counts add up to {catalogue.total} cards, not the {CARDS_IN_THE_BOX} in the box"
+        )
+    if not any(card.start_ok for card in cards):
+        raise GameDataError("no card can be the start card (land, no gold, no fish)")
+    return catalogue
 
 
 @functools.lru_cache(maxsize=1)

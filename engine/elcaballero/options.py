@@ -13,11 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core.errors import OptionsError
+from engine.core.errors import GameDataError, OptionsError
 from engine.core.options import options_json, read_options
+from engine.elcaballero.catalogue import MAX_LABEL, from_entries
 
 MODES = ("table", "dealer")
-CATALOGUES = ("", "synthetic")
+CATALOGUES = ("", "synthetic")  # besides a catalogue file's name (its cards kept with it)
+MAX_FILE_NAME = 80
 TWO_PLAYER_TIES = ("second", "nothing")
 LAKE_SHIPS = ("buy", "none")
 
@@ -27,7 +29,11 @@ class Options:
     players: tuple[str, ...] = ("red", "blue", "green", "yellow")  # from the youngest, clockwise
     mode: str = "table"  # table: revealed cards are entered; dealer: the engine shuffles
     seed: int | None = None  # dealer mode: a reproducible shuffle (tests, self-play)
-    catalogue: str = ""  # "synthetic": the shipped SYNTHETIC set (not the real cards)
+    catalogue: str = ""  # "synthetic": the shipped SYNTHETIC set (not the real cards), or
+    # the name of a catalogue file the host offers; its label and its cards are kept here (the
+    # record replays without the file): each card "ID COUNT DESCRIPTION" (catalogue.to_entries)
+    catalogue_label: str = ""
+    catalogue_cards: tuple[str, ...] = ()
     extended: bool = False  # the extended game: 10 rounds, all pieces, Governors, the Grande
     # the gaps (EC-n), each defaulting to the reference's suggestion
     two_player_tie: str = "second"  # EC-6: 2 players tied for the most score 1 + 1 each
@@ -52,8 +58,7 @@ class Options:
             errors["players"] = "colour names are letters, digits and - (no spaces)"
         if self.mode not in MODES:
             errors["mode"] = f"one of {', '.join(MODES)}"
-        if self.catalogue not in CATALOGUES:
-            errors["catalogue"] = '"synthetic", or "" (a catalogue file comes from the host)'
+        errors.update(self._catalogue_errors())
         if self.two_player_tie not in TWO_PLAYER_TIES:
             errors["two_player_tie"] = f"one of {', '.join(TWO_PLAYER_TIES)}"
         if self.lake_ship not in LAKE_SHIPS:
@@ -62,6 +67,23 @@ class Options:
             errors["seed"] = "a whole number from 0"
         if errors:
             raise OptionsError(errors)
+
+    def _catalogue_errors(self) -> dict[str, str]:
+        if self.catalogue in CATALOGUES:
+            if self.catalogue_cards or self.catalogue_label:
+                return {"catalogue_cards": "only with a catalogue file"}
+            return {}
+        if not file_name_ok(self.catalogue):
+            return {"catalogue": '"synthetic", "" or the name of a catalogue file'}
+        if not self.catalogue_cards:
+            return {"catalogue_cards": "the cards of the catalogue file (the host reads them)"}
+        if len(self.catalogue_label) > MAX_LABEL:
+            return {"catalogue_label": f"at most {MAX_LABEL} characters"}
+        try:
+            from_entries(self.catalogue_label or self.catalogue, self.catalogue_cards)
+        except GameDataError as bad:
+            return {"catalogue_cards": str(bad)}
+        return {}
 
     def to_json(self) -> dict[str, Any]:
         return options_json(self)
@@ -72,6 +94,8 @@ OPTION_KINDS = {
     "mode": "str",
     "seed": "int?",
     "catalogue": "str",
+    "catalogue_label": "str",
+    "catalogue_cards": "names",
     "two_player_tie": "str",
     "automatic_reinforcements": "bool",
     "second_area_optional": "bool",
@@ -86,7 +110,8 @@ OPTION_KINDS = {
     "grande_no_tie_everywhere": "bool",
     "withdraw_grande_card": "bool",
 }
-# The lobby folds the rulebook's gaps under "rule details" and never shows the seed.
+# The lobby folds the rulebook's gaps under "rule details" and never shows the seed, nor the
+# catalogue file's label and cards (the host reads them from the file the lobby names).
 GAPS = (
     "two_player_tie",
     "automatic_reinforcements",
@@ -101,7 +126,21 @@ GAPS = (
     "grande_no_tie_everywhere",
     "withdraw_grande_card",
 )
-OPTION_SECTIONS = {"seed": "hidden", **dict.fromkeys(GAPS, "details")}
+OPTION_SECTIONS = {
+    "seed": "hidden",
+    "catalogue_label": "hidden",
+    "catalogue_cards": "hidden",
+    **dict.fromkeys(GAPS, "details"),
+}
+
+
+def file_name_ok(name: str) -> bool:
+    """A file's own name (no folder, not hidden), as the host's catalogue choices are."""
+    return (
+        0 < len(name) <= MAX_FILE_NAME
+        and not name.startswith(".")
+        and all(ch.isprintable() and ch not in "/\\" for ch in name)
+    )
 
 
 def _is_name(name: str) -> bool:

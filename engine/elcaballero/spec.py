@@ -18,7 +18,7 @@ from engine.elcaballero.bots import (
     Player,
     player_for_level,
 )
-from engine.elcaballero.catalogue import Catalogue
+from engine.elcaballero.catalogue import Catalogue, from_entries
 from engine.elcaballero.extended import GRANDE_NONE
 from engine.elcaballero.game import Game
 from engine.elcaballero.options import OPTION_KINDS, OPTION_SECTIONS, Options, options_from_json
@@ -66,7 +66,12 @@ class ElCaballeroSpec(TableOrDealerSpec):
         return options_from_json(dict(raw))
 
     def new_state(self, options: Any, data: Any = None) -> Game:
-        return Game(options, _catalogue(data))
+        """A new game: dealt from `data` (a Catalogue) if given, else from the catalogue the
+        options name (a file's cards are kept in them: a record replays without the file)."""
+        catalogue = _catalogue(data)
+        if catalogue is None and options.catalogue_cards:
+            catalogue = options_catalogue(options)
+        return Game(options, catalogue)
 
     def score_position(
         self, raw: Mapping[str, Any], overrides: Sequence[Path | str] = ()
@@ -128,6 +133,11 @@ class _Computer:
         assert isinstance(state, Game)
         require_acting(state, seat)
         return self.player.choose(state, seat)
+
+
+def options_catalogue(options: Options) -> Catalogue:
+    """The catalogue file's set kept in the options (checked by `Options.check`)."""
+    return from_entries(options.catalogue_label or options.catalogue, options.catalogue_cards)
 
 
 def _catalogue(data: Any) -> Catalogue | None:

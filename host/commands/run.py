@@ -67,7 +67,18 @@ def register(subparsers: Any) -> None:
     store = run.add_mutually_exclusive_group()
     store.add_argument("--db", type=Path, help=f"saved games database (default {default_db()})")
     store.add_argument("--data-dir", type=Path, help="folder for the database (castillo.db)")
+    for module in _game_modules():  # a game's own flags (El Caballero: --catalogue)
+        module.add_run_flags(run)
     run.set_defaults(handler=run_table)
+
+
+def _game_modules() -> list[Any]:
+    """The games' command-line modules with flags of their own for `run`."""
+    from engine import registry
+    from host.commands.game import game_cli
+
+    modules = (game_cli(game_id) for game_id in registry.ids())
+    return [m for m in modules if m is not None and hasattr(m, "add_run_flags")]
 
 
 def reach_lines(reach: Reach, port: int) -> list[str]:
@@ -175,6 +186,13 @@ def run_table(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         print(f"castillo run: --port {args.port}: give 0-65535 (0: any free port)", file=sys.stderr)
         return 2
+    notes: list[str] = []
+    for module in _game_modules():
+        try:
+            notes += module.prepare_run(args, db.parent)
+        except ValueError as refused:  # a game's file (El Caballero's catalogue) is refused
+            print(f"castillo run: {refused}", file=sys.stderr)
+            return 2
     open_files = raise_open_files_limit()
     try:
         listeners = listen(args.local, args.port)
@@ -224,6 +242,8 @@ def run_table(args: argparse.Namespace) -> int:
         print(getattr(args, "engine_line", "engine: plain Python"))
         print(f"tower: {tower.mode}" + (f" ({tower.link.port})" if tower.link else ""))
         print(f"saved games: {db}")
+        for note in notes:
+            print(note)
         if restored is not None:
             print(f"continuing game {restored}")
         for line in reach_lines(reach.now(), port):

@@ -175,11 +175,11 @@ def test_el_grande_flags_are_shorthands_for_its_options(
         (
             ["--game", "elcaballero", "--option", "short_game=true"],
             "--option short_game: not an option of El Caballero (its options: catalogue, "
-            "two_player_tie, automatic_reinforcements, second_area_optional, court_capacity, "
-            "last_card_empties_court, remove_on_same_island, start_card_needs_land, extended, "
-            "lake_ship, grande_ships_as_removal, grande_pays_its_price, "
-            "grande_no_tie_everywhere, withdraw_grande_card; see castillo selfplay --game "
-            "elcaballero --list-options)",
+            "catalogue_label, catalogue_cards, two_player_tie, automatic_reinforcements, "
+            "second_area_optional, court_capacity, last_card_empties_court, "
+            "remove_on_same_island, start_card_needs_land, extended, lake_ship, "
+            "grande_ships_as_removal, grande_pays_its_price, grande_no_tie_everywhere, "
+            "withdraw_grande_card; see castillo selfplay --game elcaballero --list-options)",
         ),
     ],
     ids=[

@@ -1,7 +1,10 @@
-"""El Caballero's host adapter: a dealer game without a catalogue refused on its field, the
-scorings, the facts the log's sentences need (which island or sea a move was at, by the names the
-map shows), and what the UI plugin draws with: the printed numbers (GET /api/elcaballero/rules)
-and the cards of the catalogue (GET /api/elcaballero/catalogue)."""
+"""El Caballero's host adapter: the card catalogue a game is played with (none, the SYNTHETIC
+set, or a catalogue file of the host's, catalogues.py: its cards are read into the options, so
+the record replays without the file; a refused file is named on the lobby's field with its line),
+a dealer game without a catalogue refused on its field, the scorings, the facts the log's
+sentences need (which island or sea a move was at, by the names the map shows), and what the UI
+plugin draws with: the printed numbers (GET /api/elcaballero/rules) and the cards of the SYNTHETIC
+catalogue (GET /api/elcaballero/catalogue; a file's cards come with the game's options)."""
 
 from __future__ import annotations
 
@@ -14,13 +17,22 @@ from engine.core.errors import OptionsError
 from engine.core.protocol import GameState
 from engine.elcaballero.board import Map, xy_of
 from engine.elcaballero.cards import LAND
-from engine.elcaballero.catalogue import load_synthetic
+from engine.elcaballero.catalogue import CatalogueError, load_synthetic, to_entries
 from engine.elcaballero.game import Game
 from engine.elcaballero.notation import parse_cell, parse_spot
+from engine.elcaballero.options import CATALOGUES
 from engine.elcaballero.rules import load_rules
+from host.api.errors import ActionError
 from host.games import GameAdapter, Route
+from host.games.elcaballero import catalogues
 
 log = logging.getLogger("host.games.elcaballero")
+# set from the catalogue file the lobby names, never by a client
+FROM_THE_FILE = ("catalogue_label", "catalogue_cards")
+# shown beside Start while the form's values match `when` (host/app/static/js/lobby.js)
+WARNINGS = (
+    {"when": {"mode": "table", "catalogue": "synthetic"}, "key": "ec.lobby.synthetic_table"},
+)
 
 
 def _game(state: GameState) -> Game:
@@ -47,7 +59,10 @@ async def catalogue_json() -> dict[str, Any]:
     return {
         "label": catalogue.label,
         "synthetic": catalogue.synthetic,
-        "cards": [{"id": card.id, "text": card.text} for card in catalogue.cards.values()],
+        "cards": [
+            {"id": card.id, "text": card.text, "count": card.count}
+            for card in catalogue.cards.values()
+        ],
     }
 
 
@@ -143,15 +158,73 @@ def action_facts(game: Game, player: int, action: Action) -> dict[str, Any]:
     return {}
 
 
+def with_catalogue_file(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """A client's options with the cards of the catalogue file it names (read now: the game
+    keeps them); refused, the file's problem and line are shown on the `catalogue` field."""
+    out = dict(raw)
+    sent = [name for name in FROM_THE_FILE if name in out]
+    if sent:
+        raise OptionsError(dict.fromkeys(sent, "set from the catalogue file, not by a client"))
+    name = out.get("catalogue")
+    if not isinstance(name, str) or name in CATALOGUES:
+        return out
+    try:
+        catalogue = catalogues.load(name)
+    except KeyError:
+        raise OptionsError({"catalogue": f"no catalogue file {name[:80]!r} here"}) from None
+    except CatalogueError as refused:
+        key = "ec.catalogue_refused" + ("_line" if refused.line else "")
+        raise ActionError(
+            "bad_options",
+            str(refused),
+            key=key,
+            params={
+                "field": "catalogue",
+                "file": name,
+                "line": refused.line,
+                "problem": refused.problem,
+            },
+            errors={"catalogue": str(refused)},
+        ) from None
+    out.update(catalogue_label=catalogue.label, catalogue_cards=list(to_entries(catalogue)))
+    return out
+
+
 class Adapter(GameAdapter):
     """El Caballero (see the module docstring). No tower, no lights: it runs without them."""
 
     def new_state(self, raw: Mapping[str, Any]) -> GameState:
-        options = self.spec.options_from_json(raw)
+        options = self.spec.options_from_json(with_catalogue_file(raw))
         try:
             return self.spec.new_state(options)
         except ValueError as refused:  # dealer mode needs a catalogue to deal from
             raise OptionsError({"catalogue": str(refused)}) from None
+
+    def describe(self) -> dict[str, Any]:
+        """The lobby's entry: the catalogue a choice of none, the SYNTHETIC set and the host's
+        catalogue files (`--catalogue`'s preselected); a warning beside Start for table mode
+        with the SYNTHETIC set (not the real cards: a real box's cards are not among them)."""
+        out = super().describe()
+        shown = []
+        for option in out["options"]:
+            if option["name"] in FROM_THE_FILE:
+                continue
+            if option["name"] == "catalogue":
+                option = {
+                    **option,
+                    "choices": [*CATALOGUES, *catalogues.names()],
+                    "default": catalogues.default(),
+                }
+            shown.append(option)
+        out["options"] = shown
+        out["warnings"] = [dict(w) for w in WARNINGS]
+        return out
+
+    def summary(self, state: GameState) -> dict[str, Any]:
+        """The saved game's line: its catalogue named, its cards left out."""
+        out = super().summary(state)
+        out["options"].pop("catalogue_cards", None)
+        return out
 
     def scorings(self, state: GameState) -> list[dict[str, Any]]:
         return _game(state).scorings

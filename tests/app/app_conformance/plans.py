@@ -36,8 +36,8 @@ EXTRA_VALUES: dict[str, dict[str, Callable[[list[str]], Any]]] = {
     "elgrande": {"dummy": _elgrande_dummy},
 }
 # Options a game's lobby does not offer (the record reader sets them: El Grande's card set of an
-# upgraded record).
-NOT_LOBBY = {"elgrande": {"card_set"}}
+# upgraded record; the host reads them from a file: El Caballero's catalogue file's cards).
+NOT_LOBBY = {"elgrande": {"card_set"}, "elcaballero": {"catalogue_label", "catalogue_cards"}}
 NOT_OPTIONS = {"players", "seed", "mode"}
 # The quick plan's games (`make test`) are shortened where the game has a shorter form: El
 # Grande's short game (6 rounds rather than 9). The full plan (`make soak`) plays them as given.

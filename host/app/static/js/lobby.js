@@ -168,12 +168,23 @@ function schemaForm(ctx, entry, strings) {
     : null;
   const computers = computerSeats(i18n, strings, entry);
   if (computers) fieldErrors.set("computers", computers[1]);
-  fill(form, h("h2", {}, i18n.t("ui.new_game")), fields, fold, computers?.[0], error, start);
+  // the game's warnings (`entry.warnings`: {when: {option: value}, key}) beside Start
+  const warning = h("p.lobby-warning", { id: "lobby-warning", role: "status", hidden: true });
+  const words = withStrings(i18n, strings);
+  const warn = () => {
+    const now = readSchema(form, entry);
+    const keys = (entry.warnings ?? []).filter((w) => Object.entries(w.when ?? {}).every(([k, v]) => now[k] === v)).map((w) => w.key);
+    fill(warning, keys.map((k) => h("span", { "data-warning": k }, words.t(k))));
+    warning.hidden = !keys.length;
+  };
+  fill(form, h("h2", {}, i18n.t("ui.new_game")), fields, fold, computers?.[0], error, warning, start);
+  warn();
   const clear = () => {
     error.hidden = true;
     for (const message of fieldErrors.values()) message.hidden = true;
   };
   form.addEventListener("change", clear);
+  form.addEventListener("change", warn);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     clear();
@@ -189,7 +200,9 @@ function schemaForm(ctx, entry, strings) {
       for (const [name, text] of Object.entries(err.errors ?? {})) {
         const message = fieldErrors.get(name);
         if (message) {
-          fill(message, text);
+          // a refusal the game words itself (its key, the field in its params): translated
+          const keyed = err.key && err.params?.field === name && err.key in strings;
+          fill(message, keyed ? words.t(err.key, err.params) : text);
           message.hidden = false;
           if (fold?.contains(message)) fold.open = true;
         } else unplaced.push(`${name}: ${text}`);

@@ -250,19 +250,21 @@ function editor(i18n, verb, needsLand, act, redraw) {
 
 /** One drawn button per chance step ("reveal ID" or a description): the card's picture, with
  * a catalogue its id (the label its owner gave it), never a description's notation. */
-function choiceButtons(i18n, chance, cardsById, act) {
+function choiceButtons(i18n, chance, cardsById, act, left = new Map()) {
   return chance.map((text, i) => {
     const arg = text.split(" ")[1];
     const known = cardsById.get(arg);
     const description = known ?? arg;
+    const n = left.get(arg);
     return h("button.ec-entry-card", { type: "button", "data-action": text, "aria-label": known ? arg : i18n.t("ec.drawing_n", { n: i + 1 }), onclick: () => act(text) },
-      svgBox("span.ec-pic", {}, cardPicture(description)), known ? h("span.small", {}, arg) : null);
+      svgBox("span.ec-pic", {}, cardPicture(description)), known ? h("span.small", {}, arg) : null,
+      n !== undefined ? h("span.small.ec-left", { "data-left": n }, i18n.t("ec.copies_left", { n })) : null);
   });
 }
 
 /** The start card's prompt on the table: the cards it may be, drawn, one tap each (a few; with
  * more, the first of them and a tap that leads to the rest), and a tap to describe another. */
-export function promptChoices(i18n, game, chance, cardsById, act) {
+export function promptChoices(i18n, game, chance, cardsById, act, left = new Map()) {
   if (!chance.length) return null;
   const shown = chance.slice(0, 6);
   const more = () => {
@@ -270,19 +272,20 @@ export function promptChoices(i18n, game, chance, cardsById, act) {
     target?.scrollIntoView({ block: "start", behavior: "smooth" });
     target?.querySelector("[data-edge], button")?.focus({ preventScroll: true });
   };
-  return h("div.ec-prompt-cards", { id: "ec-prompt-cards" }, choiceButtons(i18n, shown, cardsById, act),
+  return h("div.ec-prompt-cards", { id: "ec-prompt-cards" }, choiceButtons(i18n, shown, cardsById, act, left),
     h("button.secondary.ec-describe-other", { type: "button", "data-describe": "1", onclick: more },
       i18n.t(game.catalogue ? "ec.other_cards" : "ec.describe_other")));
 }
 
 /** `chance`: the legal chance steps ("reveal ID"); `cardsById` the catalogue's descriptions;
- * `options` the game's (start_card_needs_land). */
-export function entryView(i18n, game, chance, cardsById, act, redraw, options = {}) {
+ * `options` the game's (start_card_needs_land); `left` each catalogue card's copies still face
+ * down (shown on its button). */
+export function entryView(i18n, game, chance, cardsById, act, redraw, options = {}, left = new Map()) {
   const verb = game.phase;
   const free = !game.catalogue; // no catalogue: any description the players read off the card
   const needsLand = options.start_card_needs_land ?? true;
   return h("section.ec-entry", { id: "ec-entry" }, h("h3", {}, i18n.t(`ec.prompt.${verb}`)),
     free ? editor(i18n, verb, needsLand, act, redraw) : null,
     free ? h("p.muted", {}, i18n.t("ec.common_shapes")) : null,
-    h("div.ec-market-row", {}, choiceButtons(i18n, chance, cardsById, act)));
+    h("div.ec-market-row", {}, choiceButtons(i18n, chance, cardsById, act, left)));
 }

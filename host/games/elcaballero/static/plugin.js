@@ -22,7 +22,34 @@ const [rules, catalogue] = await Promise.all([
   getJson("/api/elcaballero/catalogue").catch(() => null),
   stylesheet("/games/elcaballero/plugin.css"),
 ]);
-const cardsById = new Map((catalogue?.cards ?? []).map((c) => [c.id, c.text]));
+const synthetic = new Map((catalogue?.cards ?? []).map((c) => [c.id, c.text]));
+const syntheticCounts = new Map((catalogue?.cards ?? []).map((c) => [c.id, c.count ?? 1]));
+let cardsById = synthetic; // the game's catalogue: id → description
+let counts = syntheticCounts; // id → copies in the box
+
+/** The cards of the game's catalogue: a catalogue file's come with the game's options
+ * (`catalogue_cards`: "ID COUNT DESCRIPTION"), the SYNTHETIC set's from the route above. */
+function useCatalogue(state) {
+  const entries = state?.options?.catalogue_cards;
+  if (!Array.isArray(entries) || !entries.length) {
+    [cardsById, counts] = [synthetic, syntheticCounts];
+    return;
+  }
+  const rows = entries.map((e) => String(e).split(" ")).filter((p) => p.length === 3);
+  cardsById = new Map(rows.map(([id, , text]) => [id, text]));
+  counts = new Map(rows.map(([id, n]) => [id, Number(n)]));
+}
+
+/** Each catalogue card's copies not yet turned up: the box's count less those on the map
+ * and in the market (what the table's entry offers is counted against the catalogue). */
+function copiesLeft(game) {
+  if (!game.catalogue) return new Map();
+  const left = new Map(counts);
+  for (const card of [...(game.areas ?? []), ...(game.market ?? [])]) {
+    if (card.id && left.has(card.id)) left.set(card.id, left.get(card.id) - 1);
+  }
+  return left;
+}
 
 // what this page has tapped so far (a market slot, a cell, the rotation tried; a focused cell)
 const sel = { slot: null, cell: null, rot: 0, focus: null };
@@ -62,7 +89,7 @@ function promptLine(i18n, state, moves, act, page) {
       : i18n.t("ec.prompt.turn", { who: acting.map((c) => capitalise(i18n.colour(c))).join(", ") });
   }
   // the start card: what it may be, drawn, right under the question (a tap each)
-  const choices = game.phase === "start" && page !== "seat" ? promptChoices(i18n, game, moves.chance, cardsById, act) : null;
+  const choices = game.phase === "start" && page !== "seat" ? promptChoices(i18n, game, moves.chance, cardsById, act, copiesLeft(game)) : null;
   return [acting.length === 1 ? dot(acting[0]) : null, h("span.prompt-text", { id: "prompt-text" }, text), choices];
 }
 
@@ -346,11 +373,12 @@ function maybeShowScoring(ctx) {
 function chanceView(ctx, moves) {
   const { i18n, act, state } = ctx;
   if (!moves.chance.length) return null;
-  return entryView(i18n, state.game, moves.chance, cardsById, act, rerender, state.options ?? {});
+  return entryView(i18n, state.game, moves.chance, cardsById, act, rerender, state.options ?? {}, copiesLeft(state.game));
 }
 
 function draw(ctx, parts, page) {
   const { state, i18n, act } = ctx;
+  useCatalogue(state);
   const game = state.game;
   const moves = sortLegal(state.legal ?? []);
   validate(moves, state.rev);
