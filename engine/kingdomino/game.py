@@ -29,12 +29,12 @@ from engine.core.protocol import CHANCE
 from engine.kingdomino import kingdom as kd
 from engine.kingdomino import views
 from engine.kingdomino.data import GameData, load
-from engine.kingdomino.kingdom import Kingdom
 from engine.kingdomino.options import Options, Setup, check
 from engine.kingdomino.refusals import REFUSALS as REFUSALS
 from engine.kingdomino.refusals import check_chance, check_move, refuse
 from engine.kingdomino.refusals import placement_refusal as placement_refusal
 from engine.kingdomino.scoring import Breakdown
+from engine.kingdomino.state import State
 from engine.kingdomino.steps import CLAIM as CLAIM
 from engine.kingdomino.steps import DISCARD as DISCARD
 from engine.kingdomino.steps import DRAW as DRAW
@@ -45,34 +45,8 @@ from engine.kingdomino.steps import STEP_NAMES as STEP_NAMES
 from engine.kingdomino.verbs import VERBS
 
 
-class Game:
+class Game(State):
     """One game (or Dynasty match) of Kingdomino."""
-
-    options: Options
-    data: GameData
-    setup: Setup
-    dealer: bool
-    chance_rng: random.Random | None
-    recording: bool
-    history: list[tuple[int, Action]]
-    steps: int
-    game_number: int
-    past: list[list[int]]
-    kingdoms: list[Kingdom]
-    discarded: list[int]
-    seen: list[bool]
-    unseen: list[int]
-    drawn: int
-    line: list[int]
-    line_kings: list[int]
-    line_next: list[int]
-    next_kings: list[int]
-    left_over: list[int]
-    kings_drawn: list[int]
-    order: list[int]
-    turn: int
-    step: int
-    _saved_kingdom: Kingdom | None
 
     def __init__(
         self,
@@ -101,23 +75,6 @@ class Game:
         self._auto_chance()
 
     # ------------------------------------------------------------------ set-up and rounds
-    def _new_game(self) -> None:
-        players = self.setup.players
-        self.kingdoms = [Kingdom(self.setup.size) for _ in range(players)]
-        self.discarded = [0] * players
-        self.seen = [False] * (self.data.count + 1)
-        self.unseen = list(self.data.numbers())  # in order: the seeded dealer draws by index
-        self.drawn = 0
-        self.line = []
-        self.line_kings = []
-        self.line_next = []
-        self.next_kings = []
-        self.left_over = []
-        self.kings_drawn = []
-        self.order = []
-        self.turn = 0
-        self.step = DRAW
-
     def _line_drawn(self) -> None:
         """A full line is out: sorted; the first of a game is picked in a drawn king order."""
         self.line_next.sort()
@@ -200,48 +157,7 @@ class Game:
             self.turn = len(self.kings_drawn) - 1
             self.step = CLAIM
 
-    def kings_left(self) -> list[int]:
-        """Kings not yet drawn for the first pick."""
-        return [k for k in range(self.setup.kings) if k not in self.kings_drawn]
-
-    # ------------------------------------------------------------------ who acts, what is legal
-    def acting_king(self) -> int:
-        return self.order[self.turn] if self.step in (PLACE, CLAIM) else -1
-
-    def current_domino(self) -> int:
-        """The domino under the acting king (0 if none)."""
-        king = self.acting_king()
-        for slot, owner in enumerate(self.line_kings):
-            if owner == king:
-                return self.line[slot]
-        return 0
-
-    def current_players(self) -> tuple[int, ...]:
-        if self.step == OVER:
-            return ()
-        if self.step in (DRAW, KING):
-            return (CHANCE,)
-        return (self.setup.seat_of_king[self.order[self.turn]],)
-
-    def is_terminal(self) -> bool:
-        return self.step == OVER
-
-    def moves(self) -> list[int]:
-        """The acting king's legal moves in the fast integer form (see the module docstring)."""
-        if self.step == PLACE:
-            number = self.current_domino()
-            data = self.data
-            found = self.kingdoms[self.setup.seat_of_king[self.order[self.turn]]].placements(
-                data.terrain_a[number],
-                data.crowns_a[number],
-                data.terrain_b[number],
-                data.crowns_b[number],
-            )
-            return found if found else [DISCARD]
-        if self.step == CLAIM:
-            return [n for slot, n in enumerate(self.line_next) if self.next_kings[slot] < 0]
-        return []
-
+    # ------------------------------------------------------------------ what is legal
     def play(self, move: int) -> None:
         """Apply a move of `moves()` (no check; computer players' playouts)."""
         if self.step == PLACE:
@@ -270,17 +186,6 @@ class Game:
         return Action("place", number, self.placement_text(move))
 
     # ------------------------------------------------------------------ notation
-    def square_name(self, cell: int) -> str:
-        row, col = self.kingdoms[0].row_col(cell)
-        return f"{chr(ord('a') + col)}{row + 1}"
-
-    def placement_text(self, move: int) -> str:
-        return f"{self.square_name(move >> 2)}{kd.DIRECTIONS[move & 3]}"
-
-    def parse_placement(self, text: str) -> int:
-        """ "c4e" to an encoded placement (NotationError if it is not one)."""
-        return kd.parse_placement(self.kingdoms[0], text)
-
     def parse(self, text: str) -> Action:
         action = VERBS.parse(text)
         if action.kind == "king":
@@ -467,29 +372,6 @@ class Game:
                 for seat, count in sorted(counts.items())
             ]
         return []
-
-    def _copy(self, source: Game, rng: random.Random) -> None:
-        self.setup = source.setup
-        self.dealer = True
-        self.chance_rng = rng
-        self.recording = False
-        self.history = []
-        self.steps = source.steps
-        self.game_number = source.game_number
-        self.past = [row[:] for row in source.past]
-        self.kingdoms = [k.copy() for k in source.kingdoms]
-        self.discarded = source.discarded[:]
-        self.seen = source.seen[:]
-        self.unseen = source.unseen[:]
-        self.drawn = source.drawn
-        self.line, self.line_kings = source.line[:], source.line_kings[:]
-        self.line_next, self.next_kings = source.line_next[:], source.next_kings[:]
-        self.left_over = source.left_over[:]
-        self.kings_drawn = source.kings_drawn[:]
-        self.order = source.order[:]
-        self.turn = source.turn
-        self.step = source.step
-        self._saved_kingdom = None
 
     def resume_as(self, options: Options) -> None:
         """After a replay in table mode, go on with the original options (a dealer deals on)."""

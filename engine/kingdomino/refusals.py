@@ -8,18 +8,13 @@ host/games/kingdomino/static/i18n/<lang>/engine.json) and its parameters.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engine.core.actions import Action
 from engine.core.errors import IllegalAction
 from engine.kingdomino import kingdom as kd
 from engine.kingdomino.data import GameData
 from engine.kingdomino.kingdom import Kingdom
+from engine.kingdomino.state import State
 from engine.kingdomino.steps import CLAIM, DISCARD, DRAW, KING, STEP_NAMES
-
-if TYPE_CHECKING:
-    from engine.kingdomino.game import Game
-
 
 # Every refusal's key (kingdomino.refuse.KEY); the texts are in
 # host/games/kingdomino/static/i18n/<lang>/engine.json.
@@ -107,7 +102,7 @@ def placement_refusal(
     return None
 
 
-def check_chance(game: Game, action: Action) -> None:
+def check_chance(game: State, action: Action) -> None:
     """Refuse (IllegalAction) a chance step that is not a legal one now."""
     text = str(action)
     if action.kind == "draw" and game.step == DRAW:
@@ -142,7 +137,7 @@ def check_chance(game: Game, action: Action) -> None:
     raise refuse(text, f"chance enters {wanted} now", "chance_expected", step=STEP_NAMES[game.step])
 
 
-def check_move(game: Game, action: Action) -> int:
+def check_move(game: State, action: Action) -> int:
     """The move an action stands for if it is legal now; IllegalAction with the reason."""
     text = str(action)
     if not action.arg.isdigit():
@@ -203,7 +198,7 @@ def check_move(game: Game, action: Action) -> int:
     raise refuse(text, f"{mine} cannot go there", "cannot_place", domino=mine)
 
 
-def _explain_placement(game: Game, text: str, number: int, move: int) -> None:
+def _explain_placement(game: State, text: str, number: int, move: int) -> None:
     kingdom = game.kingdoms[game.current_players()[0]]
     refusal = placement_refusal(game.data, kingdom, number, move, text)
     if refusal is not None:
