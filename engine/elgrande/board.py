@@ -17,7 +17,6 @@ from engine.core.jsondata import copied
 from engine.core.protocol import CHANCE
 from engine.elgrande import data as gamedata
 from engine.elgrande.options import Options, Throw, Turn, Veto
-from engine.elgrande.scoring import AreaScore, score_ranked
 
 __all__ = ["CHANCE", "Board", "Frame", "Layout"]
 
@@ -578,62 +577,6 @@ class Board:
         return len(self.decks[deck]) - self.unseen_set_aside[deck]
 
     # ------------------------------------------------------------------ scoring
-    def score(self, area: int, first_only: bool = False) -> AreaScore:
-        """Score one area by the majority rules and add the points (the dummy scores nothing)."""
-        row = self.pieces[area]
-        colours = self.colours
-        # (colour, caballeros), most first, equal counts in seat order (as score_area's stable
-        # sort ranks them): each one goes in after every count at least as large
-        candidates: list[tuple[str, int]] = []
-        for p, count in enumerate(row):
-            if count > 0:
-                at = len(candidates)
-                while at and candidates[at - 1][1] < count:
-                    at -= 1
-                candidates.insert(at, (colours[p], count))
-        where = self.grandes
-        grandes = tuple([colours[p] for p in range(self.n) if where[p] == area])
-        values = self.values_of(area)
-        limit = min(self.places, len(values))
-        result = score_ranked(
-            self.layout.area_names[area],
-            candidates,
-            values,
-            min(limit, 1) if first_only else limit,
-            area == self.king,
-            grandes,
-            self.layout.tok[area],
-        )
-        dummy = self.dummy
-        if dummy >= 0 and colours[dummy] in result.ranks:
-            name = colours[dummy]
-            result.points = {c: v for c, v in result.points.items() if c != name}
-            result.bonus = {c: v for c, v in result.bonus.items() if c != name}
-        if candidates:
-            points = result.points
-            bonus = result.bonus
-            scores = self.scores
-            for p in range(self.n):
-                if row[p] > 0:
-                    name = colours[p]
-                    scores[p] += points.get(name, 0) + bonus.get(name, 0)
-        if area == self.CASTILLO:
-            self.checkpoint = len(self.history)  # its contents are public now: no undo past
-        return result
-
-    def record_scoring(self, kind: str, results: list[AreaScore], **extra: Any) -> None:
-        self.score_events.append(
-            {
-                "kind": kind,
-                "round": self.rounds[self.round_index - 1]
-                if kind == "general"
-                else self.round_number,
-                "areas": results,
-                "totals": {self.colours[p]: self.scores[p] for p in self.seats},
-                **extra,
-            }
-        )
-
     @property
     def scorings(self) -> list[dict[str, Any]]:
         """Every scoring so far with its per-area breakdown, as JSON-ready data."""
@@ -653,13 +596,13 @@ class Board:
             self.court[player] -= 1
         self.pieces[area][player] += 1
         if area == self.CASTILLO:
-            self._announce_throw(player, player)
+            self.announce_throw(player, player)
 
     def move_piece(self, colour: int, source: int, target: int, actor: int) -> None:
         self.pieces[source][colour] -= 1
         self.pieces[target][colour] += 1
         if target == self.CASTILLO:
-            self._announce_throw(actor, colour)
+            self.announce_throw(actor, colour)
 
     def escort_piece(self, colour: int, source: int, target: int) -> None:
         """Escort: a caballero goes with the King from region to region (never the castillo)."""
@@ -691,7 +634,7 @@ class Board:
         self.hands[player].append(value)
         self.hands[player].sort()
 
-    def _announce_throw(self, by: int, colour: int) -> None:
+    def announce_throw(self, by: int, colour: int) -> None:
         # Throws of one colour by one player within one part of a turn (the placement, or the
         # special action) form one announcement.
         part = self.turn.special if self.turn else -1

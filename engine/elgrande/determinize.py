@@ -66,14 +66,30 @@ class Belief:
         template = state.clone()
         self.template = template
         g = template
-        n = g.n
-        colours = g.colours
         me = seat
         options = g.options
         log: list[list[str]] = view["log"]
-
-        # ---- the history: the public log's masking, and the castillo steps' colours hidden
         closed = not options.open_castillo
+        self._forget_history(g, closed)
+        shifted = self._forget_power_cards(g, log)
+        self._forget_modifiers(g, shifted)
+        # ---- secret steps in progress: other seats' choices forgotten
+        frame = g.frame
+        if isinstance(frame, (DiscFrame, PassFrame)):
+            frame.chosen = {p: v for p, v in frame.chosen.items() if p == me}
+        if isinstance(frame, PassFrame):  # the others' options are their (secret) hands
+            frame.options = {p: frame.options[p] if p == me else [] for p in frame.options}
+        self._forget_decks(g, log)
+        self.castillo_open = not closed
+        if closed:
+            self._forget_castillo(g)
+        g.dealer_seed = 0
+        g.touched()
+
+    def _forget_history(self, g: Game, closed: bool) -> None:
+        """The history: the public log's masking, the castillo steps' colours hidden; the
+        seat's own secret steps are its own knowledge."""
+        me = self.seat
         public_history: list[tuple[int, Action]] = []
         for player, action in g.history:
             if closed and castillo_step(action):
@@ -85,7 +101,10 @@ class Belief:
                 public_history[i] = (player, action)
         g.history = public_history
 
-        # ---- power cards played, per colour, from the public log
+    def _forget_power_cards(self, g: Game, log: list[list[str]]) -> list[list[str]]:
+        """Power cards played, per colour, from the public log; the hands the seat cannot
+        see emptied. Returns the modifiers each colour played (Power Shift)."""
+        n, colours, me, options, view = g.n, g.colours, self.seat, g.options, self.view
         index = {c: i for i, c in enumerate(colours)}
         ever_played: list[list[int]] = [[] for _ in range(n)]
         shifted: list[list[str]] = [[] for _ in range(n)]
@@ -113,8 +132,12 @@ class Belief:
             else:
                 g.hands[p] = []
                 g.power_discards[p] = []
+        return shifted
 
-        # ---- Power Shift modifiers
+    def _forget_modifiers(self, g: Game, shifted: list[list[str]]) -> None:
+        """Power Shift's modifiers: the hands the seat cannot see emptied, the pool of the
+        unseen ones kept for the sampler."""
+        n, colours, me, options, view = g.n, g.colours, self.seat, g.options, self.view
         self.modifier_sizes = [
             int(view["modifier_hand_sizes"].get(colours[p], 0)) for p in range(n)
         ]
@@ -145,16 +168,11 @@ class Belief:
         else:
             self.modifier_pool = []
 
-        # ---- secret steps in progress: other seats' choices forgotten
-        frame = g.frame
-        if isinstance(frame, (DiscFrame, PassFrame)):
-            frame.chosen = {p: v for p, v in frame.chosen.items() if p == me}
-        if isinstance(frame, PassFrame):  # the others' options are their (secret) hands
-            frame.options = {p: frame.options[p] if p == me else [] for p in frame.options}
-
-        # ---- the decks: a deck a card was set aside from (for an alternative card, unseen)
-        # holds the public candidates: the box's cards of that deck, the alternatives put in,
-        # less the cards turned face up from it; the sampler sets the right number aside
+    def _forget_decks(self, g: Game, log: list[list[str]]) -> None:
+        """The decks: a deck a card was set aside from (for an alternative card, unseen) holds
+        the public candidates: the box's cards of that deck, the alternatives put in, less the
+        cards turned face up from it; the sampler sets the right number aside."""
+        options = g.options
         self.unseen: dict[int, int] = {}
         self.alternatives = set(options.alternatives)
         set_aside = Counter(
@@ -179,36 +197,36 @@ class Belief:
             g.unseen_set_aside[deck] = 0
             self.unseen[deck] = count
 
-        # ---- the castillo
+    def _forget_castillo(self, g: Game) -> None:
+        """A closed castillo: only the seat's own caballeros in it, the others' count in the
+        province for the sampler to share out; throws heard by the thrower's colour."""
+        n, colours, me, view = g.n, g.colours, self.seat, self.view
+        index = {c: i for i, c in enumerate(colours)}
         castillo = g.CASTILLO
-        self.castillo_open = not closed
-        if closed:
-            total = int(view["castillo"]["total"])
-            free = [
-                g.data.caballeros_per_colour - sum(g.pieces[r][p] for r in range(g.R)) - g.court[p]
-                for p in range(n)
-            ]
-            own_province = int(view["province"][colours[me]])
-            mine = free[me] - own_province
-            heard = [0] * n
-            for throw in view["throws"]:
-                heard[index[throw["colour"]]] += int(throw["count"])
-            self.free = free
-            self.castillo_total = total
-            self.castillo_mine = mine
-            self.heard = heard
-            for p in range(n):
-                g.pieces[castillo][p] = mine if p == me else 0
-                g.province[p] = own_province if p == me else free[p]
-            if not view["throws"]:  # the last throw's key names its colour: not heard now
-                g.throw_key = ()
-            first = g.turn.first_throw if g.turn is not None else len(g.throws)
-            g.throws = [
-                Throw(t.round, t.by, t.colour if i >= first else t.by, t.count)
-                for i, t in enumerate(g.throws)
-            ]
-        g.dealer_seed = 0
-        g.touched()
+        total = int(view["castillo"]["total"])
+        free = [
+            g.data.caballeros_per_colour - sum(g.pieces[r][p] for r in range(g.R)) - g.court[p]
+            for p in range(n)
+        ]
+        own_province = int(view["province"][colours[me]])
+        mine = free[me] - own_province
+        heard = [0] * n
+        for throw in view["throws"]:
+            heard[index[throw["colour"]]] += int(throw["count"])
+        self.free = free
+        self.castillo_total = total
+        self.castillo_mine = mine
+        self.heard = heard
+        for p in range(n):
+            g.pieces[castillo][p] = mine if p == me else 0
+            g.province[p] = own_province if p == me else free[p]
+        if not view["throws"]:  # the last throw's key names its colour: not heard now
+            g.throw_key = ()
+        first = g.turn.first_throw if g.turn is not None else len(g.throws)
+        g.throws = [
+            Throw(t.round, t.by, t.colour if i >= first else t.by, t.count)
+            for i, t in enumerate(g.throws)
+        ]
 
     def sample(self, rng: random.Random) -> Game:
         """A copy of the game drawn from what the seat may know (the module docstring), in

@@ -12,6 +12,7 @@ from typing import Any, Final
 
 from engine.core.actions import Action, shared_action
 from engine.elgrande.board import Board
+from engine.elgrande.board_scoring import record_scoring, score
 from engine.elgrande.frames import (
     UNLIMITED,
     ChoiceFrame,
@@ -133,7 +134,7 @@ def op_score(g: Board, op: Op, me: int) -> None:
         totals = [sum(g.pieces[r]) for r in range(g.R)]
         chosen = regions_for_score_op(op, first_values, totals)
     first_only = bool(op.get("first_only", False))
-    g.record_scoring(g.card_in_play(), [g.score(a, first_only) for a in chosen])
+    record_scoring(g, g.card_in_play(), [score(g, a, first_only) for a in chosen])
 
 
 def op_disc_return(g: Board, op: Op, me: int) -> None:
@@ -295,7 +296,7 @@ def resolve_choice(g: Board, frame: ChoiceFrame, action: Action) -> None:
         if action.kind == "grey":
             g.ops[:0] = [dict(step) for step in frame.payload]
     elif kind == "region" and frame.purpose == "score":
-        g.record_scoring(g.card_in_play(), [g.score(g.area(action.arg))])
+        record_scoring(g, g.card_in_play(), [score(g, g.area(action.arg))])
     elif kind == "region" and frame.purpose == "coup":
         _start_coup(g, me, g.area(action.arg))
 
@@ -342,6 +343,6 @@ def resolve_discs(g: Board, frame: DiscFrame) -> None:
         votes = [0] * g.R
         for region in chosen.values():
             votes[region] += 1
-        results = [g.score(r) for r in range(g.R) if votes[r] == 1]
+        results = [score(g, r) for r in range(g.R) if votes[r] == 1]
         discs = {g.colours[p]: g.tok[r] for p, r in chosen.items()}
-        g.record_scoring(g.card_in_play(), results, discs=discs)
+        record_scoring(g, g.card_in_play(), results, discs=discs)
