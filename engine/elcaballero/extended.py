@@ -8,55 +8,38 @@ it was); `extended_actions` lists what the acting seat may do now.
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from engine.core.actions import Action
 from engine.elcaballero import listing
-from engine.elcaballero.board import DELTA, CaballeroCard, Governor, Map, cell_name
+from engine.elcaballero.board import DELTA, CaballeroCard, Governor, cell_name
 from engine.elcaballero.cards import LAND, SEA
+from engine.elcaballero.checks import (
+    can_buy_ship,
+    cap_court,
+    check_new_card,
+    check_ship_purchase,
+    highest_land_number,
+    may_place_card,
+    must_go,
+    own,
+    pay,
+    remove,
+    totals,
+)
 from engine.elcaballero.notation import parse_cell, parse_spot
-from engine.elcaballero.options import Options
 from engine.elcaballero.refusals import Refusal
-from engine.elcaballero.rules import Rules
-from engine.elcaballero.turn import GRANDE_MOVED, KNIGHTS, SHIPS
+from engine.elcaballero.state import State
+from engine.elcaballero.turn import GRANDE_COURT, GRANDE_MOVED, KNIGHTS, SHIPS
 
-GRANDE_COURT = -1  # the Grande waits at its owner's court
-GRANDE_NONE = -2  # the base game: no Grande
+# GRANDE_NONE: where spec.py reads it
+from engine.elcaballero.turn import GRANDE_NONE as GRANDE_NONE
+
 GOVERNOR_PRICE = 1
 GRANDE_PRICE = 2
 GRANDE_MOVE_PRICE = 1
 SHIP_PRICE = 2
 
 
-class Game(Protocol):
-    """What these actions use of the game (engine.elcaballero.game.Game)."""
-
-    board: Map
-    options: Options
-    rules: Rules
-    n: int
-    court: list[int]
-    stack: list[int]
-    turn: list[int]
-    placed_now: set[int]
-    governors_left: list[int]
-    grande_at: list[int]
-    ship_supply: int
-
-    def pay(self, player: int, cost: int) -> None: ...
-    def own(self, player: int, key: int) -> CaballeroCard: ...
-    def number(self, card: CaballeroCard, side: int) -> int: ...
-    def cap_court(self, player: int) -> None: ...
-    def totals(self) -> dict[int, list[int]]: ...
-    def check_ship_purchase(self) -> None: ...
-    def can_buy_ship(self, court: int) -> bool: ...
-    def check_new_card(self, player: int, key: int) -> None: ...
-    def may_place_card(self, player: int) -> bool: ...
-    def must_go(self, key: int) -> bool: ...
-    def remove(self, key: int, returned: int, grande_left: bool = False) -> None: ...
-
-
-def closed_region(game: Game, cell: str, region_text: str) -> tuple[int, int]:
+def closed_region(game: State, cell: str, region_text: str) -> tuple[int, int]:
     """(cell key, region root) of REGION of the area card at `cell`, or a Refusal."""
     key = parse_cell(cell)
     area = game.board.areas.get(key)
@@ -67,7 +50,7 @@ def closed_region(game: Game, cell: str, region_text: str) -> tuple[int, int]:
     return key, game.board.find(area.nodes[int(region_text)])
 
 
-def do_governor(game: Game, player: int, action: Action) -> None:
+def do_governor(game: State, player: int, action: Action) -> None:
     if game.governors_left[player] <= 0:
         raise Refusal("no_governor_left")
     key, root = closed_region(game, action.arg, action.arg2)
@@ -76,12 +59,12 @@ def do_governor(game: Game, player: int, action: Action) -> None:
         raise Refusal("not_closed", {"cell": cell_name(key)})
     if board.governor_of(root) is not None:
         raise Refusal("governed", {"cell": cell_name(key)})
-    game.pay(player, GOVERNOR_PRICE)
+    pay(game, player, GOVERNOR_PRICE)
     board.governors.append(Governor(player, root, False))
     game.governors_left[player] -= 1
 
 
-def do_lakeship(game: Game, player: int, action: Action) -> None:
+def do_lakeship(game: State, player: int, action: Action) -> None:
     if game.options.lake_ship == "none":
         raise Refusal("lake_ship_off")
     _, root = closed_region(game, action.arg, action.arg2)
@@ -91,24 +74,24 @@ def do_lakeship(game: Game, player: int, action: Action) -> None:
         raise Refusal("lake_not_yours")
     if governor.ship:
         raise Refusal("lake_ship_there")
-    game.check_ship_purchase()
-    game.pay(player, SHIP_PRICE)
+    check_ship_purchase(game)
+    pay(game, player, SHIP_PRICE)
     governor.ship = True
     game.ship_supply -= 1
     game.turn[SHIPS] += 1  # one of the turn's 1-2 ships bought
 
 
-def do_grande(game: Game, player: int, action: Action) -> None:
+def do_grande(game: State, player: int, action: Action) -> None:
     where = game.grande_at[player]
     if where >= 0:
         raise Refusal("grande_on_map")
-    card = game.own(player, parse_cell(action.arg))
-    game.pay(player, GRANDE_PRICE)
+    card = own(game, player, parse_cell(action.arg))
+    pay(game, player, GRANDE_PRICE)
     card.grande = True
     game.grande_at[player] = card.key
 
 
-def _moving_grande(game: Game, player: int) -> int:
+def _moving_grande(game: State, player: int) -> int:
     """The cell the player's Grande would be moved from, or a Refusal."""
     where = game.grande_at[player]
     if where < 0:
@@ -118,7 +101,7 @@ def _moving_grande(game: Game, player: int) -> int:
     return where
 
 
-def do_movegrande(game: Game, player: int, action: Action) -> None:
+def do_movegrande(game: State, player: int, action: Action) -> None:
     where = _moving_grande(game, player)
     key = parse_cell(action.arg)
     if key != where:
@@ -126,38 +109,29 @@ def do_movegrande(game: Game, player: int, action: Action) -> None:
     to_key = parse_cell(action.arg2)
     if to_key == key:
         raise Refusal("same_card")
-    target = game.own(player, to_key)
-    game.pay(player, GRANDE_MOVE_PRICE)
+    target = own(game, player, to_key)
+    pay(game, player, GRANDE_MOVE_PRICE)
     target.grande = True
     game.grande_at[player] = to_key
     game.turn[GRANDE_MOVED] = 1
     leave(game, key)
 
 
-def leave(game: Game, key: int) -> None:
+def leave(game: State, key: int) -> None:
     """The Grande leaves the card at `key`: on several lands, the card is removed at once; a
     castillo returns the highest number it had facing land (the reference's §7.2)."""
     card = game.board.caballeros[key]
     card.grande = False
-    if game.must_go(key):
-        game.remove(key, highest_land_number(game, card), grande_left=True)
-
-
-def highest_land_number(game: Game, card: CaballeroCard) -> int:
-    """The highest number of the card facing land (0 when it faces none)."""
-    best = 0
-    for side in range(4):
-        if game.board.side_kind(card.key, side) == LAND:
-            best = max(best, game.number(card, side))
-    return best
+    if must_go(game, key):
+        remove(game, key, highest_land_number(game, card), grande_left=True)
 
 
 def knightgrande_check(
-    game: Game, player: int, key: int, side: int, number: int
+    game: State, player: int, key: int, side: int, number: int
 ) -> tuple[int, int, int, int]:
     """(card side, rotation, cost, the cell the Grande leaves or GRANDE_COURT) of a new card
     placed on several lands with the Grande, or a Refusal."""
-    game.check_new_card(player, key)
+    check_new_card(game, player, key)
     board = game.board
     lands = board.land_sides(key)
     if lands < 2:
@@ -186,7 +160,7 @@ def knightgrande_check(
     return card_side, rotation, cost, source
 
 
-def land_numbers(game: Game, key: int, card_side: int, rotation: int) -> list[tuple[int, int]]:
+def land_numbers(game: State, key: int, card_side: int, rotation: int) -> list[tuple[int, int]]:
     """(side, number) for each side of a card at `key` facing land, so turned."""
     numbers = game.rules.layout[card_side]
     return [
@@ -194,7 +168,9 @@ def land_numbers(game: Game, key: int, card_side: int, rotation: int) -> list[tu
     ]
 
 
-def check_no_tie_on_lands(game: Game, player: int, key: int, facing: list[tuple[int, int]]) -> None:
+def check_no_tie_on_lands(
+    game: State, player: int, key: int, facing: list[tuple[int, int]]
+) -> None:
     """The no-tie rule in every land region the new numbers face (EC-26)."""
     board = game.board
     added: dict[int, tuple[int, int]] = {}  # root -> (caballeros added, side of the first)
@@ -202,9 +178,9 @@ def check_no_tie_on_lands(game: Game, player: int, key: int, facing: list[tuple[
         root = board.facing(key, side)[1]
         before = added.get(root, (0, side))
         added[root] = (before[0] + number, before[1])
-    totals = game.totals()
+    now = totals(game)
     for root, (number, side) in added.items():
-        row = totals.get(root, [0] * game.n)
+        row = now.get(root, [0] * game.n)
         mine = row[player] + number
         for other in range(game.n):
             if other != player and row[other] > 0 and row[other] == mine:
@@ -218,12 +194,12 @@ def check_no_tie_on_lands(game: Game, player: int, key: int, facing: list[tuple[
                 )
 
 
-def do_knightgrande(game: Game, player: int, action: Action) -> None:
+def do_knightgrande(game: State, player: int, action: Action) -> None:
     key, side = parse_spot(action.arg)
     card_side, rotation, cost, source = knightgrande_check(
         game, player, key, side, int(action.arg2)
     )
-    game.pay(player, cost)
+    pay(game, player, cost)
     card = CaballeroCard(player, card_side, rotation, key)
     card.grande = True
     game.board.place_caballero(card)
@@ -234,10 +210,10 @@ def do_knightgrande(game: Game, player: int, action: Action) -> None:
     if source >= 0:
         game.turn[GRANDE_MOVED] = 1
         leave(game, source)
-    game.cap_court(player)
+    cap_court(game, player)
 
 
-def extended_actions(game: Game, player: int) -> list[Action]:
+def extended_actions(game: State, player: int) -> list[Action]:
     """What the acting seat may do now with Governors, lake ships and the Grande."""
     out: list[Action] = []
     board = game.board
@@ -247,7 +223,7 @@ def extended_actions(game: Game, player: int) -> list[Action]:
             if board.governor_of(root) is None:
                 key = min(board.root_cells[root])
                 out.append(Action("governor", cell_name(key), str(board.region_index(key, root))))
-    if game.options.lake_ship != "none" and game.can_buy_ship(court):
+    if game.options.lake_ship != "none" and can_buy_ship(game, court):
         for governor in board.governors:
             root = board.find(governor.node)
             if governor.owner == player and not governor.ship and board.kind[root] == SEA:
@@ -260,12 +236,12 @@ def extended_actions(game: Game, player: int) -> list[Action]:
     can_move = where >= 0 and not game.turn[GRANDE_MOVED]
     if can_move and court >= GRANDE_MOVE_PRICE:
         out.extend(Action("movegrande", cell_name(where), cell_name(k)) for k in own if k != where)
-    if (where == GRANDE_COURT or can_move) and game.may_place_card(player):
+    if (where == GRANDE_COURT or can_move) and may_place_card(game, player):
         out.extend(_knightgrande_actions(game, player))
     return out
 
 
-def _knightgrande_actions(game: Game, player: int) -> list[Action]:
+def _knightgrande_actions(game: State, player: int) -> list[Action]:
     """Each way to lay a new card with the Grande at a free cell touching land on several
     sides: every turn of either side of the card whose cost the court pays and that keeps the
     no-tie rule (the same checks as knightgrande_check, without building refusals)."""
@@ -276,7 +252,7 @@ def _knightgrande_actions(game: Game, player: int) -> list[Action]:
         price = 0
     court = game.court[player]
     everywhere = game.options.grande_no_tie_everywhere
-    totals = game.totals()
+    now = totals(game)
     for key, _, land, lands, _ in board.free_cells():
         if lands < 2:
             continue
@@ -292,7 +268,7 @@ def _knightgrande_actions(game: Game, player: int) -> list[Action]:
                 for index, number in enumerate(shown):
                     if everywhere or number == highest:
                         added[roots[index]] = added.get(roots[index], 0) + number
-                if all(_no_tie(totals.get(root), player, n) for root, n in added.items()):
+                if all(_no_tie(now.get(root), player, n) for root, n in added.items()):
                     side = sides[shown.index(highest)]
                     out.append(listing.action("knightgrande", key, side, highest))
     return out

@@ -122,7 +122,13 @@ def build_map(
     """The map, caballero cards and Governors of a position, each checked; `size`: the base or
     the extended game's pieces (a Grande and Governors only in the extended game)."""
     board = Map()
-    grande_cells: dict[str, str] = {}  # owner -> the cell of their Grande
+    _place_areas(board, raw, catalogue)
+    _place_caballeros(board, raw, names, size)
+    return board, _governors(board, raw, names, size)
+
+
+def _place_areas(board: Map, raw: Mapping[str, Any], catalogue: Catalogue | None) -> None:
+    """The position's area cards onto the map, each checked."""
     for index, item in enumerate(_list(raw, "areas")):
         entry = _entry(item, f"areas[{index}]", {"cell", "card", "rotation"})
         x, y = parse_cell(entry.get("cell"), f"areas[{index}].cell")
@@ -136,6 +142,11 @@ def build_map(
         if side >= 0:
             raise PositionError(where, f"its {DIRS[side]} side: land would meet sea")
         board.place_area_key(card, rotation, key)
+
+
+def _place_caballeros(board: Map, raw: Mapping[str, Any], names: list[str], size: GameSize) -> None:
+    """The position's caballero cards onto the map, each checked."""
+    grande_cells: dict[str, str] = {}  # owner -> the cell of their Grande
     for index, item in enumerate(_list(raw, "caballeros")):
         entry = _entry(
             item,
@@ -185,6 +196,12 @@ def build_map(
                 raise PositionError(where, f"the ship on edge {DIRS[d]} faces no sea")
             cab.ships |= 1 << d
         board.place_caballero(cab)
+
+
+def _governors(
+    board: Map, raw: Mapping[str, Any], names: list[str], size: GameSize
+) -> list[Governor]:
+    """The position's Governors, each on a closed region of the map."""
     governors: list[Governor] = []
     taken: set[int] = set()
     for index, item in enumerate(_list(raw, "governors")):
@@ -218,7 +235,7 @@ def build_map(
         if sum(1 for g in governors if g.owner == seat) >= size.governors:
             raise PositionError(where, f"{owner} has {size.governors} Governors")
         governors.append(Governor(seat, root, ship))
-    return board, governors
+    return governors
 
 
 def score_position(raw: Mapping[str, Any], overrides: Sequence[Path | str] = ()) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""The counters of one turn (`Game.turn`, a list indexed by these names)."""
+"""The counters of one turn (`State.turn`, a list indexed by these names), and where a seat's
+Grande is when it is on no card (`State.grande_at`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ CASTILLOS = 5  # castillos bought (1-2)
 WITHDRAWN = 6  # caballero cards withdrawn (they come back next turn at the earliest)
 GRANDE_MOVED = 7  # 1 once the Grande was moved (extended game)
 COUNTERS = 8
+
+GRANDE_COURT = -1  # the Grande waits at its owner's court
+GRANDE_NONE = -2  # the base game: no Grande
 
 
 def new_turn(areas_due: int) -> list[int]:
