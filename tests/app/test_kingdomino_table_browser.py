@@ -3,6 +3,7 @@
 - readable from 1 m: a 4-player game played through the API to mid-game, the table measured at
   1280 x 800, 1024 x 768 and 768 x 1024 in all four languages: domino numbers, crowns and king
   labels >= 18 px, scores >= 24 px, no page scrolling, every kingdom's squares inside the board,
+  the squares of the kingdom being placed on at least 36 px,
   and the share of the screen the kingdoms' grids and the lines' dominoes cover (at least 23 %:
   19-27 % before, on a page that scrolled); the phone's seat page (390 x 844): no text under
   11 px, no sideways scrolling. The figures go to tests/app/artifacts/kingdomino-layout.json;
@@ -47,6 +48,9 @@ VIEWPORTS = {
     "768x1024": {"width": 768, "height": 1024},
 }
 WAIT = 60_000  # ms: a computer's move on a loaded machine
+# the squares of the kingdom a person places on, to tap: 33 px at 1024 x 768 before it got the
+# larger share of the board (38 px since; 54 px at 1280 x 800, 43-48 px at 768 x 1024)
+PLACING_SQUARE_PX = 36
 STEP = {"n": (-1, 0), "e": (0, 1), "s": (1, 0), "w": (0, -1)}
 
 # The table's text sizes (computed font size of what is shown), the page's size, and where the
@@ -73,11 +77,15 @@ MEASURE = """() => {
       outside.push(el.dataset.domino ?? el.closest('[data-kingdom]')?.dataset.kingdom);
   }
   const cells = shown('#board .kd-sq').map((e) => e.getBoundingClientRect().width);
+  // the kingdom a person places on: its squares, lit to tap
+  const placing = shown('#board .kd-kingdom:has(.kd-sq.offer) .kd-sq')
+    .map((e) => e.getBoundingClientRect().width);
   const root = document.documentElement;
   return {
     numbers: least('#board .kd-number'), crowns: least('#board .kd-crowns'),
     kings: least('#board .kd-king'), scores: least('#board .kd-score'),
     square: cells.length ? Math.round(Math.min(...cells)) : null,
+    placing: placing.length ? Math.round(Math.min(...placing)) : null,
     used: Math.round((100 * used) / (innerWidth * innerHeight)),
     height: root.scrollHeight, width: root.scrollWidth, outside, lang: root.lang,
     kingdoms: shown('#board .kd-kingdom').length,
@@ -93,6 +101,22 @@ PHONE_MEASURE = """() => {
   sized.sort((a, b) => a[0] - b[0]);
   const root = document.documentElement;
   return { least: sized[0], width: root.scrollWidth, lang: root.lang };
+}"""
+
+
+# The table page on a phone: the parts that must not lie over each other (the board's parts
+# drawn outside its box overlap what follows it).
+PHONE_TABLE = """() => {
+  const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+  const [board, lines, kingdoms, prompt] = ['#board', '#board .kd-lines', '#board .kd-kingdoms',
+                                            '#prompt'].map(box);
+  const overlaps = [];
+  if (lines.top < board.top - 1 || kingdoms.bottom > board.bottom + 1) overlaps.push('board box');
+  if (kingdoms.top < lines.bottom - 1) overlaps.push('lines over kingdoms');
+  if (board.top < prompt.bottom - 1) overlaps.push('board over prompt');
+  return { width: document.documentElement.scrollWidth, overlaps,
+           board: [board.top, board.bottom], lines: [lines.top, lines.bottom],
+           kingdoms: [kingdoms.top, kingdoms.bottom] };
 }"""
 
 
@@ -174,6 +198,8 @@ def test_the_table_reads_from_a_metre_at_every_tablet_size_and_the_phone_fits() 
                     failures.append(f"{where}: the page is {m['width']}x{m['height']}")
                 if m["outside"] or m["kingdoms"] != 4:
                     failures.append(f"{where}: cut or missing: {m['outside']} {m['kingdoms']}")
+                if m["placing"] is None or m["placing"] < PLACING_SQUARE_PX:
+                    failures.append(f"{where}: the placing kingdom's squares {m['placing']} px")
                 if m["used"] < 23:
                     failures.append(f"{where}: the lines and kingdoms cover {m['used']} %")
         phone = context.new_page()
@@ -187,6 +213,14 @@ def test_the_table_reads_from_a_metre_at_every_tablet_size_and_the_phone_fits() 
             results.setdefault("390x844 seat", {})[lang] = m
             if m["least"][0] < 11 or m["width"] > PHONE["width"]:
                 failures.append(f"phone {lang}: {m}")
+        # the table page on a phone flows down like a seat page (the one-screen layout is a
+        # tablet's): the lines and the kingdoms inside the board's box, one below the other
+        page.set_viewport_size(PHONE)
+        _fitted(page)
+        flow = page.evaluate(PHONE_TABLE)
+        results["390x844 table"] = flow
+        if flow["width"] > PHONE["width"] or flow["overlaps"]:
+            failures.append(f"phone table: {flow}")
         # the game's end: the table still one screen, the scores as large, the last move named
         _play(base, tokens, 1000, random.Random(2))
         assert get_json(base + "/api/state")["game"]["step"] == "over"

@@ -477,6 +477,10 @@ function ghostOf(game, text, colour) {
 }
 
 // ------------------------------------------------------------------ fitting the table's screen
+// The kingdom a person places on gets this much more of the board than a square count gives
+// it: at 1024 x 768 its squares 33 -> 38 px (the others 40 -> 34-45 px).
+const PLACING_SHARE = 1.1;
+
 /** The table's board sized to the space the shell's fit layout gives it: the lines beside the
  * kingdoms (a wide board), above them in rows or in two blocks (a tall one), the kingdoms in the arrangement of rows
  * and columns whose squares come out largest, each square as large as its kingdom's slot allows
@@ -487,11 +491,24 @@ function fitTable(board) {
   if (!table || !board.clientWidth || !board.clientHeight) return;
   const kingdoms = table.querySelector(".kd-kingdoms");
   const cards = [...kingdoms.querySelectorAll(".kd-kingdom")];
+  if (getComputedStyle(board).getPropertyValue("--board-fill").trim() !== "1") {
+    // a phone: the page flows (the shell's fit layout is a tablet's), the squares keep their size
+    delete table.dataset.lines;
+    kingdoms.style.gridTemplateColumns = kingdoms.style.gridTemplateRows = "";
+    for (const card of cards) card.style.removeProperty("--kd-cell");
+    board.dataset.drawnFor = `${board.clientWidth}x${board.clientHeight}`;
+    return;
+  }
   const n = cards.length;
   const minimum = (local.size ?? 5);
   const extents = cards.map((card) => {
     const grid = card.querySelector(".kd-grid");
     return [Math.max(minimum, Number(grid.dataset.cols)), Math.max(minimum, Number(grid.dataset.rows))];
+  });
+  // the kingdom a person places on (its squares lit to tap) gets a larger share of the board
+  const shares = cards.map((card, i) => {
+    const share = card.querySelector(".kd-sq.offer") ? PLACING_SHARE : 1;
+    return [extents[i][0] * share, extents[i][1] * share];
   });
   let best = null;
   for (const lines of ["side", "top", "grid"]) for (const head of ["top", "side"]) {
@@ -499,8 +516,7 @@ function fitTable(board) {
       if (columns > 1 && Math.ceil(n / columns) === Math.ceil(n / (columns - 1))) continue; // same rows, narrower
       table.dataset.lines = lines;
       kingdoms.dataset.head = head;
-      kingdoms.style.gridTemplateColumns = `repeat(${columns}, minmax(0, 1fr))`;
-      kingdoms.style.gridTemplateRows = `repeat(${Math.ceil(n / columns)}, minmax(0, 1fr))`;
+      tracks(kingdoms, shares, columns);
       const cells = cards.map((card, i) => {
         const wrap = card.querySelector(".kd-grid-wrap");
         return Math.floor(Math.min(wrap.clientWidth / extents[i][0], wrap.clientHeight / extents[i][1]));
@@ -511,14 +527,24 @@ function fitTable(board) {
   }
   table.dataset.lines = best.lines;
   kingdoms.dataset.head = best.head;
-  kingdoms.style.gridTemplateColumns = `repeat(${best.columns}, minmax(0, 1fr))`;
-  kingdoms.style.gridTemplateRows = `repeat(${Math.ceil(n / best.columns)}, minmax(0, 1fr))`;
+  tracks(kingdoms, shares, best.columns);
   cards.forEach((card, i) => {
     const wrap = card.querySelector(".kd-grid-wrap");
     const cell = Math.floor(Math.min(wrap.clientWidth / extents[i][0], wrap.clientHeight / extents[i][1], 96));
     card.style.setProperty("--kd-cell", `${Math.max(cell, 16)}px`);
   });
   board.dataset.drawnFor = `${board.clientWidth}x${board.clientHeight}`;
+}
+
+/** The kingdoms' rows and columns shared out by their squares: a row as tall as its kingdoms'
+ * most squares down, a column as wide as its most squares across (the kingdom being placed on
+ * has a row and a column more, the squares it may reach: its slot grows to match). */
+function tracks(kingdoms, extents, columns) {
+  const rows = Math.ceil(extents.length / columns);
+  const across = Array.from({ length: columns }, (_, c) => Math.max(...extents.filter((_, i) => i % columns === c).map((e) => e[0])));
+  const down = Array.from({ length: rows }, (_, r) => Math.max(...extents.slice(r * columns, (r + 1) * columns).map((e) => e[1])));
+  kingdoms.style.gridTemplateColumns = across.map((w) => `minmax(0, ${w}fr)`).join(" ");
+  kingdoms.style.gridTemplateRows = down.map((w) => `minmax(0, ${w}fr)`).join(" ");
 }
 
 /** The board fitted again when its size changes (a turned tablet, the side panel). */
