@@ -225,16 +225,27 @@ export function cardSvg(regions, x0, y0, { size = CELL, tint = () => null, label
       // the region's name and size: a badge kept on the card, off its gold or fish
       const width = 0.6 * FONT.badge * String(mark.text).length + 6;
       const half = (width / 2 + 1) / S;
-      let by = clamp(spots[i][1], 0.13, 0.87);
-      const bx = clamp(spots[i][0], half, 1 - half);
-      // off a gold or fish mark and off another region's badge: above or below it
-      const hits = () => placed.find(([px, py, pw, ph]) => Math.abs(px - bx) < half + pw && Math.abs(py - by) < tall / 2 + ph);
-      for (let tries = 0, hit = hits(); hit && tries < 3; tries++, hit = hits()) {
-        const down = hit[1] + hit[3] + tall / 2;
-        const up = hit[1] - hit[3] - tall / 2;
-        by = down <= 0.9 && (by >= hit[1] || up < 0.1) ? down : up;
+      const hx0 = clamp(spots[i][0], half, 1 - half);
+      const hy0 = clamp(spots[i][1], 0.13, 0.87);
+      // off a gold or fish mark and off another region's badge: the free spot on the card
+      // nearest the region's hub (two badges on one card lie one above the other; a card is
+      // too narrow for two side by side), else the spot that covers the least
+      const cover = (x, y) => placed.reduce((sum, [px, py, pw, ph]) => {
+        const w = Math.min(x + half, px + pw) - Math.max(x - half, px - pw);
+        const t = Math.min(y + tall / 2, py + ph) - Math.max(y - tall / 2, py - ph);
+        return sum + (w > 0.005 && t > 0.005 ? w * t : 0);
+      }, 0);
+      let [bx, by, least] = [hx0, hy0, cover(hx0, hy0)];
+      if (least > 0) {
+        const spotsToTry = [];
+        for (let x = half; x < 1 - half + 0.001; x += 0.025) for (let y = 0.1; y < 0.901; y += 0.025) spotsToTry.push([x, y]);
+        spotsToTry.sort((a, b) => Math.hypot(a[0] - hx0, a[1] - hy0) - Math.hypot(b[0] - hx0, b[1] - hy0));
+        for (const [x, y] of spotsToTry) {
+          const c = cover(x, y);
+          if (c < least - 1e-9) [bx, by, least] = [x, y, c];
+          if (c === 0) break;
+        }
       }
-      by = clamp(by, 0.1, 0.9);
       placed.push([bx, by, half, tall / 2]);
       const [cx, cy] = [x0 + bx * S, y0 + by * S];
       out += `<g class="ec-badge ${r.kind === LAND ? "land" : "sea"}" data-label="${esc(mark.label)}" data-kind="${r.kind === LAND ? "land" : "sea"}">` +
