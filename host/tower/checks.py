@@ -6,9 +6,9 @@ A pure, deterministic state machine. Its inputs are the game's facts after every
 game log before feeding it here, so replaying the log rebuilds the exact same state (no input
 reads the clock by itself).
 
-Matching: announced and seen cubes of one colour cancel out in whatever order they come. An
-announced cube may wait `ARRIVE_S` for the tower, a seen cube `EARLY_S` for its announcement
-(a player may throw before tapping). Whatever is left when its window runs out becomes an
+Matching (host/tower/matching.py): announced and seen cubes of one colour cancel out in whatever
+order they come. An announced cube may wait `ARRIVE_S` for the tower, a seen cube `EARLY_S` for
+its announcement (a player may throw before tapping). Whatever is left when its window runs out becomes an
 *issue*; any open issue blocks play until the table resolves it (docs/table-api.md).
 
 Fixes keep the physical castillo true (docs/table-api.md, "Throw-check fixes"): each one says
@@ -27,11 +27,16 @@ from __future__ import annotations
 import math
 from collections import Counter, deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-ARRIVE_S = 5.0  # an announced cube may reach the sensor this long after the action
-EARLY_S = 5.0  # a cube thrown before the tap may wait this long for its announcement
+from host.tower.matching import ARRIVE_S as ARRIVE_S
+from host.tower.matching import EARLY_S as EARLY_S
+from host.tower.matching import OPTIONS as OPTIONS
+from host.tower.matching import Cube as Cube
+from host.tower.matching import CubeMatcher, cubes_text, issue_text
+from host.tower.matching import Issue as Issue
+
 RETHROW_S = 15.0  # after "rethrow": time to throw the missing cubes again
 RECOUNT_S = 120.0  # after the castillo was lifted (Revelation, emptied): time to throw them back
 ANNOUNCE_S = 60.0  # after "announce": time for the player to announce the cube already thrown
@@ -59,91 +64,6 @@ class GameFacts:
     can_announce: frozenset[str] | None = None
 
 
-@dataclass
-class Cube:
-    colour: str
-    until: float
-
-
-@dataclass
-class Issue:
-    id: int
-    # missing, extra, wrong_colour, undone, take_out, confirm, grande, count, emptied, empty,
-    # recount, interrupted
-    kind: str
-    text: str
-    at: float
-    # the cubes in question: missing the announced ones, extra and undone the ones in the
-    # tower, wrong_colour the announced ones, take_out the ones to take out
-    colours: dict[str, int] = field(default_factory=dict)
-    cubes: int = 0  # confirm: how many cubes the tower saw in the passage
-    best: str = ""  # confirm: the sensor's nearest colour
-    thrown: dict[str, int] = field(default_factory=dict)  # wrong_colour: what fell in instead
-    rethrow: dict[str, int] = field(default_factory=dict)  # take_out: to throw in afterwards
-    grande: bool = False  # take_out: a Grande to take out
-    # interrupted: when the tower was not counting (the link's wall-clock seconds, from, to)
-    span: tuple[float, float] | None = None
-    # "announce" withheld: nothing in the game can announce these cubes now (their player's
-    # last placement is made), so the issue would only come back
-    no_announce: bool = False
-    # confirm: one beam saw a pulse of one cube of `best` or two touching; "one_cube" answers
-    # one (the colour confirm names two)
-    one_or_two: bool = False
-
-    @property
-    def options(self) -> list[str]:
-        out = [o for o in OPTIONS[self.kind] if not (o == "announce" and self.no_announce)]
-        if self.one_or_two and self.best:
-            out.insert(0, "one_cube")
-        return out
-
-    def public(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "text": self.text}
-        out["options"] = self.options
-        if self.colours:
-            out["colours"] = dict(self.colours)
-        if self.kind == "confirm":
-            out["cubes"] = self.cubes
-            out["best"] = self.best or None
-            if self.one_or_two:
-                out["one_or_two"] = True
-        if self.thrown:
-            out["thrown"] = dict(self.thrown)
-        if self.span is not None:
-            out["from"], out["to"] = self.span
-        if self.rethrow:
-            out["rethrow"] = dict(self.rethrow)
-        if self.grande:
-            out["grande"] = True
-        return out
-
-
-# What each fix does with the pieces (the UI words them: check.how.<option>):
-#   rethrow      throw the announced cube(s) into the tower now
-#   accept_game  missing: the cube is in, the tower missed it; extra: no cube went in, the
-#                tower miscounted; grande: no Grande went in
-#   misread      wrong_colour: the sensor misread, the cube was the announced colour
-#   tower_wins   the cube(s) in the tower stay: the game records a castillo correction
-#   take_out     lift the castillo, take the cube(s) (or the Grande) out, throw the rest back
-#   announce     the player announces the cube already thrown (play goes on for ANNOUNCE_S)
-#   done         take_out: done without lifting (the tower did not see the castillo lifted)
-#   one_cube     confirm (one beam, "1 or 2"): it was one cube, of the colour the tower saw
-OPTIONS: dict[str, tuple[str, ...]] = {
-    "missing": ("rethrow", "accept_game"),
-    "extra": ("announce", "tower_wins", "take_out", "accept_game"),
-    "wrong_colour": ("misread", "tower_wins", "take_out"),
-    "undone": ("take_out", "tower_wins", "announce"),
-    "take_out": ("done",),
-    "confirm": ("not_a_cube",),  # or the `confirm` message with the colours
-    "grande": ("take_out", "accept_game"),
-    "count": ("accept_game",),
-    "emptied": ("rethrow", "accept_game"),
-    "empty": ("done",),
-    "recount": ("skip",),
-    "interrupted": ("accept_game",),
-}
-
-
 # Why the tower's count wins, per issue kind (the reason the castillo correction records)
 CORRECTION_REASONS = {"wrong_colour": "wrong-colour", "extra": "too-many", "undone": "undo"}
 
@@ -152,16 +72,12 @@ class CheckError(Exception):
     """A confirm/resolve that does not fit the open issues; `reason` says why."""
 
 
-class Checks:
+class Checks(CubeMatcher):
     """The throw checks of one game (see the module docstring)."""
 
     def __init__(self, colours: Sequence[str], enabled: bool = True) -> None:
-        self.colours = tuple(colours)
+        super().__init__(colours)
         self.enabled = enabled
-        self.expected: list[Cube] = []
-        self.seen: list[Cube] = []
-        self.matched: Counter[str] = Counter()
-        self.issues: list[Issue] = []
         self.totals: dict[str, int] = {}  # the tower's reconciled counts (secret)
         self.adjust: Counter[str] = Counter()  # logged corrections to the tower side (secret)
         self.warnings: dict[str, str] = {}
@@ -171,7 +87,6 @@ class Checks:
         self._throws: Counter[str] = Counter()
         self._scorings = 0
         self._scoring_checked = -1  # round index whose general scoring count was checked
-        self._ids = 0
 
     # ------------------------------------------------------------------ queries
     @property
@@ -220,6 +135,9 @@ class Checks:
             "warnings": dict(self.warnings),
             "gate_open": self.gate_open,
         }
+
+    def _issues_changed(self) -> None:
+        self._withhold_announce()
 
     def _withhold_announce(self) -> None:
         """Offer "announce" only where the game can still announce the issue's cubes."""
@@ -324,7 +242,7 @@ class Checks:
             pending[:] = [c for c in pending if c.until > at]
             colours = Counter(c.colour for c in late)
             for colour, count in colours.items():
-                self._raise(name, _issue_text(name, colour, count), at, colours={colour: count})
+                self._raise(name, issue_text(name, colour, count), at, colours={colour: count})
         if changed:
             self._pair_wrong_colours(at)
             self._settle(at)
@@ -425,6 +343,12 @@ class Checks:
         self._check_agreement()
 
     # ------------------------------------------------------------------ internals
+    def _issue(self, issue_id: int) -> Issue:
+        for issue in self.issues:
+            if issue.id == issue_id:
+                return issue
+        raise CheckError(f"no open issue {issue_id}")
+
     def _saw_group(self, fields: Mapping[str, Any], at: float) -> None:
         """Touching cubes: those the tower named (`cs`, second beam) are seen like single
         drops; the table is asked only about the rest."""
@@ -446,51 +370,10 @@ class Checks:
     ) -> None:
         """The table lifts the castillo to take cubes (or a Grande) out: once the tower sees it
         lifted, the game's castillo is thrown back in (`_counts_reset`)."""
-        what = "the Grande" if grande else _cubes_text(cubes)
+        what = "the Grande" if grande else cubes_text(cubes)
         text = f"Lift the castillo, take out {what}, and throw the rest back into the tower"
         issue = self._raise("take_out", text, at, colours=dict(cubes), grande=grande)
         issue.rethrow = dict(rethrow)
-
-    def _undone(self, colour: str, at: float) -> None:
-        """An undo took back a throw the tower had counted."""
-        for issue in self.issues:
-            if issue.kind == "undone" and colour in issue.colours:
-                issue.colours[colour] += 1
-                issue.text = _undone_text(colour, issue.colours[colour])
-                return
-        self._raise("undone", _undone_text(colour, 1), at, colours={colour: 1})
-
-    def _pair_wrong_colours(self, at: float) -> None:
-        """An announced cube the tower missed and a cube nobody announced: one wrong colour."""
-        while True:
-            missing = next((i for i in self.issues if i.kind == "missing" and i.colours), None)
-            extra = next(
-                (
-                    i
-                    for i in self.issues
-                    if i.kind == "extra" and missing and set(i.colours) - set(missing.colours)
-                ),
-                None,
-            )
-            if missing is None or extra is None:
-                return
-            announced = next(iter(missing.colours))
-            thrown = next(c for c in extra.colours if c != announced)
-            for issue, colour in ((missing, announced), (extra, thrown)):
-                issue.colours[colour] -= 1
-                if not issue.colours[colour]:
-                    del issue.colours[colour]
-                if issue.colours:
-                    _retext(issue)
-                else:
-                    self.issues.remove(issue)
-            self._raise(
-                "wrong_colour",
-                f"{announced} was announced, but a {thrown} cube fell into the castillo",
-                at,
-                colours={announced: 1},
-                thrown={thrown: 1},
-            )
 
     def _check_agreement(self) -> None:
         """After a fix: the tower's per-colour count against the game's castillo (a warning,
@@ -511,86 +394,6 @@ class Checks:
         """A Tournament put Grandes into the castillo: the tower may count that many."""
         counted = sum(n for key, n in self.totals.items() if key.startswith("grande:"))
         return self._facts is not None and counted <= self._facts.grandes
-
-    def _issue(self, issue_id: int) -> Issue:
-        for issue in self.issues:
-            if issue.id == issue_id:
-                return issue
-        raise CheckError(f"no open issue {issue_id}")
-
-    def _raise(self, kind: str, text: str, at: float, **extra: Any) -> Issue:
-        self._ids += 1
-        issue = Issue(self._ids, kind, text, at, **extra)
-        self.issues.append(issue)
-        self._withhold_announce()
-        return issue
-
-    def _announce(self, colour: str, count: int, at: float) -> None:
-        for _ in range(count):
-            if (
-                self._take(self.seen, colour)
-                or self._take_issue("extra", colour)
-                or self._take_issue("undone", colour)
-                or self._take_pair(colour, "thrown", at)
-            ):
-                self.matched[colour] += 1
-            else:
-                self.expected.append(Cube(colour, at + ARRIVE_S))
-
-    def _unannounce(self, colour: str, count: int, at: float) -> None:
-        """An undo took announcements back; cubes already seen become unannounced again."""
-        for _ in range(count):
-            if self._take(self.expected, colour) or self._take_issue("missing", colour):
-                continue
-            if self.matched[colour] > 0:  # its cube is in the tower: take it out, or keep it
-                self.matched[colour] -= 1
-                self._undone(colour, at)
-
-    def _saw(self, colour: str, at: float) -> None:
-        if (
-            self._take(self.expected, colour)
-            or self._take_issue("missing", colour)
-            or self._take_pair(colour, "colours", at)
-        ):
-            self.matched[colour] += 1
-        else:
-            self.seen.append(Cube(colour, at + EARLY_S))
-
-    @staticmethod
-    def _take(pending: list[Cube], colour: str) -> bool:
-        for i, cube in enumerate(pending):
-            if cube.colour == colour:
-                del pending[i]
-                return True
-        return False
-
-    def _take_issue(self, kind: str, colour: str) -> bool:
-        for issue in self.issues:
-            if issue.kind == kind and issue.colours.get(colour, 0) > 0:
-                issue.colours[colour] -= 1
-                if issue.colours[colour] == 0:
-                    del issue.colours[colour]
-                if not issue.colours:
-                    self.issues.remove(issue)
-                else:
-                    _retext(issue)
-                return True
-        return False
-
-    def _take_pair(self, colour: str, side: str, at: float) -> bool:
-        """A wrong_colour issue's announced cube arrived after all (`side` "colours"), or its
-        thrown cube was announced after all ("thrown"): what is left is a plain extra
-        (missing) issue."""
-        for issue in self.issues:
-            if issue.kind == "wrong_colour" and colour in getattr(issue, side):
-                self.issues.remove(issue)
-                left, kind = (
-                    (issue.thrown, "extra") if side == "colours" else (issue.colours, "missing")
-                )
-                ((other, count),) = left.items()
-                self._raise(kind, _issue_text(kind, other, count), at, colours={other: count})
-                return True
-        return False
 
     def _trust_game(self, castillo: Mapping[str, int]) -> None:
         """A logged correction: the tower side is made to agree with the game."""
@@ -699,27 +502,3 @@ def _name(value: Any) -> str:
     if isinstance(value, str) and len(value) <= 32 and value.isprintable() and value.isascii():
         return value
     return ""
-
-
-def _cubes_text(cubes: Mapping[str, int]) -> str:
-    return ", ".join(f"{n} {c} {'cube' if n == 1 else 'cubes'}" for c, n in cubes.items())
-
-
-def _retext(issue: Issue) -> None:
-    """The text of a missing/extra/undone issue after some of its cubes were settled."""
-    colour, count = next(iter(issue.colours.items()))
-    if issue.kind == "undone":
-        issue.text = _undone_text(colour, count)
-    else:
-        issue.text = _issue_text(issue.kind, colour, count)
-
-
-def _undone_text(colour: str, count: int) -> str:
-    return f"Undone, but {_cubes_text({colour: count})} already fell into the castillo"
-
-
-def _issue_text(kind: str, colour: str, count: int) -> str:
-    cubes = "cube" if count == 1 else "cubes"
-    if kind == "missing":
-        return f"{count} {colour} {cubes} announced but not seen by the tower"
-    return f"{count} {colour} {cubes} fell into the castillo without an announcement"
