@@ -204,6 +204,13 @@ bench-players: setup
 	$(PY) -m bench players_kingdomino --full --jobs=2
 	$(PY) -m bench players_elcaballero --full
 
+# Screenshots of every game's table and a seat page at the three tablet sizes and a phone, in the
+# four languages (tests/app/ui_shots.py; into tests/app/artifacts/shots/, ignored by git), for a
+# person to look at. SHOTS_ARGS narrows it, e.g. SHOTS_ARGS="--game kingdomino --lang cs".
+.PHONY: shots
+shots: setup chromium
+	$(PY) -m tests.app.ui_shots $(SHOTS_ARGS)
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis build/flash tests/pico/node_modules tools/jslint/node_modules
 
