@@ -1,0 +1,91 @@
+"""The game in play as the session holds it: who a client is (`Role`), a person's seat link
+(`Seat`) and the active game with its throw checks, seats and public log (`ActiveGame`)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core.protocol import CHANCE, GameState
+from engine.core.spec import GameSpec
+from host.games import GameAdapter
+from host.tower.checks import Checks
+
+LANGUAGES = ("en", "cs", "pl", "uk")
+LOG_LINES = 200  # public log lines kept in `state.log`
+TOKEN_BYTES = 16
+Listener = Callable[[list[dict[str, Any]]], None]
+
+
+@dataclass(frozen=True)
+class Role:
+    kind: str  # "table" or "seat"
+    colour: str | None = None
+
+    @classmethod
+    def table(cls) -> Role:
+        return cls("table")
+
+
+@dataclass
+class Seat:
+    colour: str
+    token: str
+    claimed: bool
+    lang: str
+    connected: int = 0
+
+
+@dataclass
+class ActiveGame:
+    id: int
+    spec: GameSpec
+    adapter: GameAdapter
+    game: GameState
+    checks: Checks
+    seats: dict[str, Seat]
+    scorings: int = 0
+    reveals: int = 0  # secret choices revealed so far (each logged once)
+    sweep: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    flash: int = 0
+    log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    logged: int = 0  # log lines so far (their `n`): a new one for every move
+    history: int = 0  # engine history entries already in the log
+    computers: dict[str, int] = field(default_factory=dict)  # computer seats: name → level
+    proposal: tuple[int, str] | None = None  # (`logged` then, move) a computer waits to confirm
+
+    def computer_acting(self) -> str | None:
+        """The name of a computer seat that acts now, if one does (where several seats choose
+        at once, e.g. El Grande's secret discs, the first computer seat among them)."""
+        for player in self.game.current_players():
+            if player == CHANCE:
+                return None
+            name = self.names[player]
+            if name in self.computers:
+                return name
+        return None
+
+    def note(self, kind: str, actor: str, text: str, **extra: Any) -> None:
+        """One line of the public log (docs/table-api.md, `state.log`)."""
+        self.logged += 1
+        line = {"n": self.logged, "kind": kind, "actor": actor, "text": text}
+        line.update(self.adapter.log_fields(self.game))
+        line.update(extra)
+        self.log.append(line)
+
+    @property
+    def names(self) -> list[str]:
+        """Every player's name by seat index (El Grande: the colours, its dummy's too)."""
+        return self.game.seat_names()
+
+    def name_of(self, player: int) -> str:
+        return "chance" if player == CHANCE else self.names[player]
+
+    def player(self, name: str) -> int:
+        """A player's seat index by name (KeyError if the game has none of that name)."""
+        return self.adapter.seat_of(self.game, name)
+
+    def summary(self) -> dict[str, Any]:
+        return self.adapter.summary(self.game)
