@@ -14,8 +14,12 @@ is the scoring's map, 16+ area cards and the caballero cards beside them). There
 - the log reads as sentences in en, cs, pl and uk: no catalogue id, no coordinate, no verb of
   the notation.
 
-Then a 2-player table-mode game with a catalogue is played to its end: each card turned up is
-one tap on the table's entry, the players' steps go through their seat routes, every scoring's
+Then a 2-player table-mode game with a catalogue file is played to its end. It is started from
+the lobby's form: the data folder's catalogue files are offered, table mode with the SYNTHETIC
+set is warned about beside Start, a broken file is refused on its field naming its line, then
+our box's file starts the game. Each card turned up is one tap on the table's entry, which
+offers the catalogue's cards with a copy face down, each with its count; the players' steps go
+through their seat routes, every scoring's
 dialog pops up on the table and is closed by its button; the final scoring shows; after a
 restart of the server the finished game is listed in the lobby with its winner and scores.
 Measurements: tests/app/artifacts/elcaballero-map-measurements.json.
@@ -29,11 +33,14 @@ import random
 import re
 import shutil
 import tempfile
+from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from engine.elcaballero.catalogue import SYNTHETIC_FILE, load_synthetic
 from tests.app.ui_browser import (
     ARTIFACTS,
     PHONE,
@@ -84,6 +91,9 @@ MEASURE = """() => {
            scale: Number(box.dataset.scale) };
 }"""
 RESULTS: dict[str, Any] = {}
+# the table's entry: each button's chance step, and its copies left
+ACTIONS = "els => els.map((e) => e.dataset.action)"
+LEFT = "els => els.map((e) => [e.dataset.action, e.querySelector('[data-left]')?.dataset.left])"
 
 
 def _pick(legal: list[str], rng: random.Random) -> str:
@@ -361,101 +371,166 @@ def _close_scoring(page: Any, rounds: set[int]) -> None:
     page.wait_for_selector("#overlay[hidden]", state="attached", timeout=WAIT)
 
 
+def _catalogue_files(data: str) -> dict[str, int]:
+    """The data folder's catalogues: our-box.toml (a box's 48 cards typed in: here the shipped
+    set's, relabelled) and broken.toml (a count of none); the cards' copies by id."""
+    folder = Path(data) / "catalogues"
+    folder.mkdir()
+    ours = SYNTHETIC_FILE.read_text(encoding="utf-8")
+    ours = ours.replace('label = "SYNTHETIC: not the real cards"', 'label = "Our box"')
+    ours = ours.replace("synthetic = true", "synthetic = false")
+    (folder / "our-box.toml").write_text(ours, encoding="utf-8")
+    (folder / "broken.toml").write_text(ours.replace("count = 3", "count = 0", 1), "utf-8")
+    return {card.id: card.count for card in load_synthetic().cards.values()}
+
+
+def _start_from_the_lobby(page: Any) -> None:
+    """The lobby's El Caballero form: two players, table mode; the SYNTHETIC set warned about
+    beside Start, a broken file refused on its field with its line, then our box started."""
+    page.wait_for_function("() => document.body.dataset.ready === '1'", timeout=WAIT)
+    if not page.locator("#new-game").count():
+        page.locator("#games-btn").click()
+    page.select_option("#game-field select", "elcaballero")
+    form = page.locator("#new-game[data-game='elcaballero']")
+    form.locator("select[name='catalogue']").wait_for(timeout=WAIT)
+    for colour in ("green", "yellow"):
+        form.locator(f"input[name='players'][value='{colour}']").uncheck()
+    assert form.locator("select[name='mode']").input_value() == "table"
+    choices = form.locator("select[name='catalogue'] option").evaluate_all(
+        "els => els.map((e) => e.value)"
+    )
+    assert choices == ["", "synthetic", "broken.toml", "our-box.toml"], choices
+    warning = form.locator("#lobby-warning")
+    assert warning.is_hidden()
+    form.locator("select[name='catalogue']").select_option("synthetic")
+    warning.wait_for(state="visible", timeout=WAIT)
+    assert "SYNTHETIC" in warning.inner_text()
+    # beside Start: right above it, both in sight
+    above = warning.bounding_box()
+    start = form.locator("#start-game").bounding_box()
+    assert above and start and 0 <= start["y"] - (above["y"] + above["height"]) < 40
+    form.locator("select[name='mode']").select_option("dealer")
+    warning.wait_for(state="hidden", timeout=WAIT)  # the app deals: nothing to warn about
+    form.locator("select[name='mode']").select_option("table")
+    form.locator("select[name='catalogue']").select_option("broken.toml")
+    assert warning.is_hidden()
+    form.locator("#start-game").click()
+    refused = form.locator("#error-catalogue")
+    refused.wait_for(state="visible", timeout=WAIT)
+    text = refused.inner_text()
+    assert "broken.toml" in text and re.search(r"line \d+", text), text
+    assert "count must be" in text, text
+    form.locator("select[name='catalogue']").select_option("our-box.toml")
+    form.locator("#start-game").click()
+    page.wait_for_selector("#ec-entry", timeout=WAIT)
+
+
 def test_a_table_mode_game_with_a_catalogue_plays_to_its_end_and_is_listed_after_a_restart() -> (
     None
 ):
     data = tempfile.mkdtemp(prefix="castillo-ec-")
     rng = random.Random(7)
+    copies = _catalogue_files(data)
     try:
-        with app_server(extra=("--data-dir", data)) as base:
-            created = post_json(
-                base + "/api/games",
-                {"game": "elcaballero", "players": ["red", "blue"], "catalogue": "synthetic"},
-            )
+        with (
+            app_server(extra=("--data-dir", data)) as base,
+            browser_context(TABLETS["1280x800"]) as context,
+        ):
+            page = context.new_page()
+            errors: list[str] = []
+            watch_errors(page, errors)
+            page.goto(base + "/")
+            _start_from_the_lobby(page)
+            # the broken file's refusal, the one answer of 400 expected
+            assert len(errors) == 1 and "400" in errors[0], errors
+            errors.clear()
             options = get_json(base + "/api/state")["options"]
-            assert options["mode"] == "table" and options["catalogue"] == "synthetic", options
-            tokens = {seat["colour"]: seat["token"] for seat in created["seats"]}
-            with browser_context(TABLETS["1280x800"]) as context:
-                page = context.new_page()
-                errors: list[str] = []
-                watch_errors(page, errors)
-                page.goto(base + "/")
-                page.wait_for_selector("#ec-entry", timeout=WAIT)
-                taps = 0
-                placed_by_tap = False
-                seen_scorings = 0
-                shown_rounds: set[int] = set()
-                for _ in range(3000):
-                    state = get_json(base + "/api/state")
-                    game = state["game"]
-                    if len(game["scorings"]) > seen_scorings:
-                        _shown(page, base)
-                        _close_scoring(page, shown_rounds)
-                        seen_scorings = len(game["scorings"])
-                    if state["prompt"]["key"] == "over":
-                        break
-                    if game["acting"] == ["chance"]:  # a card turned up: a tap on its picture
-                        text = rng.choice(state["legal"])
-                        assert text.split()[0] in ("start", "reveal"), text
-                        _shown(page, base)
-                        page.locator(f"#ec-entry [data-action='{text}']").click()
-                        page.wait_for_function(
-                            "rev => Number(document.body.dataset.rev ?? -1) > rev",
-                            arg=state["rev"],
-                            timeout=WAIT,
-                            polling=100,
-                        )
-                        taps += 1
-                    elif not placed_by_tap and game["phase"] == "turn" and state["legal"]:
-                        # the table plays a turn's area card for its player: the market card,
-                        # a lit cell, the panel naming the place in words, Place
-                        _shown(page, base)
-                        # every action of the turn in words too, the fold's fallback buttons
-                        words = page.locator("#ec-controls .ec-any").all_text_contents()
-                        assert len(words) == len(state["legal"]), words
-                        assert not [w for w in words if re.search(r"-?\d+,-?\d+", w)], words
-                        page.locator("#ec-market button.can").first.click()
-                        page.locator("#ec-map [data-cell]").first.click()
-                        heading = page.locator("#ec-place-panel h4").inner_text()
-                        assert not re.search(r"-?\d+,-?\d+", heading), heading
-                        page.locator("#ec-place-panel [data-place]").click()
-                        page.wait_for_function(
-                            "rev => Number(document.body.dataset.rev ?? -1) > rev",
-                            arg=state["rev"],
-                            timeout=WAIT,
-                            polling=100,
-                        )
-                        placed_by_tap = True
-                    else:
-                        assert _seat_step(base, tokens, rng), state["prompt"]
-                else:
-                    raise AssertionError("the game does not end")
+            assert options["mode"] == "table" and options["catalogue"] == "our-box.toml"
+            seats = get_json(base + "/api/seats")
+            tokens = {seat["colour"]: seat["token"] for seat in seats["seats"]}
+            assert sorted(tokens) == ["blue", "red"], tokens
+            taps = 0
+            placed_by_tap = False
+            seen_scorings = 0
+            shown_rounds: set[int] = set()
+            for _ in range(3000):
+                state = get_json(base + "/api/state")
                 game = state["game"]
-                scores = {p["colour"]: p["score"] for p in game["players"]}
-                # the start card and every card turned up: each one tap at the table
-                entered = [text for actor, text in game["log"] if actor == "chance"]
-                assert taps == len(entered) >= 15, (taps, entered)
-                assert shown_rounds == {s["round"] for s in game["scorings"]}, shown_rounds
-                # the final scoring shows: reopened from its button, its totals the scores' last
-                _shown(page, base)
-                last = game["scorings"][-1]
-                page.locator(f"[data-open-scoring='{last['round']}']").click()
-                dialog = page.locator(f"#overlay:not([hidden]) [data-scoring='{last['round']}']")
-                dialog.wait_for(timeout=WAIT)
-                for colour, total in last["totals"].items():
-                    chip = dialog.locator(f"[data-total='{colour}']").inner_text()
-                    assert chip.endswith(f"+{total}"), chip
-                assert "over" in page.locator("#prompt").inner_text()
-                page.locator("#overlay [data-close]").click()
-                # the final map, the game's largest, is as readable as the first scoring's
-                for name in ("1024x768", "768x1024"):
-                    page.set_viewport_size(TABLETS[name])
-                    _settle(page, name)
-                    got = page.evaluate(MEASURE)
-                    assert got["min_px"] >= TABLET_MIN_PX, (name, got["least"])
-                    assert got["page"][1] <= TABLETS[name]["height"] + 1, (name, got["page"])
-                assert placed_by_tap
-                assert errors == []
+                if len(game["scorings"]) > seen_scorings:
+                    _shown(page, base)
+                    _close_scoring(page, shown_rounds)
+                    seen_scorings = len(game["scorings"])
+                if state["prompt"]["key"] == "over":
+                    break
+                if game["acting"] == ["chance"]:  # a card turned up: a tap on its picture
+                    text = rng.choice(state["legal"])
+                    assert text.split()[0] in ("start", "reveal"), text
+                    _shown(page, base)
+                    # the catalogue's cards with a copy face down, each with its count
+                    used = Counter(c["id"] for c in [*game["areas"], *game["market"]])
+                    offered = page.locator("#ec-entry [data-action]")
+                    assert sorted(offered.evaluate_all(ACTIONS)) == sorted(state["legal"])
+                    for action, left in offered.evaluate_all(LEFT):
+                        card = action.split()[1]
+                        assert int(left) == copies[card] - used[card] > 0, (action, left)
+                    page.locator(f"#ec-entry [data-action='{text}']").click()
+                    page.wait_for_function(
+                        "rev => Number(document.body.dataset.rev ?? -1) > rev",
+                        arg=state["rev"],
+                        timeout=WAIT,
+                        polling=100,
+                    )
+                    taps += 1
+                elif not placed_by_tap and game["phase"] == "turn" and state["legal"]:
+                    # the table plays a turn's area card for its player: the market card,
+                    # a lit cell, the panel naming the place in words, Place
+                    _shown(page, base)
+                    # every action of the turn in words too, the fold's fallback buttons
+                    words = page.locator("#ec-controls .ec-any").all_text_contents()
+                    assert len(words) == len(state["legal"]), words
+                    assert not [w for w in words if re.search(r"-?\d+,-?\d+", w)], words
+                    page.locator("#ec-market button.can").first.click()
+                    page.locator("#ec-map [data-cell]").first.click()
+                    heading = page.locator("#ec-place-panel h4").inner_text()
+                    assert not re.search(r"-?\d+,-?\d+", heading), heading
+                    page.locator("#ec-place-panel [data-place]").click()
+                    page.wait_for_function(
+                        "rev => Number(document.body.dataset.rev ?? -1) > rev",
+                        arg=state["rev"],
+                        timeout=WAIT,
+                        polling=100,
+                    )
+                    placed_by_tap = True
+                else:
+                    assert _seat_step(base, tokens, rng), state["prompt"]
+            else:
+                raise AssertionError("the game does not end")
+            game = state["game"]
+            scores = {p["colour"]: p["score"] for p in game["players"]}
+            # the start card and every card turned up: each one tap at the table
+            entered = [text for actor, text in game["log"] if actor == "chance"]
+            assert taps == len(entered) >= 15, (taps, entered)
+            assert shown_rounds == {s["round"] for s in game["scorings"]}, shown_rounds
+            # the final scoring shows: reopened from its button, its totals the scores' last
+            _shown(page, base)
+            last = game["scorings"][-1]
+            page.locator(f"[data-open-scoring='{last['round']}']").click()
+            dialog = page.locator(f"#overlay:not([hidden]) [data-scoring='{last['round']}']")
+            dialog.wait_for(timeout=WAIT)
+            for colour, total in last["totals"].items():
+                chip = dialog.locator(f"[data-total='{colour}']").inner_text()
+                assert chip.endswith(f"+{total}"), chip
+            assert "over" in page.locator("#prompt").inner_text()
+            page.locator("#overlay [data-close]").click()
+            # the final map, the game's largest, is as readable as the first scoring's
+            for name in ("1024x768", "768x1024"):
+                page.set_viewport_size(TABLETS[name])
+                _settle(page, name)
+                got = page.evaluate(MEASURE)
+                assert got["min_px"] >= TABLET_MIN_PX, (name, got["least"])
+                assert got["page"][1] <= TABLETS[name]["height"] + 1, (name, got["page"])
+            assert placed_by_tap
+            assert errors == []
         # a restart: the finished game is listed with its result
         with app_server(extra=("--data-dir", data)) as base:
             games = get_json(base + "/api/games")["games"]

@@ -177,7 +177,8 @@ function schemaForm(ctx, entry, strings) {
     fill(warning, keys.map((k) => h("span", { "data-warning": k }, words.t(k))));
     warning.hidden = !keys.length;
   };
-  fill(form, h("h2", {}, i18n.t("ui.new_game")), fields, fold, computers?.[0], error, warning, start);
+  // Start and the warnings stay in sight together at the foot however long the form is
+  fill(form, h("h2", {}, i18n.t("ui.new_game")), fields, fold, computers?.[0], error, h("div.form-foot", {}, warning, start));
   warn();
   const clear = () => {
     error.hidden = true;
