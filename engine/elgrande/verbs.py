@@ -8,15 +8,26 @@ dealer), "power" (the power card), "turn" (the steps of a turn), "step"
 (the steps of a card's special action and the secret choices), "table" (the castillo
 correction, entered by the table at any moment). Tags: "not-king-region" — the
 verb never takes a caballero into or out of the King's region; "choice" — the verb answers a
-one-choice step (a ChoiceFrame whose kind is the verb).
+one-choice step (a ChoiceFrame whose kind is the verb); "castillo-count" — at a table with the
+tower the verb waits while the castillo's count is checked at a general scoring.
+
+What the host asks of a verb is read from this table, never listed again (SECRET_CHOICES,
+SEAT_CHANCE, CASTILLO_COUNT_WAITS below; the table app: host/games/elgrande/adapter.py).
+
+>>> sorted(SECRET_CHOICES), sorted(SEAT_CHANCE), sorted(VERBS.seat_only - SECRET_CHOICES)
+(['deal', 'disc', 'pass', 'powerback'], ['deal'], ['shift'])
 """
 
 from __future__ import annotations
+
+from typing import Final
 
 from engine.core.verbs import Verb, VerbTable
 
 NOT_KING = frozenset({"not-king-region"})
 CHOICE = frozenset({"choice"})  # answers a one-choice step whose kind is the verb itself
+# waits while the castillo's count is checked against the tower (at a general scoring)
+CASTILLO_COUNT = frozenset({"castillo-count"})
 
 VERBS = VerbTable(
     [
@@ -109,6 +120,7 @@ VERBS = VerbTable(
             seat_only=True,
             group="step",
             steps=("disc",),
+            tags=CASTILLO_COUNT,
         ),
         Verb(
             "region",
@@ -179,3 +191,12 @@ VERBS = VerbTable(
         ),
     ]
 )
+
+# Secret choices: made on the player's own device, their argument hidden from the others. Not
+# `remove` (its card is hidden, but it is a chance step the table enters) nor `shift` (entered on
+# the player's device so the table never lists their modifier hand, but played face up).
+SECRET_CHOICES: Final = VERBS.secret & VERBS.seat_only
+# Chance steps a seat enters on its own page, their outcome that seat's secret (Power Shift's deal)
+SEAT_CHANCE: Final = frozenset(v.name for v in VERBS.verbs.values() if v.chance and v.seat_only)
+# Steps that wait while the castillo's count is checked against the tower
+CASTILLO_COUNT_WAITS: Final = frozenset(VERBS.tagged("castillo-count"))

@@ -21,6 +21,7 @@ from engine.core.jsondata import copied
 from engine.elgrande.board import Board
 from engine.elgrande.castillo_fix import FIX_VERB
 from engine.elgrande.frames import DiscFrame, PassFrame
+from engine.elgrande.options import Options
 from engine.elgrande.verbs import VERBS
 
 
@@ -158,6 +159,15 @@ def full_snapshot(g: Board) -> dict[str, Any]:
 # not what they were. "remove": the card set aside for an alternative card goes back in the box
 # unseen.
 SECRET_STEPS = VERBS.secret
+
+
+def public_step(action: Action, options: Options | None = None) -> str:
+    """One step as the public log shows it when it is taken: its secret arguments masked
+    ("?", the verb table's `secret_from`), except the card Power of attorney takes back when
+    `options` has open power cards (it leaves an open discard pile)."""
+    if action.kind == "powerback" and options is not None and options.open_power_cards:
+        return str(action)
+    return VERBS.redact(action)
 
 
 def public_log(g: Board) -> list[list[str]]:

@@ -8,8 +8,11 @@ from typing import Any
 
 from engine.core.actions import Action
 from engine.core.protocol import CHANCE, GameState
+from engine.core.verbs import HIDDEN
 from engine.elgrande.castillo_fix import FIX_VERB, read_fix
 from engine.elgrande.game import Game
+from engine.elgrande.verbs import CASTILLO_COUNT_WAITS, SEAT_CHANCE, VERBS
+from engine.elgrande.views import public_step
 from host.games import GameAdapter, PromptView, Route
 from host.games.elgrande.checklist import setup_checklist
 from host.games.elgrande.gamedata import game_data
@@ -20,9 +23,10 @@ from host.games.elgrande.secrecy import public_log_lines
 from host.tower.checks import Checks, GameFacts
 from host.tower.lights import LightsState, sweep_of
 
-# Choices the table's buttons never list: secret steps, and a power card with a modifier (the
-# choices would show the player's secret modifier hand; the player plays it from their page).
-NOT_AT_TABLE = SECRET_KINDS | {"shift"}
+# Choices the table's buttons never list (the verb table's `seat_only`): secret steps, and a power
+# card with a modifier (the choices would show the player's secret modifier hand; the player plays
+# it from their page).
+NOT_AT_TABLE = VERBS.seat_only
 
 
 def announceable(game: Game) -> frozenset[str]:
@@ -145,11 +149,8 @@ class Adapter(GameAdapter):
         its deck: who is dealt a card and which deck lost one are public, not which card (the
         rulebook sets it aside unseen). With open power cards (docs/variants.md) the card Power
         of attorney takes back is public: it leaves an open discard pile."""
-        if action.kind == "powerback" and state and _game(state).options.open_power_cards:
-            return str(action)
-        if action.kind in ("deal", "remove"):
-            return f"{action.kind} {action.arg}"
-        return action.kind if action.kind in SECRET_KINDS else str(action)
+        text = public_step(action, _game(state).options if state else None)
+        return text.removesuffix(" " + HIDDEN) if action.kind in VERBS.secret else text
 
     def secret(self, action: Action) -> bool:
         return action.kind in SECRET_KINDS
@@ -177,7 +178,7 @@ class Adapter(GameAdapter):
 
     # Power Shift in table mode: each player enters their own modifier cards
     def seat_enters(self, action: Action) -> bool:
-        return action.kind == "deal"
+        return action.kind in SEAT_CHANCE
 
     def seat_chance(self, state: GameState, colour: str) -> list[str] | None:
         """The deal steps a dealt player's page offers: every modifier card of the edition, not
@@ -228,7 +229,7 @@ class Adapter(GameAdapter):
         return str(read_fix(game, action)[2])
 
     def waits_for_scoring_check(self, action: Action) -> bool:
-        return action.kind == "disc"
+        return action.kind in CASTILLO_COUNT_WAITS
 
     def grande_possible(self, state: GameState, totals: Mapping[str, int]) -> bool:
         return grande_possible(_game(state), totals)

@@ -18,13 +18,15 @@ from typing import Any
 
 from engine.elgrande.frames import ChoiceFrame, DiscFrame, MoveFrame, PlaceFrame
 from engine.elgrande.game import CHANCE, Game
+from engine.elgrande.verbs import SECRET_CHOICES
 from host.games import Highlight
 from host.tower.checks import Checks
 
 SPECIAL_NOT_STARTED = 0  # engine.elgrande.options.Turn.special: not started, in progress, done
 DATA_FILE = Path(__file__).resolve().parent / "data" / "prompts.json"
-# Actions whose choice is secret: made on the player's own page, never at the shared table.
-SECRET_KINDS = frozenset({"disc", "powerback", "pass", "deal"})
+# Actions whose choice is secret: made on the player's own page, never at the shared table (the
+# engine's verb table says which: engine/elgrande/verbs.py).
+SECRET_KINDS = SECRET_CHOICES
 
 
 @dataclass(frozen=True)
