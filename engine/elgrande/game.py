@@ -8,7 +8,10 @@ serialisation: replaying it rebuilds the exact state.
 In **table mode** the players enter chance outcomes (which region and action cards were revealed)
 as actions; in **dealer mode** the engine draws them itself: from the system's unpredictable
 source, or from a generator seeded by `Options.seed` when one is given (tests, self-play).
-Card effects live in `effects.py`, pending decisions in `frames.py`.
+The state is the board (`board.py`, its tables shared from `Layout`); each phase's rule is a
+function of it in `phase_setup.py`, `phase_round.py` or `phase_turn.py` (`PHASE_RULES` below),
+the legal actions per phase in `legal.py`, card effects in `effects.py`, pending decisions in
+`frames.py`; `Game` is the protocol over them.
 
 >>> g = Game(Options(players=("purple", "green", "blue", "orange"), mode="dealer", seed=7))
 >>> g.phase, g.round_number
