@@ -8,6 +8,7 @@ every number on the map is at least 14 px on the screen (font size x the SVG's s
 and the courts table lies inside its panel (before, at 1024 x 768 its last column, "Turn",
 "Kolejność", "Черга", was cut at the panel's edge in every language). The phone's seat page
 (390 x 844) in the four languages: no sideways scrolling, the map's numbers at least 11 px.
+The mover's dot stays beside the prompt (it stood alone on a line above a long prompt).
 """
 
 from __future__ import annotations
@@ -52,8 +53,12 @@ MEASURE = """() => {
   const cut = courts ? [...courts.querySelectorAll('th, td')]
     .filter((c) => c.getBoundingClientRect().right > edge + 1)
     .map((c) => c.textContent.trim()) : ['no courts table'];
+  // the mover's dot beside the prompt's first line, not alone on a line above it
+  const dot = document.querySelector('#prompt > .ec-dot')?.getBoundingClientRect();
+  const text = document.querySelector('#prompt > .prompt-text')?.getBoundingClientRect();
+  const dotAlone = Boolean(dot && text && dot.bottom <= text.top + 2);
   const root = document.documentElement;
-  return { least: Math.min(...px), texts: px.length, cut, lang: root.lang,
+  return { least: Math.min(...px), texts: px.length, cut, lang: root.lang, dotAlone,
            page: [root.scrollWidth, root.scrollHeight] };
 }"""
 
@@ -92,6 +97,8 @@ def test_the_table_fits_every_tablet_in_every_language_and_the_phone_too() -> No
                         failures.append(f"{where}: the page scrolls {m['page']}")
                     if m["least"] < 14 - 0.01 or m["texts"] < 20:
                         failures.append(f"{where}: map text {m['least']:.1f} px ({m['texts']})")
+                    if m["dotAlone"]:
+                        failures.append(f"{where}: the mover's dot on a line of its own")
                     if m["cut"]:
                         failures.append(f"{where}: the courts cut at the panel's edge {m['cut']}")
             phone = context.new_page()
@@ -102,7 +109,7 @@ def test_the_table_fits_every_tablet_in_every_language_and_the_phone_too() -> No
             for lang in LANGS:
                 _use_lang(phone, lang)
                 m = phone.evaluate(MEASURE)
-                if m["page"][0] > PHONE["width"] or m["least"] < 11 - 0.01:
+                if m["page"][0] > PHONE["width"] or m["least"] < 11 - 0.01 or m["dotAlone"]:
                     failures.append(f"phone {lang}: {m}")
     assert failures == [], "\n".join(failures)
     assert errors == []
