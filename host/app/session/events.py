@@ -3,7 +3,8 @@
 After every engine change (an action with the dealer's draws after it, an undo; live or
 replayed) `what_happened` says what the change did, as a list of `Event`s, and `react` hands
 each one to the reactions in order: the throw checks take the game's new facts, the public log
-gets a line for every action, revealed secret and scoring, and the lights get a scoring's sweep.
+gets a line for every action, revealed secret and scoring, and the lights get a scoring's sweep
+(a game's capabilities, host/app/session/capabilities.py, react first).
 
 The engine does not report events yet: `what_happened` is the one place that finds them, by
 comparing the game's history, reveals and scorings with what was seen before (the counters on
@@ -12,25 +13,10 @@ comparing the game's history, reveals and scorings with what was seen before (th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
 
-from engine.core.actions import Action
-from host.app.session.model import ActiveGame
-
-CHANGED = "changed"  # the game changed (always the first event)
-ACTION = "action"  # one engine action applied (a player's, or the dealer's after it)
-REVEAL = "reveal"  # secret choices turned face up (El Grande's discs)
-SCORING = "scoring"  # a scoring was made
-
-
-@dataclass(frozen=True)
-class Event:
-    kind: str
-    player: int = 0  # ACTION: who acted (CHANCE for the dealer)
-    action: Action | None = None  # ACTION: what
-    detail: Mapping[str, Any] = field(default_factory=dict)  # REVEAL, SCORING: the game's entry
+from host.app.session.capabilities import capabilities
+from host.app.session.model import ACTION, CHANGED, REVEAL, SCORING, ActiveGame, Event
 
 
 def what_happened(active: ActiveGame) -> tuple[list[Event], tuple[int, int, int]]:
@@ -45,12 +31,6 @@ def what_happened(active: ActiveGame) -> tuple[list[Event], tuple[int, int, int]
     if len(scorings) > active.scorings:  # one line for the latest, however many were made
         events.append(Event(SCORING, detail=scorings[-1]))
     return events, (len(game.history), len(reveals), len(scorings))
-
-
-def sync_checks(active: ActiveGame, event: Event, at: float) -> None:
-    """The tower's throw checks (a game with the tower) take the game's facts after a change."""
-    if event.kind == CHANGED and active.adapter.tower:
-        active.checks.sync_game(active.adapter.tower_facts(active.game), at)
 
 
 def public_log(active: ActiveGame, event: Event, _at: float) -> None:
@@ -77,12 +57,16 @@ def lights_sweep(active: ActiveGame, event: Event, _at: float) -> None:
 
 
 Reaction = Callable[[ActiveGame, Event, float], None]
-REACTIONS: tuple[Reaction, ...] = (sync_checks, public_log, lights_sweep)
+REACTIONS: tuple[Reaction, ...] = (public_log, lights_sweep)
 
 
 def react(active: ActiveGame, events: list[Event], at: float) -> None:
-    """Every event to every reaction, in order."""
+    """Every event to the game's capabilities (the tower's throw checks first), then to the
+    session's own reactions, in order."""
+    declared = capabilities(active)
     for event in events:
+        for capability in declared:
+            capability.react(active, event, at)
         for reaction in REACTIONS:
             reaction(active, event, at)
 

@@ -1,13 +1,15 @@
 """The game in play as the session holds it: who a client is (`Role`), a person's seat link
-(`Seat`) and the active game with its throw checks, seats and public log (`ActiveGame`)."""
+(`Seat`), the active game with its throw checks, seats and public log (`ActiveGame`), and what
+an engine change did to it (`Event`)."""
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core.actions import Action
 from engine.core.protocol import CHANCE, GameState
 from engine.core.spec import GameSpec
 from host.games import GameAdapter
@@ -17,6 +19,20 @@ LANGUAGES = ("en", "cs", "pl", "uk")
 LOG_LINES = 200  # public log lines kept in `state.log`
 TOKEN_BYTES = 16
 Listener = Callable[[list[dict[str, Any]]], None]
+
+# What an engine change did (host/app/session/events.py)
+CHANGED = "changed"  # the game changed (always the first event)
+ACTION = "action"  # one engine action applied (a player's, or the dealer's after it)
+REVEAL = "reveal"  # secret choices turned face up (El Grande's discs)
+SCORING = "scoring"  # a scoring was made
+
+
+@dataclass(frozen=True)
+class Event:
+    kind: str
+    player: int = 0  # ACTION: who acted (CHANCE for the dealer)
+    action: Action | None = None  # ACTION: what
+    detail: Mapping[str, Any] = field(default_factory=dict)  # REVEAL, SCORING: the game's entry
 
 
 @dataclass(frozen=True)

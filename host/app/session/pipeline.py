@@ -17,6 +17,7 @@ from engine.core.errors import IllegalAction, NotationError, NotYourTurn
 from engine.core.errors import UndoError as EngineUndoError
 from engine.core.protocol import CHANCE
 from host.api.errors import ActionError
+from host.app.session.capabilities import capabilities
 from host.app.session.model import ActiveGame, Role
 from host.tower.checks import CheckError
 
@@ -94,17 +95,12 @@ class Pipeline:
         return player
 
     def _check_not_blocked(self, active: ActiveGame, action: Action) -> None:
-        """An open throw-check issue blocks play; a scoring waits for the castillo count."""
-        checks = active.checks
-        if checks.blocked:
-            raise self.refused(active, "blocked", f"resolve first: {checks.issues[0].text}")
-        waits = active.adapter.waits_for_scoring_check(action)
-        if waits and checks.waiting_for_scoring_check():
-            raise self.refused(
-                active,
-                "blocked",
-                "the castillo count is being checked against the tower: try again in a moment",
-            )
+        """A capability may block an action until a check is settled (the tower: an open
+        throw-check issue, a scoring's castillo count)."""
+        for capability in capabilities(active):
+            refusal = capability.refusal(active, action)
+            if refusal is not None:
+                raise self.refused(active, *refusal)
 
     def refused(
         self, active: ActiveGame, code: str, reason: str, refusal: IllegalAction | None = None
