@@ -122,7 +122,7 @@ def _play_to_the_end(client: TestClient, tokens: dict[str, str], rng: random.Ran
 
 
 def test_a_game_with_a_file_survives_a_restart_and_its_record_replays_without_it(
-    table: Table, client: TestClient, shelf: Path
+    table: Table, client: TestClient, shelf: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     created = client.post(
         "/api/games",
@@ -161,6 +161,12 @@ def test_a_game_with_a_file_survives_a_restart_and_its_record_replays_without_it
         table.store = again.store
     _, replayed = registry.replay(record)
     assert dict(zip(replayed.seat_names(), replayed.returns(), strict=True)) == scores
+    exported = shelf / "record.json"
+    exported.write_text(json.dumps(record), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["replay", str(exported), "--json"]) == 0  # castillo replay
+    replay = json.loads(capsys.readouterr().out)
+    assert replay["finished"] and replay["scores"] == scores, replay
 
 
 def test_run_offers_its_catalogue_file_first(client: TestClient, tmp_path: Path) -> None:
