@@ -12,6 +12,7 @@ from typing import Any
 
 from engine.core.actions import Action
 from host.app.session.model import CHANGED, ActiveGame, Event, Role
+from host.tower.checks import Checks
 
 
 class Capability:
@@ -45,10 +46,19 @@ class ThrowChecks(Capability):
             return "blocked", reason
         return None
 
+    def view(self, active: ActiveGame, role: Role) -> dict[str, Any]:
+        """The open throws and issues every client sees (never a count)."""
+        return {"checks": active.checks.public()}
+
 
 class BoardLights(Capability):
     """The board's region lights: what they show comes from the game's adapter
     (`lights_state`), sent by the session's tower port after every change."""
+
+
+def no_checks() -> dict[str, Any]:
+    """What a game without the throw checks shows of them: disabled, nothing open."""
+    return Checks((), enabled=False).public()
 
 
 THROW_CHECKS = ThrowChecks()

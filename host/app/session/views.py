@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.core.protocol import CHANCE
+from host.app.session.capabilities import capabilities, no_checks
 from host.app.session.computers import computer_view
 from host.app.session.model import ActiveGame, Role
 from host.app.session.seats import seats_view
@@ -44,7 +45,7 @@ def _game_view(active: ActiveGame, role: Role, table_lang: str) -> dict[str, Any
     prompt = adapter.prompt(game, active.checks)
     legal, acting_as, can_undo = _controls(active, role, viewer)
     own = adapter.seat_prompt(game, viewer, legal) if viewer is not None else None
-    return {
+    view = {
         "game_id": active.id,
         "game_type": active.spec.id,
         "lang": lang,
@@ -54,13 +55,16 @@ def _game_view(active: ActiveGame, role: Role, table_lang: str) -> dict[str, Any
         "legal": legal,
         "acting_as": acting_as,
         "can_undo": can_undo,
-        "checks": active.checks.public(),
+        "checks": no_checks(),
         "log": adapter.public_log(game, list(active.log)),
         "seats": seats_view(active, role),
         "options": adapter.options_view(game),
         "checklist": adapter.setup_checklist(game) if role.kind == "table" else None,
         "computer": computer_view(active),
     }
+    for capability in capabilities(active):  # the tower adds its throw checks
+        view.update(capability.view(active, role))
+    return view
 
 
 def _controls(
