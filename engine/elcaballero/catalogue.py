@@ -228,6 +228,8 @@ def to_entries(catalogue: Catalogue) -> tuple[str, ...]:
 def from_entries(label: str, entries: tuple[str, ...]) -> Catalogue:
     """The set kept in a game's options (`to_entries`), checked as a file is: GameDataError
     names the entry."""
+    if len(entries) > CARDS_IN_THE_BOX:  # each card at least once: more cannot add up to 48
+        raise GameDataError(f"{len(entries)} cards: the box has {CARDS_IN_THE_BOX}")
     cards: list[CardDesc] = []
     seen: set[str] = set()
     for index, entry in enumerate(entries):
@@ -243,6 +245,8 @@ def from_entries(label: str, entries: tuple[str, ...]) -> Catalogue:
             card = card_from_text(text, card_id)
         except CardError as bad:
             raise GameDataError(f"{where} ({card_id}): {bad}") from None
+        if card.text != text:  # written by `to_entries`: the notation as the engine writes it
+            raise GameDataError(f"{where} ({card_id}): write the description as {card.text}")
         card.count = count
         seen.add(card_id)
         cards.append(card)

@@ -202,6 +202,9 @@ def test_the_options_keep_a_files_set_only_with_its_name(tmp_path: Path) -> None
         ({**good, "catalogue_cards": short}, "catalogue_cards"),
         ({**good, "catalogue_cards": ["ISLAND 48 LN+SE"]}, "catalogue_cards"),
         ({**good, "catalogue_cards": ["ISLAND forty LNESW"]}, "catalogue_cards"),
+        ({**good, "catalogue_cards": [f"C{n} 1 LNESW" for n in range(49)]}, "catalogue_cards"),
+        ({**good, "catalogue_cards": ["ISLAND 48 LNESW<b>"]}, "catalogue_cards"),
+        ({**good, "catalogue_cards": ["ISLAND 48 LNESWg\u0661"]}, "catalogue_cards"),
     ):
         with pytest.raises(OptionsError) as refused:
             SPEC.options_from_json(bad)
