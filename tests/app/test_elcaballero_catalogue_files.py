@@ -18,6 +18,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engine import registry
+from engine.core import record as core_record
+from engine.elcaballero.catalogue import parse_catalogue, to_entries
+from engine.elcaballero.spec import SPEC
 from host.app.access import Access
 from host.app.server import create_app
 from host.cli import main
@@ -220,3 +223,36 @@ def test_run_exits_2_on_a_refused_catalogue_file(
     }[kind]
     assert expected in err and "Traceback" not in err, err
     assert not (tmp_path / "data" / "castillo.db").exists()  # refused before anything opened
+
+
+def test_an_imported_record_has_its_catalogue_checked_again(
+    client: TestClient, tmp_path: Path
+) -> None:
+    catalogue = parse_catalogue(GOOD, "ours.toml")
+    options = SPEC.options_from_json(
+        {
+            "players": ["red", "blue"],
+            "mode": "dealer",
+            "seed": 3,
+            "catalogue": "ours.toml",
+            "catalogue_label": catalogue.label,
+            "catalogue_cards": list(to_entries(catalogue)),
+        }
+    )
+    game = SPEC.new_state(options)
+    _play_state(game)
+    record = core_record.to_record(SPEC, game)
+    answer = client.post("/api/games/import", json=record)
+    assert answer.status_code == 200, answer.text
+    tampered = json.loads(json.dumps(record))
+    tampered["options"]["catalogue_cards"][0] = "ISLAND 40 LNESW<script>"
+    answer = client.post("/api/games/import", json=tampered)
+    assert answer.status_code == 400, answer.text
+    assert answer.json()["error"] == "bad_record" and "catalogue_cards" in answer.json()["reason"]
+
+
+def _play_state(game: Any) -> None:
+    rng = random.Random(8)
+    while not game.is_terminal():
+        player = game.current_players()[0]
+        game.apply(rng.choice(game.legal_actions(player)), player)
