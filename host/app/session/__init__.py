@@ -21,11 +21,15 @@ and the throw checks come back exactly as they were.
 
 The pieces, one job each:
 
-- `model`: who a client is (`Role`), a seat link (`Seat`), the game in play (`ActiveGame`);
+- `model`: who a client is (`Role`), a seat link (`Seat`), the game in play (`ActiveGame`),
+  what an engine change did (`Event`);
 - `hub`: `Session`, the thin front the routes call, holding what the pieces share;
 - `pipeline`: the action pipeline (who may act, a throw check that blocks, refusals);
 - `transaction`: the record (a change applied and made durable as one, or rolled back);
-- `events`: what an engine change did, and the pieces' reactions to it;
+- `events`: what an engine change did (`what_happened`, the one place that finds out), told to
+  the pieces that react to it;
+- `capabilities`: the tower and the lights a game declares, each with its hooks (react to
+  events, block an action until a check is settled, add to a view);
 - `seats`: seat links and their tokens, claims, connections and languages;
 - `computers`: computer seats and hints;
 - `tower_port`: the tower link's sink, the throw windows, the lights and the tower status;
