@@ -8,7 +8,9 @@ every number on the map is at least 14 px on the screen (font size x the SVG's s
 and the courts table lies inside its panel (before, at 1024 x 768 its last column, "Turn",
 "Kolejność", "Черга", was cut at the panel's edge in every language). The phone's seat page
 (390 x 844) in the four languages: no sideways scrolling, the map's numbers at least 11 px.
-The mover's dot stays beside the prompt (it stood alone on a line above a long prompt).
+The mover's dot stays beside the prompt (it stood alone on a line above a long prompt), and
+every player's row of the courts is on the panel's first screen (at 768 x 1024 the courts lay
+below the market, out of sight until the panel was scrolled).
 """
 
 from __future__ import annotations
@@ -57,8 +59,13 @@ MEASURE = """() => {
   const dot = document.querySelector('#prompt > .ec-dot')?.getBoundingClientRect();
   const text = document.querySelector('#prompt > .prompt-text')?.getBoundingClientRect();
   const dotAlone = Boolean(dot && text && dot.bottom <= text.top + 2);
+  // every player's row of the courts (their points) on the panel's first screen
+  const box = column?.getBoundingClientRect();
+  const hidden = courts && box ? [...courts.querySelectorAll('tr[data-court]')]
+    .filter((r) => r.getBoundingClientRect().bottom > Math.min(box.bottom, innerHeight) + 1)
+    .map((r) => r.dataset.court) : [];
   const root = document.documentElement;
-  return { least: Math.min(...px), texts: px.length, cut, lang: root.lang, dotAlone,
+  return { least: Math.min(...px), texts: px.length, cut, lang: root.lang, dotAlone, hidden,
            page: [root.scrollWidth, root.scrollHeight] };
 }"""
 
@@ -99,6 +106,8 @@ def test_the_table_fits_every_tablet_in_every_language_and_the_phone_too() -> No
                         failures.append(f"{where}: map text {m['least']:.1f} px ({m['texts']})")
                     if m["dotAlone"]:
                         failures.append(f"{where}: the mover's dot on a line of its own")
+                    if m["hidden"]:
+                        failures.append(f"{where}: courts out of sight {m['hidden']}")
                     if m["cut"]:
                         failures.append(f"{where}: the courts cut at the panel's edge {m['cut']}")
             phone = context.new_page()
