@@ -6,7 +6,9 @@
   the squares of the kingdom being placed on at least 36 px,
   and the share of the screen the kingdoms' grids and the lines' dominoes cover (at least 23 %:
   19-27 % before, on a page that scrolled); the phone's seat page (390 x 844): no text under
-  11 px, no sideways scrolling. The figures go to tests/app/artifacts/kingdomino-layout.json;
+  11 px, no sideways scrolling, the other three kingdoms two to a row (one to a row before: a
+  page 1,637 px long in uk, 1,478 since). The figures go to
+  tests/app/artifacts/kingdomino-layout.json;
 - the last move on the board: a computer's move (placed domino outlined in its kingdom, claimed
   domino marked, the mover named in the prompt) stays shown until the next move, to the game's
   end and across a restart of the server;
@@ -100,7 +102,11 @@ PHONE_MEASURE = """() => {
                                   e.className || e.tagName, e.textContent.trim().slice(0, 20)]);
   sized.sort((a, b) => a[0] - b[0]);
   const root = document.documentElement;
-  return { least: sized[0], width: root.scrollWidth, lang: root.lang };
+  // the other players' kingdoms: how many rows they take (three kingdoms, two to a row)
+  const others = [...document.querySelectorAll('.kd-kingdoms.others .kd-kingdom')];
+  const rows = new Set(others.map((e) => Math.round(e.getBoundingClientRect().top))).size;
+  return { least: sized[0], width: root.scrollWidth, lang: root.lang, others: others.length,
+           rows, height: root.scrollHeight };
 }"""
 
 
@@ -211,7 +217,7 @@ def test_the_table_reads_from_a_metre_at_every_tablet_size_and_the_phone_fits() 
             _language(phone, lang)
             m = phone.evaluate(PHONE_MEASURE)
             results.setdefault("390x844 seat", {})[lang] = m
-            if m["least"][0] < 11 or m["width"] > PHONE["width"]:
+            if m["least"][0] < 11 or m["width"] > PHONE["width"] or m["rows"] > 2:
                 failures.append(f"phone {lang}: {m}")
         # the table page on a phone flows down like a seat page (the one-screen layout is a
         # tablet's): the lines and the kingdoms inside the board's box, one below the other
