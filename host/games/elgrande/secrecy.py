@@ -11,15 +11,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.elgrande.castillo_fix import FIX_VERB
+from engine.core.errors import NotationError
 from engine.elgrande.game import Game
-from engine.elgrande.views import turn_start
-
-CASTILLO_STEPS = ("place castillo", "to castillo")
+from engine.elgrande.verbs import VERBS
+from engine.elgrande.views import castillo_step, turn_start
 
 
 def _castillo_text(text: str) -> bool:
-    return text in CASTILLO_STEPS or text.startswith(FIX_VERB + " ")
+    """A log line's step puts a caballero into the castillo or corrects it (the engine's
+    `castillo_step`, which its own public log hides the same way)."""
+    try:
+        return castillo_step(VERBS.parse(text))
+    except NotationError:
+        return False
 
 
 def current_turn_from(game: Game, lines: list[dict[str, Any]]) -> int:
