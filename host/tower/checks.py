@@ -8,8 +8,8 @@ reads the clock by itself).
 
 Matching (host/tower/matching.py): announced and seen cubes of one colour cancel out in whatever
 order they come. An announced cube may wait `ARRIVE_S` for the tower, a seen cube `EARLY_S` for
-its announcement (a player may throw before tapping). Whatever is left when its window runs out becomes an
-*issue*; any open issue blocks play until the table resolves it (docs/table-api.md).
+its announcement (a player may throw before tapping). Whatever is left when its window runs out
+becomes an *issue*; any open issue blocks play until the table resolves it (docs/table-api.md).
 
 Fixes keep the physical castillo true (docs/table-api.md, "Throw-check fixes"): each one says
 what to do with the pieces. A fix may make the tower's count win (`tower_wins`): the game then
