@@ -164,6 +164,28 @@ def _listener(family: socket.AddressFamily, host: str, port: int) -> socket.sock
     return sock
 
 
+def _checked_options(args: argparse.Namespace, db: Path) -> list[str] | None:
+    """The options `run` checks before it opens anything, and each game's preparation (its
+    notes for the start-up lines); None, with the reason printed, when one is refused."""
+    try:
+        if args.public_url:
+            public_base(args.public_url)
+    except BadPublicUrl as exc:
+        print(f"castillo run: {exc}", file=sys.stderr)
+        return None
+    if not 0 <= args.port <= 65535:
+        print(f"castillo run: --port {args.port}: give 0-65535 (0: any free port)", file=sys.stderr)
+        return None
+    notes: list[str] = []
+    for module in _game_modules():
+        try:
+            notes += module.prepare_run(args, db.parent)
+        except ValueError as refused:  # a game's file (El Caballero's catalogue) is refused
+            print(f"castillo run: {refused}", file=sys.stderr)
+            return None
+    return notes
+
+
 def run_table(args: argparse.Namespace) -> int:
     from host.app.access import Access, new_code
     from host.app.connections import Limits, make_server, raise_open_files_limit
@@ -177,22 +199,9 @@ def run_table(args: argparse.Namespace) -> int:
 
     db = args.db or (args.data_dir / "castillo.db" if args.data_dir else default_db())
     choice = "sim" if args.sim else "none" if args.no_tower else args.tower_port or "auto"
-    try:
-        if args.public_url:
-            public_base(args.public_url)
-    except BadPublicUrl as exc:
-        print(f"castillo run: {exc}", file=sys.stderr)
+    notes = _checked_options(args, db)
+    if notes is None:
         return 2
-    if not 0 <= args.port <= 65535:
-        print(f"castillo run: --port {args.port}: give 0-65535 (0: any free port)", file=sys.stderr)
-        return 2
-    notes: list[str] = []
-    for module in _game_modules():
-        try:
-            notes += module.prepare_run(args, db.parent)
-        except ValueError as refused:  # a game's file (El Caballero's catalogue) is refused
-            print(f"castillo run: {refused}", file=sys.stderr)
-            return 2
     open_files = raise_open_files_limit()
     try:
         listeners = listen(args.local, args.port)
