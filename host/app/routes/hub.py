@@ -66,8 +66,7 @@ class Hub:
             client.push(None)
 
     def _prompt_message(self) -> dict[str, Any] | None:
-        state = self.session.state_for(Role.table())
-        prompt = {"prompt": state["prompt"], "highlights": state["highlights"]}
+        prompt = self.session.table_prompt()  # not the whole table state
         if prompt == self.last_prompt:
             return None
         self.last_prompt = prompt

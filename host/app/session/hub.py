@@ -18,7 +18,7 @@ from host.app.session.pipeline import Pipeline
 from host.app.session.seats import SeatLinks
 from host.app.session.tower_port import SessionSink, TowerPort
 from host.app.session.transaction import Transaction
-from host.app.session.views import state_for
+from host.app.session.views import state_for, table_prompt
 from host.app.store import Store
 from host.app.towers import TowerRuntime
 from host.tower.ledger import LedgerEntry
@@ -178,3 +178,6 @@ class Session:
 
     def state_for(self, role: Role) -> dict[str, Any]:
         return state_for(self, role)
+
+    def table_prompt(self) -> dict[str, Any]:
+        return table_prompt(self)

@@ -36,6 +36,16 @@ def state_for(session: Session, role: Role) -> dict[str, Any]:
         return base
 
 
+def table_prompt(session: Session) -> dict[str, Any]:
+    """The table's prompt and highlights alone (as in its `state`), without the rest."""
+    with session.lock:
+        active = session.active
+        if active is None:
+            return {"prompt": None, "highlights": []}
+        prompt = active.adapter.prompt(active.game, active.checks)
+        return {"prompt": prompt.to_json(), "highlights": [h.to_json() for h in prompt.highlights]}
+
+
 def _game_view(active: ActiveGame, role: Role, table_lang: str) -> dict[str, Any]:
     game, adapter = active.game, active.adapter
     viewer = active.player(role.colour) if role.kind == "seat" and role.colour else None
