@@ -138,8 +138,11 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
                     seats = {s["colour"]: s["token"] for s in created["seats"]}
                 else:
                     assert http.get("/api/info").json()["active_game"] == game_id
-                killer = threading.Timer(rng.uniform(0.3, 1.2), proc.send_signal, [signal.SIGKILL])
-                killer.start()
+                # the kill lands at a random moment once this round has played a random number
+                # of actions (counted, not timed: a loaded machine plays fewer per second)
+                kill_after = rng.randint(6, 12)
+                killer = threading.Timer(rng.uniform(0.0, 0.05), proc.send_signal, [signal.SIGKILL])
+                played_now = 0
                 try:
                     while True:
                         step = _next_action(http, seats, rng)
@@ -149,8 +152,13 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
                         answer = http.post(url, json={"text": text})
                         if answer.status_code == 200:
                             acked.append(text)
+                            played_now += 1
+                            if played_now == kill_after:
+                                killer.start()
                 except httpx.HTTPError:
                     pass  # killed mid-request: that action was never acknowledged
+                if not killer.is_alive() and played_now < kill_after:
+                    killer.start()  # the game ended first: killed all the same
                 killer.join()
         finally:
             proc.kill()
