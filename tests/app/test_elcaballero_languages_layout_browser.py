@@ -21,25 +21,21 @@ from typing import Any
 import pytest
 
 from tests.app.ui_browser import (
+    LANGS,
     PHONE,
     TABLET,
+    TABLETS,
     app_server,
     browser_context,
     chromium_missing,
-    post_json,
+    shown,
     watch_errors,
 )
-from tests.app.ui_shots import _ec_step, _shown, _use_lang
+from tests.app.ui_driver import ec_dealer_game, ec_step
+from tests.app.ui_shots import _use_lang
 
 MISSING = chromium_missing()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
-
-LANGS = ("en", "cs", "pl", "uk")
-TABLETS = {
-    "1280x800": {"width": 1280, "height": 800},
-    "1024x768": {"width": 1024, "height": 768},
-    "768x1024": {"width": 768, "height": 1024},
-}
 
 MEASURE = """() => {
   const px = [...document.querySelectorAll('#ec-map svg text')].map((el) => {
@@ -74,26 +70,16 @@ def test_the_table_fits_every_tablet_in_every_language_and_the_phone_too() -> No
     failures: list[str] = []
     errors: list[str] = []
     with app_server() as base:
-        created = post_json(
-            base + "/api/games",
-            {
-                "game": "elcaballero",
-                "players": ["red", "blue", "green", "yellow"],
-                "mode": "dealer",
-                "catalogue": "synthetic",
-                "seed": 3,
-            },
-        )
-        tokens = {seat["colour"]: seat["token"] for seat in created["seats"]}
+        tokens = ec_dealer_game(base)
         rng = random.Random(5)
         for _ in range(40):
-            assert _ec_step(base, tokens, rng), "nobody may act"
+            assert ec_step(base, tokens, rng), "nobody may act"
         with browser_context(TABLET) as context:
             page = context.new_page()
             watch_errors(page, errors)
             page.goto(base + "/")
             page.wait_for_selector("#ec-map svg", timeout=30_000)
-            _shown(page, base)
+            shown(page, base)
             for size, viewport in TABLETS.items():
                 page.set_viewport_size(viewport)
                 for lang in LANGS:

@@ -23,10 +23,10 @@ from tests.app.ui_browser import (
     browser_context,
     chromium_missing,
     get_json,
-    post_json,
+    shown,
     watch_errors,
 )
-from tests.app.ui_shots import _ec_step, _shown
+from tests.app.ui_driver import ec_dealer_game, ec_step
 
 MISSING = chromium_missing()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
@@ -67,17 +67,7 @@ def test_no_label_covers_another_or_a_treasure_through_a_game() -> None:
     seen: list[str] = []
     checked = 0
     with app_server() as base:
-        created = post_json(
-            base + "/api/games",
-            {
-                "game": "elcaballero",
-                "players": ["red", "blue", "green", "yellow"],
-                "mode": "dealer",
-                "catalogue": "synthetic",
-                "seed": 3,
-            },
-        )
-        tokens = {seat["colour"]: seat["token"] for seat in created["seats"]}
+        tokens = ec_dealer_game(base)
         rng = random.Random(5)
         with browser_context(TABLET) as context:
             page = context.new_page()
@@ -86,8 +76,8 @@ def test_no_label_covers_another_or_a_treasure_through_a_game() -> None:
             page.wait_for_selector("#ec-map svg", timeout=30_000)
             while not get_json(base + "/api/state")["game"]["scorings"]:
                 for _ in range(12):
-                    assert _ec_step(base, tokens, rng), "nobody may act"
-                _shown(page, base)
+                    assert ec_step(base, tokens, rng), "nobody may act"
+                shown(page, base)
                 got: dict[str, Any] = page.evaluate(OVERLAPS)
                 checked += 1
                 seen += [f"step {checked * 12}: {o}" for o in got["out"]]

@@ -43,30 +43,25 @@ import pytest
 from engine.elcaballero.catalogue import SYNTHETIC_FILE, load_synthetic
 from tests.app.ui_browser import (
     ARTIFACTS,
+    LANGS,
     PHONE,
+    TABLETS,
     app_server,
     browser_context,
     chromium_missing,
     get_json,
-    post_json,
+    shown,
     watch_errors,
 )
+from tests.app.ui_driver import ec_dealer_game, ec_play_until, ec_step
 
 MISSING = chromium_missing()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
 
-TABLETS = {
-    "1280x800": {"width": 1280, "height": 800},
-    "1024x768": {"width": 1024, "height": 768},
-    "768x1024": {"width": 768, "height": 1024},
-}
 TABLET_MIN_PX = 14.0
 PHONE_MIN_PX = 11.0
-LANGS = ("en", "cs", "pl", "uk")
 ISLAND = {"en": "Island", "cs": "Ostrov", "pl": "Wyspa", "uk": "Острів"}
 WAIT = 30_000
-# a seat's steps, most wanted first: a full map (area cards, caballero cards) rather than "done"
-PREFER = ("reinforce", "area", "knight", "ship", "castillo", "raise")
 
 # Every text of the map: its size on the screen (font size x the SVG's screen scale), its
 # rendered box, its class (ec-number: a caballero card; ec-size: a region's badge; ec-gold,
@@ -94,32 +89,6 @@ RESULTS: dict[str, Any] = {}
 # the table's entry: each button's chance step, and its copies left
 ACTIONS = "els => els.map((e) => e.dataset.action)"
 LEFT = "els => els.map((e) => [e.dataset.action, e.querySelector('[data-left]')?.dataset.left])"
-
-
-def _pick(legal: list[str], rng: random.Random) -> str:
-    for kind in PREFER:
-        options = [t for t in legal if t == kind or t.startswith(kind + " ")]
-        if options and not (kind in ("ship", "castillo", "raise") and rng.random() < 0.5):
-            return rng.choice(options)
-    return rng.choice(legal)
-
-
-def _seat_step(base: str, tokens: dict[str, str], rng: random.Random) -> bool:
-    """One step of whichever seat may act (False: none may)."""
-    for token in tokens.values():
-        legal = get_json(f"{base}/api/seat/{token}/state")["legal"]
-        if legal:
-            post_json(f"{base}/api/seat/{token}/action", {"text": _pick(legal, rng)})
-            return True
-    return False
-
-
-def _shown(page: Any, base: str) -> None:
-    """Wait until the page shows the server's current state."""
-    rev = get_json(base + "/api/state")["rev"]
-    page.wait_for_function(
-        "rev => Number(document.body.dataset.rev ?? -1) >= rev", arg=rev, timeout=WAIT, polling=100
-    )
 
 
 def _settle(page: Any, size: str) -> None:
@@ -179,23 +148,8 @@ def _labels(regions: list[dict[str, Any]]) -> dict[int, str]:
 def scored() -> Iterator[tuple[str, dict[str, str], dict[str, Any]]]:
     """A 4-player dealer game just after its first scoring: (base URL, seat tokens, state)."""
     with app_server() as base:
-        created = post_json(
-            base + "/api/games",
-            {
-                "game": "elcaballero",
-                "players": ["red", "blue", "green", "yellow"],
-                "mode": "dealer",
-                "catalogue": "synthetic",
-                "seed": 3,
-            },
-        )
-        tokens = {seat["colour"]: seat["token"] for seat in created["seats"]}
-        rng = random.Random(5)
-        while True:
-            state = get_json(base + "/api/state")
-            if state["game"]["scorings"]:
-                break
-            assert _seat_step(base, tokens, rng), state["prompt"]
+        tokens = ec_dealer_game(base)
+        state = ec_play_until(base, tokens, random.Random(5), lambda s: bool(s["game"]["scorings"]))
         game = state["game"]
         assert game["phase"] == "power" and len(game["areas"]) >= 16, len(game["areas"])
         assert len(game["caballeros"]) >= 8
@@ -215,7 +169,7 @@ def test_the_map_numbers_are_readable_on_every_tablet_and_on_a_phone(
         for name, size in TABLETS.items():
             page.set_viewport_size(size)
             _settle(page, name)
-            _shown(page, base)
+            shown(page, base, WAIT)
             got = page.evaluate(MEASURE)
             RESULTS[f"table {name}"] = got
             if got["min_px"] < TABLET_MIN_PX:
@@ -232,7 +186,7 @@ def test_the_map_numbers_are_readable_on_every_tablet_and_on_a_phone(
         watch_errors(page, errors)
         page.goto(f"{base}/seat/{tokens['red']}")
         _settle(page, "390x844")
-        _shown(page, base)
+        shown(page, base, WAIT)
         got = page.evaluate(MEASURE)
         RESULTS["phone 390x844"] = got
         ARTIFACTS.mkdir(exist_ok=True)
@@ -297,7 +251,7 @@ def test_every_region_carries_the_label_of_the_scoring_breakdown(
         watch_errors(page, errors)
         page.goto(base + "/")
         page.wait_for_selector("#ec-map svg", timeout=WAIT)
-        _shown(page, base)
+        shown(page, base, WAIT)
         badges = page.evaluate(
             """() => [...document.querySelectorAll('#ec-map .ec-badge')].map((b) =>
                  [b.dataset.kind, b.dataset.label, b.closest('[data-area]').dataset.area])"""
@@ -350,7 +304,7 @@ def test_the_log_reads_as_sentences_in_every_language(
         for lang in LANGS:
             page.select_option("#lang", lang)
             page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
-            _shown(page, base)
+            shown(page, base, WAIT)
             lines = page.locator("#tab-body li").all_inner_texts()
             assert len(lines) > 30, lines
             text = "\n".join(lines)
@@ -457,7 +411,7 @@ def test_a_table_mode_game_with_a_catalogue_plays_to_its_end_and_is_listed_after
                 state = get_json(base + "/api/state")
                 game = state["game"]
                 if len(game["scorings"]) > seen_scorings:
-                    _shown(page, base)
+                    shown(page, base, WAIT)
                     _close_scoring(page, shown_rounds)
                     seen_scorings = len(game["scorings"])
                 if state["prompt"]["key"] == "over":
@@ -465,7 +419,7 @@ def test_a_table_mode_game_with_a_catalogue_plays_to_its_end_and_is_listed_after
                 if game["acting"] == ["chance"]:  # a card turned up: a tap on its picture
                     text = rng.choice(state["legal"])
                     assert text.split()[0] in ("start", "reveal"), text
-                    _shown(page, base)
+                    shown(page, base, WAIT)
                     # the catalogue's cards with a copy face down, each with its count
                     used = Counter(c["id"] for c in [*game["areas"], *game["market"]])
                     offered = page.locator("#ec-entry [data-action]")
@@ -484,7 +438,7 @@ def test_a_table_mode_game_with_a_catalogue_plays_to_its_end_and_is_listed_after
                 elif not placed_by_tap and game["phase"] == "turn" and state["legal"]:
                     # the table plays a turn's area card for its player: the market card,
                     # a lit cell, the panel naming the place in words, Place
-                    _shown(page, base)
+                    shown(page, base, WAIT)
                     # every action of the turn in words too, the fold's fallback buttons
                     words = page.locator("#ec-controls .ec-any").all_text_contents()
                     assert len(words) == len(state["legal"]), words
@@ -502,7 +456,7 @@ def test_a_table_mode_game_with_a_catalogue_plays_to_its_end_and_is_listed_after
                     )
                     placed_by_tap = True
                 else:
-                    assert _seat_step(base, tokens, rng), state["prompt"]
+                    assert ec_step(base, tokens, rng), state["prompt"]
             else:
                 raise AssertionError("the game does not end")
             game = state["game"]
@@ -512,7 +466,7 @@ def test_a_table_mode_game_with_a_catalogue_plays_to_its_end_and_is_listed_after
             assert taps == len(entered) >= 15, (taps, entered)
             assert shown_rounds == {s["round"] for s in game["scorings"]}, shown_rounds
             # the final scoring shows: reopened from its button, its totals the scores' last
-            _shown(page, base)
+            shown(page, base, WAIT)
             last = game["scorings"][-1]
             page.locator(f"[data-open-scoring='{last['round']}']").click()
             dialog = page.locator(f"#overlay:not([hidden]) [data-scoring='{last['round']}']")

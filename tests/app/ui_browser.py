@@ -40,6 +40,13 @@ CHROMIUM_ARGS = [
 ]
 TABLET = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+# the three tablet sizes the layout tests measure and the screenshots show, and the app's languages
+TABLETS = {
+    "1280x800": {"width": 1280, "height": 800},
+    "1024x768": {"width": 1024, "height": 768},
+    "768x1024": {"width": 768, "height": 1024},
+}
+LANGS = ("en", "cs", "pl", "uk")
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 
 
@@ -118,6 +125,17 @@ def stop_process(proc: subprocess.Popen[str]) -> None:
 def get_json(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=10) as reply:
         return json.load(reply)
+
+
+def shown(page: Any, base: str, timeout_ms: float = 60_000) -> None:
+    """Wait until the page shows the server's current state (its `rev`)."""
+    rev = get_json(base + "/api/state")["rev"]
+    page.wait_for_function(
+        "rev => Number(document.body.dataset.rev ?? -1) >= rev",
+        arg=rev,
+        timeout=timeout_ms,
+        polling=100,
+    )
 
 
 def post_json(url: str, body: dict[str, Any]) -> Any:

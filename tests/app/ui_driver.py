@@ -6,18 +6,23 @@ everything else on the table page. Policy: the first legal choice, except that t
 caballeros are taken to the court and each player throws one caballero into the castillo between
 two general scorings; every throw is followed by dropping the cube through the dropper panel so
 that the simulated tower counts it.
+
+Games played through the API instead (no taps), to bring a table to a moment before a page is
+looked at: `ec_dealer_game` and `ec_step` / `ec_play_until` (El Caballero), `kd_play`
+(Kingdomino).
 """
 
 from __future__ import annotations
 
 import contextlib
+import random
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.app.ui_browser import get_json
+from tests.app.ui_browser import get_json, post_json
 
 STALL_S = 30.0  # no progress for this long: the test fails with the state it was stuck in
 CLICK_TIMEOUT_MS = 20_000  # generous: CI machines may be busy
@@ -258,3 +263,75 @@ class Driver:
                 self.close_scoring_dialog()
                 return
         raise Stalled(f"the game did not end within {max_steps} steps")
+
+
+# ---------------------------------------------------------------------- games played by the API
+# an El Caballero seat's steps, most wanted first: a full map (area cards, caballero cards) rather
+# than "done"
+EC_PREFER = ("reinforce", "area", "knight", "ship", "castillo", "raise")
+
+
+def ec_dealer_game(base: str) -> dict[str, str]:
+    """A new 4-player El Caballero dealer game (the synthetic catalogue, seed 3: the browser
+    tests' and the screenshots' game); its seat tokens by colour."""
+    created = post_json(
+        base + "/api/games",
+        {
+            "game": "elcaballero",
+            "players": ["red", "blue", "green", "yellow"],
+            "mode": "dealer",
+            "catalogue": "synthetic",
+            "seed": 3,
+        },
+    )
+    return {seat["colour"]: seat["token"] for seat in created["seats"]}
+
+
+def ec_pick(legal: list[str], rng: random.Random) -> str:
+    for kind in EC_PREFER:
+        options = [t for t in legal if t == kind or t.startswith(kind + " ")]
+        if options and not (kind in ("ship", "castillo", "raise") and rng.random() < 0.5):
+            return rng.choice(options)
+    return rng.choice(legal)
+
+
+def ec_step(base: str, tokens: dict[str, str], rng: random.Random) -> str | None:
+    """One step of whichever El Caballero seat may act, through its seat route: its colour
+    (None: none may)."""
+    for colour, token in tokens.items():
+        legal = get_json(f"{base}/api/seat/{token}/state")["legal"]
+        if legal:
+            post_json(f"{base}/api/seat/{token}/action", {"text": ec_pick(legal, rng)})
+            return colour
+    return None
+
+
+def ec_play_until(
+    base: str,
+    tokens: dict[str, str],
+    rng: random.Random,
+    done: Callable[[dict[str, Any]], bool],
+) -> dict[str, Any]:
+    """`ec_step` until the table's state (`/api/state`) is `done`; that state. Fails when no seat
+    may act before."""
+    while True:
+        state: dict[str, Any] = get_json(base + "/api/state")
+        if done(state):
+            return state
+        assert ec_step(base, tokens, rng), f"nobody may act: {state['prompt']}"
+
+
+def kd_play(base: str, tokens: dict[str, str], moves: int, rng: random.Random) -> None:
+    """Kingdomino moves made through the API: each acting seat (or the table's draw) picks a
+    legal move."""
+    for _ in range(moves):
+        state = get_json(base + "/api/state")
+        game = state["game"]
+        if game["step"] == "over":
+            return
+        actor = game["acting"][0]
+        if actor == "chance":
+            post_json(base + "/api/action", {"text": rng.choice(state["legal"])})
+            continue
+        mine = get_json(f"{base}/api/seat/{tokens[actor]}/state")
+        post_json(f"{base}/api/seat/{tokens[actor]}/action", {"text": rng.choice(mine["legal"])})

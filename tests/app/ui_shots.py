@@ -29,23 +29,20 @@ from typing import Any
 
 from tests.app.ui_browser import (
     ARTIFACTS,
+    LANGS,
     PHONE,
     TABLET,
+    TABLETS,
     app_server,
     browser_context,
     get_json,
     post_json,
+    shown,
 )
-from tests.app.ui_driver import Driver
+from tests.app.ui_driver import Driver, ec_dealer_game, ec_play_until, ec_step, kd_play
 
 Moment = Callable[[dict[str, Any]], bool]
 GAMES = ("elgrande", "kingdomino", "elcaballero")
-LANGS = ("en", "cs", "pl", "uk")
-TABLETS = {
-    "1280x800": {"width": 1280, "height": 800},
-    "1024x768": {"width": 1024, "height": 768},
-    "768x1024": {"width": 768, "height": 1024},
-}
 SIZES = (*TABLETS, "phone")
 SHOTS = ARTIFACTS / "shots"
 # the subset asked for on the command line (main() narrows these)
@@ -127,14 +124,6 @@ def _open(context: Any, url: str, viewport: dict[str, int]) -> Any:
     return page
 
 
-def _shown(page: Any, base: str) -> None:
-    """Wait until the page shows the server's current state."""
-    rev = get_json(base + "/api/state")["rev"]
-    page.wait_for_function(
-        "rev => Number(document.body.dataset.rev ?? -1) >= rev", arg=rev, timeout=60_000
-    )
-
-
 # ------------------------------------------------------------------ El Grande
 def shoot_elgrande(base: str) -> None:
     reply = post_json(
@@ -169,62 +158,29 @@ def shoot_elgrande(base: str) -> None:
 
 
 # ------------------------------------------------------------------ Kingdomino
-def _kd_play(base: str, tokens: dict[str, str], moves: int, rng: random.Random) -> None:
-    """Moves made through the API: each acting seat (or the table's draw) picks a legal move."""
-    for _ in range(moves):
-        state = get_json(base + "/api/state")
-        game = state["game"]
-        if game["step"] == "over":
-            return
-        actor = game["acting"][0]
-        if actor == "chance":
-            post_json(base + "/api/action", {"text": rng.choice(state["legal"])})
-            continue
-        mine = get_json(f"{base}/api/seat/{tokens[actor]}/state")
-        post_json(f"{base}/api/seat/{tokens[actor]}/action", {"text": rng.choice(mine["legal"])})
-
-
 def shoot_kingdomino(base: str) -> None:
     body = {"game": "kingdomino", "players": ["pink", "yellow", "green", "blue"]}
     created = post_json(base + "/api/games", {**body, "mode": "dealer", "seed": 5})
     tokens = {s["colour"]: s["token"] for s in created["seats"]}
-    _kd_play(base, tokens, 40, random.Random(1))  # mid-game: every kingdom has 3+ dominoes
+    kd_play(base, tokens, 40, random.Random(1))  # mid-game: every kingdom has 3+ dominoes
     with browser_context(TABLET) as context:
         table = _open(context, base + "/", TABLET)
         table.wait_for_selector("#board .kd-kingdom")
         actor = get_json(base + "/api/state")["game"]["acting"][0]
         seat = _open(context, f"{base}/seat/{tokens.get(actor, tokens['pink'])}", PHONE)
-        _shown(table, base)
+        shown(table, base)
         shoot_table(table, "kingdomino-midgame")
         shoot_seat(seat, "kingdomino-midgame")
-        _kd_play(base, tokens, 1000, random.Random(2))
+        kd_play(base, tokens, 1000, random.Random(2))
         table.wait_for_selector("#kd-final", timeout=60_000)
-        _shown(table, base)
+        shown(table, base)
         shoot_table(table, "kingdomino-over")
         shoot_seat(seat, "kingdomino-over")
 
 
 # ------------------------------------------------------------------ El Caballero
-# a seat's steps, most wanted first: a full map (area cards, caballero cards) rather than "done"
-PREFER = ("reinforce", "area", "knight", "ship", "castillo", "raise")
-
-
-def _ec_pick(legal: list[str], rng: random.Random) -> str:
-    for kind in PREFER:
-        options = [t for t in legal if t == kind or t.startswith(kind + " ")]
-        if options and not (kind in ("ship", "castillo", "raise") and rng.random() < 0.5):
-            return rng.choice(options)
-    return rng.choice(legal)
-
-
-def _ec_step(base: str, tokens: dict[str, str], rng: random.Random) -> str | None:
-    """One step of whichever seat may act: its colour (None: none may)."""
-    for colour, token in tokens.items():
-        legal = get_json(f"{base}/api/seat/{token}/state")["legal"]
-        if legal:
-            post_json(f"{base}/api/seat/{token}/action", {"text": _ec_pick(legal, rng)})
-            return colour
-    return None
+def _round_3_turn(game: dict[str, Any]) -> bool:
+    return bool(game.get("round", 0) >= 3 and game.get("phase") == "turn")
 
 
 def _ec_acting(base: str, tokens: dict[str, str]) -> str:
@@ -235,36 +191,21 @@ def _ec_acting(base: str, tokens: dict[str, str]) -> str:
 
 
 def shoot_elcaballero(base: str) -> None:
-    created = post_json(
-        base + "/api/games",
-        {
-            "game": "elcaballero",
-            "players": ["red", "blue", "green", "yellow"],
-            "mode": "dealer",
-            "catalogue": "synthetic",
-            "seed": 3,
-        },
-    )
-    tokens = {s["colour"]: s["token"] for s in created["seats"]}
+    tokens = ec_dealer_game(base)
     rng = random.Random(5)
     # mid-round: round 3's play, a few area cards on the map, a seat to act
-    while True:
-        state = get_json(base + "/api/state")["game"]
-        if state.get("round", 0) >= 3 and state.get("phase") == "turn":
-            break
-        assert _ec_step(base, tokens, rng), "nobody may act"
+    ec_play_until(base, tokens, rng, lambda s: _round_3_turn(s["game"]))
     for _ in range(3):
-        _ec_step(base, tokens, rng)
+        ec_step(base, tokens, rng)
     with browser_context(TABLET) as context:
         table = _open(context, base + "/", TABLET)
         actor = _ec_acting(base, tokens)
         seat = _open(context, f"{base}/seat/{tokens[actor]}", PHONE)
-        _shown(table, base)
+        shown(table, base)
         shoot_table(table, "elcaballero-turn")
         shoot_seat(seat, "elcaballero-turn")
-        while not get_json(base + "/api/state")["game"]["scorings"]:
-            assert _ec_step(base, tokens, rng), "nobody may act"
-        _shown(table, base)
+        ec_play_until(base, tokens, rng, lambda s: bool(s["game"]["scorings"]))
+        shown(table, base)
         if not table.locator("#overlay:not([hidden])").count():
             table.locator("[data-open-scoring]").first.click()
         table.wait_for_selector("#overlay:not([hidden])")
