@@ -29,7 +29,9 @@ import pytest
 
 from tests.app.ui_browser import (
     ARTIFACTS,
+    LANGS,
     PHONE,
+    TABLETS,
     app_server,
     browser_context,
     chromium_missing,
@@ -37,18 +39,13 @@ from tests.app.ui_browser import (
     post_json,
     watch_errors,
 )
+from tests.app.ui_driver import kd_play
 
 MISSING = chromium_missing()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLES = ROOT / "host" / "games" / "kingdomino" / "static" / "i18n"
-LANGS = ("en", "cs", "pl", "uk")
-VIEWPORTS = {
-    "1280x800": {"width": 1280, "height": 800},
-    "1024x768": {"width": 1024, "height": 768},
-    "768x1024": {"width": 768, "height": 1024},
-}
 WAIT = 60_000  # ms: a computer's move on a loaded machine
 # the squares of the kingdom a person places on, to tap: 33 px at 1024 x 768 before it got the
 # larger share of the board (38 px since; 54 px at 1280 x 800, 43-48 px at 768 x 1024)
@@ -134,26 +131,11 @@ def _bundle(lang: str) -> dict[str, str]:
     return {**shell, **texts}
 
 
-def _play(base: str, tokens: dict[str, str], moves: int, rng: random.Random) -> None:
-    """Moves made through the API: each acting seat (or the table's draw) picks a legal move."""
-    for _ in range(moves):
-        state = get_json(base + "/api/state")
-        game = state["game"]
-        if game["step"] == "over":
-            return
-        actor = game["acting"][0]
-        if actor == "chance":
-            post_json(base + "/api/action", {"text": rng.choice(state["legal"])})
-            continue
-        mine = get_json(f"{base}/api/seat/{tokens[actor]}/state")
-        post_json(f"{base}/api/seat/{tokens[actor]}/action", {"text": rng.choice(mine["legal"])})
-
-
 def _mid_game(base: str) -> dict[str, str]:
     body = {"game": "kingdomino", "players": ["pink", "yellow", "green", "blue"]}
     created = post_json(base + "/api/games", {**body, "mode": "dealer", "seed": 5})
     tokens = {s["colour"]: s["token"] for s in created["seats"]}
-    _play(base, tokens, 40, random.Random(1))
+    kd_play(base, tokens, 40, random.Random(1))
     game = get_json(base + "/api/state")["game"]
     assert game["step"] == "place" and all(seat["dominoes"] >= 3 for seat in game["seats"])
     return tokens
@@ -187,7 +169,7 @@ def test_the_table_reads_from_a_metre_at_every_tablet_size_and_the_phone_fits() 
         watch_errors(page, errors)
         page.goto(base + "/")
         page.wait_for_selector("#board .kd-kingdom")
-        for size, viewport in VIEWPORTS.items():
+        for size, viewport in TABLETS.items():
             page.set_viewport_size(viewport)
             for lang in LANGS:
                 _language(page, lang)
@@ -228,10 +210,10 @@ def test_the_table_reads_from_a_metre_at_every_tablet_size_and_the_phone_fits() 
         if flow["width"] > PHONE["width"] or flow["overlaps"]:
             failures.append(f"phone table: {flow}")
         # the game's end: the table still one screen, the scores as large, the last move named
-        _play(base, tokens, 1000, random.Random(2))
+        kd_play(base, tokens, 1000, random.Random(2))
         assert get_json(base + "/api/state")["game"]["step"] == "over"
         page.wait_for_selector("#kd-final")
-        for size, viewport in VIEWPORTS.items():
+        for size, viewport in TABLETS.items():
             page.set_viewport_size(viewport)
             _fitted(page)
             m = page.evaluate(MEASURE)
@@ -449,7 +431,7 @@ def test_the_log_reads_as_sentences_in_every_language() -> None:
                 assert not re.search(r"\b(claim|place|draw) \d|\b[a-i]\d[nesw]?\b", text), text
         # to the game's end: the last lines too (the last placements, no claim left)
         tokens = {s["colour"]: s["token"] for s in get_json(base + "/api/state")["seats"]}
-        _play(base, tokens, 1000, random.Random(4))
+        kd_play(base, tokens, 1000, random.Random(4))
         state = get_json(base + "/api/state")
         assert state["game"]["step"] == "over"
         last = [line for line in state["log"] if line["kind"] == "action"][-1]

@@ -32,8 +32,10 @@ import pytest
 
 from tests.app.ui_browser import (
     ARTIFACTS,
+    LANGS,
     PHONE,
     TABLET,
+    TABLETS,
     app_server,
     browser_context,
     chromium_missing,
@@ -45,12 +47,6 @@ from tests.app.ui_strings import page_strings
 MISSING = chromium_missing()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
 
-LANGS = ("en", "cs", "pl", "uk")
-VIEWPORTS = {
-    "1280x800": {"width": 1280, "height": 800},
-    "1024x768": {"width": 1024, "height": 768},
-    "768x1024": {"width": 768, "height": 1024},
-}
 TABLE_MIN = {"name": 18.0, "value": 18.0, "count": 24.0, "score": 24.0, "tap": 44.0}
 PHONE_MIN = {"name": 12.0, "value": 12.0, "count": 12.0}
 
@@ -134,7 +130,7 @@ def _settle(page: Any) -> None:
 def _check_table(page: Any, moment: str) -> list[str]:
     """Measure the table page at every tablet size in every language; the failures, in words."""
     failures: list[str] = []
-    for size, viewport in VIEWPORTS.items():
+    for size, viewport in TABLETS.items():
         page.set_viewport_size(viewport)
         for lang in LANGS:
             page.select_option("#lang", lang)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tests.app.ui_browser import (
+    LANGS,
     PHONE,
     TABLET,
     app_server,
@@ -25,7 +26,6 @@ from tests.app.ui_driver import Driver
 
 MISSING = chromium_missing()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
-LANGS = ("en", "cs", "pl", "uk")
 PLAYERS = ["purple", "green", "blue", "orange"]
 
 
