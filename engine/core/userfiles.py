@@ -53,7 +53,13 @@ _BRACKETS = re.compile(r"[\[\]{}]")
 
 
 class UnreadableFile(ValueError):
-    """A user's file refused before or while it is parsed; the message names it and says why."""
+    """A user's file refused before or while it is parsed; the message names it and says why,
+    `kind` which rule refused it (a caller words it in its own terms: "unreadable",
+    "not_regular", "too_big", "not_utf8", "too_deep", "key_parts", "not_toml")."""
+
+    def __init__(self, message: str, kind: str = "unreadable") -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 def _kind(mode: int) -> str:
@@ -80,9 +86,11 @@ def read_bytes(path: Path | str, limit: int) -> bytes:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise UnreadableFile(f"{path} is {_kind(info.st_mode)}, not a regular file")
+            raise UnreadableFile(
+                f"{path} is {_kind(info.st_mode)}, not a regular file", "not_regular"
+            )
         if info.st_size > limit:
-            raise UnreadableFile(f"{path} is larger than {_size(limit)}")
+            raise UnreadableFile(f"{path} is larger than {_size(limit)}", "too_big")
         os.set_blocking(fd, True)
         chunks: list[bytes] = []
         total = 0
@@ -97,7 +105,7 @@ def read_bytes(path: Path | str, limit: int) -> bytes:
     finally:
         os.close(fd)
     if total > limit:
-        raise UnreadableFile(f"{path} is larger than {_size(limit)}")
+        raise UnreadableFile(f"{path} is larger than {_size(limit)}", "too_big")
     return b"".join(chunks)
 
 
@@ -105,7 +113,7 @@ def decode(data: bytes, name: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise UnreadableFile(f"{name} is not UTF-8 text") from None
+        raise UnreadableFile(f"{name} is not UTF-8 text", "not_utf8") from None
 
 
 def read_text(path: Path | str, limit: int = MAX_JSON_BYTES) -> str:
@@ -124,7 +132,7 @@ def check_depth(value: Any, name: str, limit: int = MAX_DEPTH) -> None:
         else:
             continue
         if depth > limit:
-            raise UnreadableFile(f"{name}: nested deeper than {limit} levels")
+            raise UnreadableFile(f"{name}: nested deeper than {limit} levels", "too_deep")
         stack.extend((inner, depth + 1) for inner in inner_items)
 
 
@@ -149,7 +157,7 @@ def parse_json(text: str, name: str) -> Any:
         where = f"line {not_json.lineno}, column {not_json.colno}"
         raise UnreadableFile(f"{name} is not JSON: {not_json.msg} ({where})") from None
     except RecursionError:
-        raise UnreadableFile(f"{name}: nested deeper than {MAX_DEPTH} levels") from None
+        raise UnreadableFile(f"{name}: nested deeper than {MAX_DEPTH} levels", "too_deep") from None
     except ValueError as too_long:  # an integer of more than 4300 digits
         raise UnreadableFile(f"{name} is not usable JSON: {too_long}") from None
     check_depth(value, name)
@@ -207,10 +215,12 @@ def _check_toml_shape(text: str, name: str) -> None:
     for bracket in _BRACKETS.finditer(bare):
         depth += 1 if bracket.group() in "[{" else -1
         if depth > MAX_DEPTH:
-            raise UnreadableFile(f"{name}: nested deeper than {MAX_DEPTH} levels")
+            raise UnreadableFile(f"{name}: nested deeper than {MAX_DEPTH} levels", "too_deep")
     for key in _TOML_DOTTED.finditer(bare):
         if key.group().count(".") >= MAX_KEY_PARTS:
-            raise UnreadableFile(f"{name}: a key of more than {MAX_KEY_PARTS} dotted parts")
+            raise UnreadableFile(
+                f"{name}: a key of more than {MAX_KEY_PARTS} dotted parts", "key_parts"
+            )
 
 
 def parse_toml(text: str, name: str) -> dict[str, Any]:
@@ -219,9 +229,9 @@ def parse_toml(text: str, name: str) -> dict[str, Any]:
     try:
         value = tomllib.loads(text)
     except tomllib.TOMLDecodeError as not_toml:
-        raise UnreadableFile(f"{name} is not TOML: {not_toml}") from None
+        raise UnreadableFile(f"{name} is not TOML: {not_toml}", "not_toml") from None
     except RecursionError:
-        raise UnreadableFile(f"{name}: nested deeper than {MAX_DEPTH} levels") from None
+        raise UnreadableFile(f"{name}: nested deeper than {MAX_DEPTH} levels", "too_deep") from None
     check_depth(value, name)
     return value
 

@@ -28,8 +28,58 @@ EDGE_NAMES = "NESW"  # index = direction: 0 north, 1 east, 2 south, 3 west (cloc
 MAX_TREASURE = 9  # gold or fish on one region: more is a typing error
 
 
+# Why a card description is refused: one English template per translation key (the key is
+# `ec.card.<name>`, worded in every language in host/games/elcaballero/static/i18n/*/ui.json;
+# its parameters fill the {braces}: edges, parts and fields of the notation, never words).
+CARD_PREFIX = "ec.card."
+CARD_TEMPLATES: dict[str, str] = {
+    "no_region": "a card needs at least one region",
+    "edge_unowned": "edge {edge} belongs to no region",
+    "edge_shared": "edge {edge} belongs to more than one region",
+    "gold_range": "the land region {edges}: gold must be 0 to {max}",
+    "gold_range_closed": "the land region touching no edge: gold must be 0 to {max}",
+    "fish_range": "the sea region {edges}: fish must be 0 to {max}",
+    "fish_range_closed": "the sea region touching no edge: fish must be 0 to {max}",
+    "cross_land_land": "the land region {a} and the land region {b} would cross",
+    "cross_land_sea": "the land region {a} and the sea region {b} would cross",
+    "cross_sea_land": "the sea region {a} and the land region {b} would cross",
+    "cross_sea_sea": "the sea region {a} and the sea region {b} would cross",
+    "not_text": "not a card description: {text}",
+    "region_kind": "a region starts with L (land) or S (sea): {part}",
+    "edge_twice_text": "edge {edge} is listed twice in {part}",
+    "after_edges_land": "{part}: after the edges only gold (gN) on land may follow",
+    "after_edges_sea": "{part}: after the edges only fish (fN) on sea may follow",
+    "not_table": "a card is a table with edges and regions, or a description text",
+    "unknown_fields": "unknown field(s) {fields} (known: count, edges, id, regions)",
+    "id_text": "id must be text",
+    "count_whole": "count must be a whole number of at least 1",
+    "regions_list": "regions must be a non-empty list",
+    "edges_letters": "edges must be four letters L or S (N, E, S, W)",
+    "edge_land_region_sea": "edge {edge} is land in edges but its region is sea",
+    "edge_sea_region_land": "edge {edge} is sea in edges but its region is land",
+    "region_table": "regions[{index}]: a region is a table with type and edges",
+    "region_type": "regions[{index}]: type must be land or sea",
+    "region_gold_on_sea": "regions[{index}]: gold only on a land region",
+    "region_fish_on_land": "regions[{index}]: fish only on a sea region",
+    "region_unknown_field": "regions[{index}]: unknown field {key}",
+    "region_edges_list": "regions[{index}]: edges must be a list of N, E, S, W",
+    "region_edge_twice": "regions[{index}]: edge {edge} listed twice",
+    "region_gold_whole": "regions[{index}]: gold must be a whole number",
+    "region_fish_whole": "regions[{index}]: fish must be a whole number",
+}
+
+
 class CardError(ValueError):
-    """A card description is malformed; the message says what, for a player to fix."""
+    """A card description is malformed; the message says what, for a player to fix. `key` and
+    `params` word it in any language (CARD_TEMPLATES); `field` is the field of a catalogue
+    entry it concerns (`regions[2]`, `count`; "": the entry as a whole), for the line a
+    refused catalogue names."""
+
+    def __init__(self, name: str, field: str = "regions", **params: str | int) -> None:
+        super().__init__(CARD_TEMPLATES[name].format(**params))
+        self.key = CARD_PREFIX + name
+        self.params: dict[str, str | int] = params
+        self.field = field
 
 
 class RegionDesc:
@@ -128,36 +178,38 @@ def _cross(a: int, b: int) -> bool:
     return changes >= 4
 
 
-def _region_name(r: RegionDesc) -> str:
-    edges = "-".join(r.edge_names) or "touching no edge"
-    return f"the {KIND_NAMES[r.kind]} region {edges}"
-
-
 def check_regions(regions: list[RegionDesc]) -> None:
     """The reference's validation rules, each with its own message."""
     if not regions:
-        raise CardError("a card needs at least one region")
+        raise CardError("no_region")
     for d in range(4):
         holders = [r for r in regions if r.edge_mask >> d & 1]
         if not holders:
-            raise CardError(f"edge {EDGE_NAMES[d]} belongs to no region")
+            raise CardError("edge_unowned", edge=EDGE_NAMES[d])
         if len(holders) > 1:
-            raise CardError(f"edge {EDGE_NAMES[d]} belongs to more than one region")
+            raise CardError("edge_shared", edge=EDGE_NAMES[d])
     for r in regions:
         if not 0 <= r.treasure <= MAX_TREASURE:
-            what = "gold" if r.kind == LAND else "fish"
-            raise CardError(f"{_region_name(r)}: {what} must be 0 to {MAX_TREASURE}")
+            name = ("gold" if r.kind == LAND else "fish") + "_range"
+            edges = "-".join(r.edge_names)
+            if not edges:
+                raise CardError(name + "_closed", max=MAX_TREASURE)
+            raise CardError(name, edges=edges, max=MAX_TREASURE)
     for i, a in enumerate(regions):
         for b in regions[i + 1 :]:
             if _cross(a.edge_mask, b.edge_mask):
-                raise CardError(f"{_region_name(a)} and {_region_name(b)} would cross")
+                raise CardError(
+                    f"cross_{KIND_NAMES[a.kind]}_{KIND_NAMES[b.kind]}",
+                    a="-".join(a.edge_names),
+                    b="-".join(b.edge_names),
+                )
 
 
 def card_from_text(text: str, card_id: str = "") -> CardDesc:
     """The one-word notation: regions joined by '+', each a kind letter (L land, S sea), the
     edges it touches (N E S W, none for a closed region), then gN gold or fN fish."""
     if not text or len(text) > 40:
-        raise CardError(f"not a card description: {text!r}")
+        raise CardError("not_text", text=repr(text))
     regions = []
     for part in text.split("+"):
         regions.append(_region_from_text(part))
@@ -166,14 +218,14 @@ def card_from_text(text: str, card_id: str = "") -> CardDesc:
 
 def _region_from_text(part: str) -> RegionDesc:
     if not part or part[0].upper() not in KIND_LETTERS:
-        raise CardError(f"a region starts with L (land) or S (sea): {part!r}")
+        raise CardError("region_kind", part=repr(part))
     kind = KIND_LETTERS.index(part[0].upper())
     mask = 0
     i = 1
     while i < len(part) and part[i].upper() in EDGE_NAMES:
         bit = 1 << EDGE_NAMES.index(part[i].upper())
         if mask & bit:
-            raise CardError(f"edge {part[i].upper()} is listed twice in {part!r}")
+            raise CardError("edge_twice_text", edge=part[i].upper(), part=repr(part))
         mask |= bit
         i += 1
     treasure = 0
@@ -181,8 +233,8 @@ def _region_from_text(part: str) -> RegionDesc:
         letter = part[i].lower()
         wanted = "g" if kind == LAND else "f"
         if letter != wanted or not part[i + 1 :].isdigit():
-            what = "gold (gN) on land" if kind == LAND else "fish (fN) on sea"
-            raise CardError(f"{part!r}: after the edges only {what} may follow")
+            name = "after_edges_land" if kind == LAND else "after_edges_sea"
+            raise CardError(name, part=repr(part))
         treasure = int(part[i + 1 :])
     return RegionDesc(kind, mask, treasure)
 
@@ -193,66 +245,61 @@ def card_from_mapping(raw: Any, card_id: str = "") -> CardDesc:
     if isinstance(raw, str):
         return card_from_text(raw, card_id)
     if not isinstance(raw, Mapping):
-        raise CardError("a card is a table with edges and regions, or a description text")
+        raise CardError("not_table", field="")
     known = {"id", "count", "edges", "regions"}
     unknown = sorted(str(k) for k in raw if k not in known)
     if unknown:
-        raise CardError(
-            f"unknown field(s) {', '.join(unknown)} (known: {', '.join(sorted(known))})"
-        )
+        raise CardError("unknown_fields", field=unknown[0], fields=", ".join(unknown))
     label = raw.get("id", card_id)
     if not isinstance(label, str):
-        raise CardError("id must be text")
+        raise CardError("id_text", field="id")
     count = raw.get("count", 1)
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise CardError("count must be a whole number of at least 1")
+        raise CardError("count_whole", field="count")
     regions_raw = raw.get("regions")
     if not isinstance(regions_raw, list) or not regions_raw:
-        raise CardError("regions must be a non-empty list")
+        raise CardError("regions_list")
     regions = [_region_from_mapping(r, i) for i, r in enumerate(regions_raw)]
     card = CardDesc(regions, label, count)
     edges = raw.get("edges")
     if edges is not None:
         if not isinstance(edges, str) or len(edges) != 4 or set(edges.upper()) - {"L", "S"}:
-            raise CardError("edges must be four letters L or S (N, E, S, W)")
+            raise CardError("edges_letters", field="edges")
         for d in range(4):
             if edges[d].upper() != card.edges[d]:
-                said = "land" if edges[d].upper() == "L" else "sea"
-                raise CardError(
-                    f"edge {EDGE_NAMES[d]} is {said} in edges but its region is "
-                    f"{'land' if card.edges[d] == 'L' else 'sea'}"
-                )
+                name = "edge_sea_region_land" if card.edges[d] == "L" else "edge_land_region_sea"
+                raise CardError(name, field="edges", edge=EDGE_NAMES[d])
     return card
 
 
 def _region_from_mapping(raw: Any, index: int) -> RegionDesc:
     where = f"regions[{index}]"
     if not isinstance(raw, Mapping):
-        raise CardError(f"{where}: a region is a table with type and edges")
+        raise CardError("region_table", field=where, index=index)
     kind_name = raw.get("type")
     if kind_name not in KIND_NAMES:
-        raise CardError(f"{where}: type must be land or sea")
+        raise CardError("region_type", field=where, index=index)
     kind = KIND_NAMES.index(str(kind_name))
     known = {"type", "edges", "gold" if kind == LAND else "fish"}
     for key in raw:
         if key not in known:
             if key in ("gold", "fish"):
-                raise CardError(
-                    f"{where}: {key} only on a {'sea' if key == 'fish' else 'land'} region"
-                )
-            raise CardError(f"{where}: unknown field {key!r}")
+                name = "region_fish_on_land" if key == "fish" else "region_gold_on_sea"
+                raise CardError(name, field=where, index=index)
+            raise CardError("region_unknown_field", field=where, index=index, key=repr(key))
     edges = raw.get("edges", [])
     if not isinstance(edges, list) or not all(
         isinstance(e, str) and e.upper() in EDGE_NAMES and len(e) == 1 for e in edges
     ):
-        raise CardError(f"{where}: edges must be a list of N, E, S, W")
+        raise CardError("region_edges_list", field=where, index=index)
     mask = 0
     for e in edges:
         bit = 1 << EDGE_NAMES.index(e.upper())
         if mask & bit:
-            raise CardError(f"{where}: edge {e.upper()} listed twice")
+            raise CardError("region_edge_twice", field=where, index=index, edge=e.upper())
         mask |= bit
     treasure = raw.get("gold" if kind == LAND else "fish", 0)
     if isinstance(treasure, bool) or not isinstance(treasure, int):
-        raise CardError(f"{where}: {'gold' if kind == LAND else 'fish'} must be a whole number")
+        name = "region_gold_whole" if kind == LAND else "region_fish_whole"
+        raise CardError(name, field=where, index=index)
     return RegionDesc(kind, mask, treasure)

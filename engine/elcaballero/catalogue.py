@@ -3,9 +3,12 @@
 real cards) that dealer mode and the tests use.
 
 A refused file says where: `CatalogueError` names the file, the line of the card (or of its
-field) and the problem. A game keeps a file's set in its options as entries (`to_entries`:
-"ID COUNT DESCRIPTION", the description in the one-word notation), so that its record replays
-without the file (`from_entries`).
+field) and the problem, in English and as a translation key with its parameters (a card's own
+problem nested in them: `problem_key`, `problem_params`, from its CardError).
+
+A game keeps a file's set in its options as entries (`to_entries`: "ID COUNT DESCRIPTION", the
+description in the one-word notation), so that its record replays without the file
+(`from_entries`).
 
 >>> synthetic = load_synthetic()
 >>> synthetic.synthetic, synthetic.total, synthetic.label.startswith("SYNTHETIC")
@@ -34,18 +37,60 @@ TOP_LEVEL = ("label", "synthetic", "card")
 # where a line starts a card, or a field of one (for the line a refusal names)
 _CARD_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*card[ \t]*\]\]")
 _REGION = re.compile(r"regions\[(\d+)\]")
-_AT_LINE = re.compile(r"\s*\(at line (\d+), column \d+\)")
+_AT_LINE = re.compile(r"\(at line (\d+), column \d+\)")  # where tomllib says it stopped
+# Why a catalogue is refused: one English template per translation key (`ec.catalogue.<name>`,
+# worded in every language in host/games/elcaballero/static/i18n/*/ui.json).
+PREFIX = "ec.catalogue."
+TEMPLATES: dict[str, str] = {
+    "unknown_key": "unknown key {key} (known: label, synthetic, card; each card a [[card]])",
+    "label": "label must be text of 1 to {max}",
+    "synthetic": "synthetic must be true or false",
+    "no_cards": "no cards (write each as a [[card]] table)",
+    "card": "card #{n}: {problem}",
+    "card_id": "card #{n} ({id}): {problem}",
+    "id_missing": "every catalogue card needs an id",
+    "id_long": "an id is at most {max} characters",
+    "id_space": "the id {id} has a space or an unprintable character",
+    "id_twice": "the id {id} is used twice",
+    "total": "the counts add up to {total} cards, not the {expected} in the box",
+    "no_start": "no card can be the start card (land, no gold, no fish)",
+    # a file the rules for users' files refuse (engine.core.userfiles: UnreadableFile.kind);
+    # the English problem is the rule's own message, these word it for the table app
+    "unreadable": "the file cannot be read",
+    "not_regular": "the file is not a regular file",
+    "too_big": "the file is larger than {mib} MiB",
+    "not_utf8": "the file is not UTF-8 text",
+    "too_deep": "the file is nested deeper than {max} levels",
+    "key_parts": "a key has more than {max} dotted parts",
+    "not_toml": "the file is not valid TOML",
+}
+_UNREADABLE_PARAMS: dict[str, dict[str, Any]] = {
+    "too_big": {"mib": userfiles.MAX_TOML_BYTES >> 20},
+    "too_deep": {"max": userfiles.MAX_DEPTH},
+    "key_parts": {"max": userfiles.MAX_KEY_PARTS},
+}
 
 
 class CatalogueError(GameDataError):
-    """A catalogue refused: `source` (the file), `line` (0: the whole file) and `problem`."""
+    """A catalogue refused: `source` (the file), `line` (0: the whole file) and `problem` (in
+    English: TEMPLATES[name] unless given); `key` and `params` word it in any language (a
+    card's problem nested: `problem_key`, `problem_params`)."""
 
-    def __init__(self, source: str, line: int, problem: str) -> None:
+    def __init__(
+        self,
+        source: str,
+        line: int,
+        name: str,
+        params: dict[str, Any] | None = None,
+        problem: str = "",
+    ) -> None:
+        self.params: dict[str, Any] = params or {}
+        self.problem = problem or TEMPLATES[name].format(**self.params)
         where = f"{source}, line {line}" if line else source
-        super().__init__(f"{where}: {problem}")
+        super().__init__(f"{where}: {self.problem}")
         self.source = source
         self.line = line
-        self.problem = problem
+        self.key = PREFIX + name
 
 
 class Catalogue:
@@ -72,15 +117,16 @@ class Catalogue:
         }
 
 
-def _id_problem(card_id: str) -> str:
-    """Why a card id cannot be one (it is a word of the notation: `reveal ID`); "" if it can."""
+def _id_problem(card_id: str) -> tuple[str, dict[str, Any]]:
+    """Why a card id cannot be one (it is a word of the notation: `reveal ID`): the name of its
+    template and the parameters; ("", {}) if it can."""
     if not card_id:
-        return "every catalogue card needs an id"
+        return "id_missing", {}
     if len(card_id) > MAX_ID:
-        return f"an id is at most {MAX_ID} characters"
+        return "id_long", {"max": MAX_ID}
     if any(ch.isspace() or not ch.isprintable() for ch in card_id):
-        return f"the id {card_id!r} has a space or an unprintable character"
-    return ""
+        return "id_space", {"id": repr(card_id)}
+    return "", {}
 
 
 class _Lines:
@@ -124,23 +170,6 @@ class _Lines:
         return start + 1
 
 
-def _field_of(problem: str) -> str:
-    """The field of a card a CardError's message is about ("": the card as a whole)."""
-    for field in ("id", "count"):
-        if problem.startswith(f"{field} "):
-            return field
-    if problem.startswith("edges must") or " in edges but " in problem:
-        return "edges"
-    if problem.startswith("unknown field(s) "):
-        return problem.removeprefix("unknown field(s) ").split(",")[0].split(" ")[0]
-    region = _REGION.match(problem)
-    if region:
-        return region.group()
-    if problem.startswith("a card is a table"):
-        return ""
-    return "regions"  # a region's own problem, an edge of none or two, regions that cross
-
-
 def catalogue_from_toml(
     raw: dict[str, Any], source: str, expected: int = CARDS_IN_THE_BOX, text: str = ""
 ) -> Catalogue:
@@ -151,47 +180,47 @@ def catalogue_from_toml(
     unknown = [key for key in raw if key not in TOP_LEVEL]
     if unknown:
         raise CatalogueError(
-            source,
-            lines.top(unknown[0]),
-            f"unknown key {unknown[0]!r} (known: {', '.join(TOP_LEVEL)}; each card a [[card]])",
+            source, lines.top(unknown[0]), "unknown_key", {"key": repr(unknown[0])}
         )
     label = raw.get("label", Path(source).name)
     synthetic = raw.get("synthetic", False)
     if not isinstance(label, str) or not 0 < len(label) <= MAX_LABEL:
-        raise CatalogueError(source, lines.top("label"), f"label must be text of 1 to {MAX_LABEL}")
+        raise CatalogueError(source, lines.top("label"), "label", {"max": MAX_LABEL})
     if not isinstance(synthetic, bool):
-        raise CatalogueError(source, lines.top("synthetic"), "synthetic must be true or false")
+        raise CatalogueError(source, lines.top("synthetic"), "synthetic")
     if not isinstance(entries, list) or not entries:
-        raise CatalogueError(source, 0, "no cards (write each as a [[card]] table)")
+        raise CatalogueError(source, 0, "no_cards")
     cards: list[CardDesc] = []
     seen: set[str] = set()
     for index, entry in enumerate(entries):
-        where = f"card #{index + 1}"
+        where: dict[str, Any] = {"n": index + 1}
         if isinstance(entry, dict) and isinstance(entry.get("id"), str):
-            where += f" ({entry['id']})"
+            where["id"] = entry["id"]
+        name = "card_id" if "id" in where else "card"
         try:
             card = card_from_mapping(entry)
         except CardError as bad:
-            problem = str(bad)
+            nested = {"problem": str(bad), "problem_key": bad.key, "problem_params": bad.params}
             raise CatalogueError(
-                source, lines.card(index, _field_of(problem)), f"{where}: {problem}"
+                source, lines.card(index, bad.field), name, {**where, **nested}
             ) from None
-        problem = _id_problem(card.id)
+        problem, params = _id_problem(card.id)
         if not problem and card.id in seen:
-            problem = f"the id {card.id!r} is used twice"
+            problem, params = "id_twice", {"id": repr(card.id)}
         if problem:
-            raise CatalogueError(source, lines.card(index, "id"), f"{where}: {problem}")
+            nested = {
+                "problem": TEMPLATES[problem].format(**params),
+                "problem_key": PREFIX + problem,
+                "problem_params": params,
+            }
+            raise CatalogueError(source, lines.card(index, "id"), name, {**where, **nested})
         seen.add(card.id)
         cards.append(card)
     catalogue = Catalogue(cards, label, synthetic)
     if catalogue.total != expected:
-        raise CatalogueError(
-            source,
-            0,
-            f"the counts add up to {catalogue.total} cards, not the {expected} in the box",
-        )
+        raise CatalogueError(source, 0, "total", {"total": catalogue.total, "expected": expected})
     if not any(card.start_ok for card in cards):
-        raise CatalogueError(source, 0, "no card can be the start card (land, no gold, no fish)")
+        raise CatalogueError(source, 0, "no_start")
     return catalogue
 
 
@@ -201,9 +230,10 @@ def parse_catalogue(text: str, source: str) -> Catalogue:
         raw = userfiles.parse_toml(text, source)
     except userfiles.UnreadableFile as unreadable:
         message = str(unreadable).removeprefix(source).lstrip(":").strip()
-        found = _AT_LINE.search(message)
+        found = _AT_LINE.search(message) if unreadable.kind == "not_toml" else None
         problem = _AT_LINE.sub("", message.removeprefix("is ")).strip()
-        raise CatalogueError(source, int(found.group(1)) if found else 0, problem) from None
+        line = int(found.group(1)) if found else 0
+        raise _unreadable(source, line, unreadable, problem) from None
     return catalogue_from_toml(raw, source, text=text)
 
 
@@ -215,8 +245,17 @@ def load_catalogue(path: Path | str, source: str = "") -> Catalogue:
     try:
         text = userfiles.read_text(path, userfiles.MAX_TOML_BYTES)
     except userfiles.UnreadableFile as unreadable:
-        raise CatalogueError(source, 0, str(unreadable).replace(str(path), "the file")) from None
+        problem = str(unreadable).replace(str(path), "the file")
+        raise _unreadable(source, 0, unreadable, problem) from None
     return parse_catalogue(text, source)
+
+
+def _unreadable(
+    source: str, line: int, unreadable: userfiles.UnreadableFile, problem: str
+) -> CatalogueError:
+    """A file the rules for users' files refuse: the rule's English, worded by its kind."""
+    name = unreadable.kind if unreadable.kind in TEMPLATES else "unreadable"
+    return CatalogueError(source, line, name, _UNREADABLE_PARAMS.get(name), problem)
 
 
 def to_entries(catalogue: Catalogue) -> tuple[str, ...]:
@@ -238,9 +277,11 @@ def from_entries(label: str, entries: tuple[str, ...]) -> Catalogue:
         if len(parts) != 3 or not parts[1].isdigit() or not 1 <= int(parts[1]) <= CARDS_IN_THE_BOX:
             raise GameDataError(f"{where}: write ID COUNT DESCRIPTION, not {entry[:60]!r}")
         card_id, count, text = parts[0], int(parts[1]), parts[2]
-        problem = _id_problem(card_id) or ("the id is used twice" if card_id in seen else "")
+        problem, params = _id_problem(card_id)
         if problem:
-            raise GameDataError(f"{where}: {problem}")
+            raise GameDataError(f"{where}: {TEMPLATES[problem].format(**params)}")
+        if card_id in seen:
+            raise GameDataError(f"{where}: the id is used twice")
         try:
             card = card_from_text(text, card_id)
         except CardError as bad:

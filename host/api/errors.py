@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 
 class ActionError(Exception):
@@ -15,14 +16,14 @@ class ActionError(Exception):
         code: str,
         reason: str,
         key: str = "",
-        params: Mapping[str, str | int] | None = None,
+        params: Mapping[str, Any] | None = None,
         errors: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(f"{code}: {reason}")
         self.code = code
         self.reason = reason
         self.key = key
-        self.params: dict[str, str | int] = dict(params or {})
+        self.params: dict[str, Any] = dict(params or {})  # a nested refusal: {x_key, x_params}
         self.errors: dict[str, str] = dict(errors or {})
 
     def to_json(self) -> dict[str, object]:

@@ -82,6 +82,34 @@ def test_a_refused_file_is_named_with_its_line_on_the_catalogue_field(
     assert client.get("/api/state").json().get("game") is None  # no game was started
 
 
+def test_a_refused_cards_problem_comes_with_its_key_and_parameters(
+    client: TestClient, shelf: Path
+) -> None:
+    """The problem itself is a key and parameters too (the card's nested in them), so the lobby
+    words it in the page's language: every key it names is in every bundle."""
+    bad = GOOD.replace('edges = "LSSS"', 'edges = "LSSL"')
+    (shelf / catalogues.FOLDER / "wrong-edge.toml").write_text(bad, encoding="utf-8")
+    body = {"game": "elcaballero", "players": ["red", "blue"], "catalogue": "wrong-edge.toml"}
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == 400, answer.text
+    params = answer.json()["params"]
+    assert params["line"] == line_of(bad, "LSSL") and params["file"] == "wrong-edge.toml"
+    assert params["problem"] == "card #2 (CORNER): edge W is land in edges but its region is sea"
+    assert params["problem_key"] == "ec.catalogue.card_id"
+    nested = params["problem_params"]
+    assert nested["n"] == 2 and nested["id"] == "CORNER"
+    assert nested["problem_key"] == "ec.card.edge_land_region_sea"
+    assert nested["problem_params"] == {"edge": "W"}
+    for lang in LANGS:
+        words = json.loads((BUNDLES / lang / "ui.json").read_text(encoding="utf-8"))
+        assert "{edge}" in words[nested["problem_key"]], lang
+        assert "{problem}" in words[params["problem_key"]] and "{n}" in words[params["problem_key"]]
+    # a file the TOML parser refuses: its own key, the line in the frame
+    broken = client.post("/api/games", json={**body, "catalogue": "broken.toml"}).json()
+    assert broken["params"]["problem_key"] == "ec.catalogue.not_toml"
+    assert broken["params"]["problem_params"] == {}
+
+
 @pytest.mark.parametrize(
     ("body", "field"),
     [

@@ -1,7 +1,8 @@
 """El Caballero's catalogue in the lobby, in the browser, in cs, pl and uk (issue 23): the app
 started with `castillo run --catalogue FILE` preselects that file; table mode with the SYNTHETIC
 set shows the warning beside Start in the page's language; a broken file of the data folder is
-refused on the catalogue field in the page's language, naming the line."""
+refused on the catalogue field in the page's language, naming the line, the card and its
+problem (the problem's key nested in the refusal's parameters: no English sentence inside)."""
 
 from __future__ import annotations
 
@@ -88,4 +89,9 @@ def test_the_catalogue_warning_and_refusal_in_the_pages_language(
         assert text.startswith(lead), (lang, text)
         expected = frame.replace("{file}", "broken.toml").replace("{line}", str(line))
         assert text.startswith(expected.split("{problem}")[0]), (lang, text)
-        assert "edges must be four letters" in text  # the checker's own words, as in the file
+        # the problem too: the card (#1, SYN-SEA) and what is wrong with it, in the page's
+        # language, not the checker's English sentence
+        card = words["ec.catalogue.card_id"].replace("{n}", "1").replace("{id}", "SYN-SEA")
+        problem = card.replace("{problem}", words["ec.card.edges_letters"])
+        assert text == expected.replace("{problem}", problem), (lang, text)
+        assert "edges must be four letters" not in text and "card #1" not in text, text

@@ -160,7 +160,8 @@ def action_facts(game: Game, player: int, action: Action) -> dict[str, Any]:
 
 def with_catalogue_file(raw: Mapping[str, Any]) -> dict[str, Any]:
     """A client's options with the cards of the catalogue file it names (read now: the game
-    keeps them); refused, the file's problem and line are shown on the `catalogue` field."""
+    keeps them); refused, the file's problem and line are shown on the `catalogue` field, the
+    problem as a translation key too (`problem_key`, `problem_params`)."""
     out = dict(raw)
     sent = [name for name in FROM_THE_FILE if name in out]
     if sent:
@@ -183,6 +184,10 @@ def with_catalogue_file(raw: Mapping[str, Any]) -> dict[str, Any]:
                 "file": name,
                 "line": refused.line,
                 "problem": refused.problem,
+                # the problem in the lobby's language: its key and parameters (a card's own
+                # problem nested in them the same way)
+                "problem_key": refused.key,
+                "problem_params": refused.params,
             },
             errors={"catalogue": str(refused)},
         ) from None

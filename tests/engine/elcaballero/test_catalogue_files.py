@@ -5,9 +5,12 @@ counted against the catalogue, and dealer mode deals exactly the file's set."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,7 +19,16 @@ from engine.core import record as core_record
 from engine.core.actions import Action
 from engine.core.errors import IllegalAction, OptionsError
 from engine.core.protocol import CHANCE
+from engine.elcaballero.cards import (
+    CARD_PREFIX,
+    CARD_TEMPLATES,
+    CardDesc,
+    CardError,
+    card_from_mapping,
+)
 from engine.elcaballero.catalogue import (
+    PREFIX,
+    TEMPLATES,
     CatalogueError,
     from_entries,
     load_catalogue,
@@ -229,3 +241,186 @@ def test_the_entries_round_trip_every_card_of_the_synthetic_set() -> None:
     again = from_entries("again", to_entries(synthetic))
     assert again.deck() == synthetic.deck()
     assert [c.text for c in again.cards.values()] == [c.text for c in synthetic.cards.values()]
+
+
+# ------------------------------------------------- each refusal a translation key (issue 23)
+BUNDLES = Path(__file__).resolve().parents[3] / "host" / "games" / "elcaballero" / "static"
+LANGS = ("en", "cs", "pl", "uk")
+PLACEHOLDER = re.compile(r"\{(\w+)")  # a plural form's count is its first word: {n, plural, ...}
+LAND_ALL = {"type": "land", "edges": ["N", "E", "S", "W"]}
+SEA_ALL = {"type": "sea", "edges": ["N", "E", "S", "W"]}
+# every kind of CardError: a description that is refused by it
+BAD_CARDS: list[tuple[str, Any]] = [
+    ("edge_unowned", {"regions": [{"type": "land", "edges": ["N", "E", "S"]}]}),
+    ("edge_shared", "LNESW+SN"),
+    ("gold_range", "LNESWg10"),
+    ("gold_range_closed", "LNESW+Lg10"),
+    ("fish_range", "SNESWf10"),
+    ("fish_range_closed", "SNESW+Sf10"),
+    ("cross_land_land", "LNS+LEW"),
+    ("cross_land_sea", "LNS+SEW"),
+    ("cross_sea_land", "SNS+LEW"),
+    ("cross_sea_sea", "SNS+SEW"),
+    ("not_text", ""),
+    ("region_kind", "XNESW"),
+    ("edge_twice_text", "LNNESW"),
+    ("after_edges_land", "LNESWf1"),
+    ("after_edges_sea", "SNESWg1"),
+    ("not_table", 5),
+    ("unknown_fields", {"regions": [LAND_ALL], "colour": "red", "art": 1}),
+    ("id_text", {"id": 5, "regions": [LAND_ALL]}),
+    ("count_whole", {"count": True, "regions": [LAND_ALL]}),
+    ("regions_list", {"regions": []}),
+    ("edges_letters", {"edges": "LLLX", "regions": [LAND_ALL]}),
+    ("edge_land_region_sea", {"edges": "LSSS", "regions": [SEA_ALL]}),
+    ("edge_sea_region_land", {"edges": "LLSL", "regions": [LAND_ALL]}),
+    ("region_table", {"regions": ["LNESW"]}),
+    ("region_type", {"regions": [{"type": "lava", "edges": ["N"]}]}),
+    ("region_gold_on_sea", {"regions": [{**SEA_ALL, "gold": 1}]}),
+    ("region_fish_on_land", {"regions": [{**LAND_ALL, "fish": 1}]}),
+    ("region_unknown_field", {"regions": [{**LAND_ALL, "colour": "red"}]}),
+    ("region_edges_list", {"regions": [{"type": "land", "edges": "NESW"}]}),
+    ("region_edge_twice", {"regions": [{"type": "land", "edges": ["N", "N"]}]}),
+    ("region_gold_whole", {"regions": [{**LAND_ALL, "gold": "1"}]}),
+    ("region_fish_whole", {"regions": [{**SEA_ALL, "fish": 1.5}]}),
+]
+SEA_ONLY = (
+    '[[card]]\nid = "SEA"\ncount = 48\nregions = [{ type = "sea", edges = ["N", "E", "S", "W"] }]\n'
+)
+# every kind of CatalogueError: (the text of the file, or a special file; the key; its params
+# and the nested problem's key, if any)
+BAD_FILES: list[tuple[str, str, dict[str, Any], str]] = [
+    ('[[cards]]\nid = "X"\n' + GOOD, "unknown_key", {"key": "'cards'"}, ""),
+    ('label = ""\n' + GOOD.replace('label = "Our box"', ""), "label", {"max": 80}, ""),
+    ("synthetic = 1\n" + GOOD, "synthetic", {}, ""),
+    ('label = "Empty"\n', "no_cards", {}, ""),
+    (GOOD.replace('id = "STRAIT"\n', ""), "card", {"n": 3}, "ec.catalogue.id_missing"),
+    (
+        GOOD.replace("count = 7", "count = 0"),
+        "card_id",
+        {"n": 2, "id": "CORNER"},
+        "ec.card.count_whole",
+    ),
+    (GOOD.replace('"STRAIT"', '"' + "S" * 41 + '"'), "card_id", {"n": 3}, "ec.catalogue.id_long"),
+    (GOOD.replace('"STRAIT"', '"THE STRAIT"'), "card_id", {"n": 3}, "ec.catalogue.id_space"),
+    (GOOD.replace('"STRAIT"', '"ISLAND"'), "card_id", {"n": 3}, "ec.catalogue.id_twice"),
+    (GOOD.replace("count = 40", "count = 41"), "total", {"total": 49, "expected": 48}, ""),
+    (SEA_ONLY, "no_start", {}, ""),
+    ("a = " + "[" * 40 + "]" * 40 + "\n", "too_deep", {"max": 32}, ""),
+    ("a" + ".b" * 40 + " = 1\n", "key_parts", {"max": 32}, ""),
+    (GOOD.replace("count = 7", "count = seven"), "not_toml", {}, ""),
+    ("<missing>", "unreadable", {}, ""),
+    ("<folder>", "not_regular", {}, ""),
+    ("<big>", "too_big", {"mib": 1}, ""),
+    ("<latin-1>", "not_utf8", {}, ""),
+]
+
+
+FILE_RULES = (
+    "unreadable",
+    "not_regular",
+    "too_big",
+    "not_utf8",
+    "too_deep",
+    "key_parts",
+    "not_toml",
+)
+
+
+def bundle(lang: str) -> dict[str, str]:
+    texts: dict[str, str] = json.loads((BUNDLES / "i18n" / lang / "ui.json").read_text("utf-8"))
+    return texts
+
+
+def worded(key: str, params: dict[str, Any], lang: str = "en") -> str:
+    """A refusal as a page words it (the count of a plural form as the bare number is enough
+    here: the bundles' English has none): nested problems first."""
+    text = bundle(lang)[key]
+    for name, value in params.items():
+        if name.endswith("_key"):
+            continue
+        if f"{name}_key" in params:
+            value = worded(params[f"{name}_key"], params[f"{name}_params"], lang)
+        text = text.replace("{" + name + "}", str(value))
+    return text
+
+
+@pytest.mark.parametrize(("name", "description"), BAD_CARDS, ids=[n for n, _ in BAD_CARDS])
+def test_each_card_error_has_its_key_and_parameters(name: str, description: Any) -> None:
+    with pytest.raises(CardError) as refused:
+        card_from_mapping(description)
+    error = refused.value
+    assert error.key == CARD_PREFIX + name, str(error)
+    # its English is its template filled from its parameters: the key says all the text does
+    assert PLACEHOLDER.findall(CARD_TEMPLATES[name]) == list(error.params)
+    assert str(error) == CARD_TEMPLATES[name].format(**error.params)
+    assert worded(error.key, error.params) == str(error)  # the English bundle: the same words
+
+
+def test_every_card_error_kind_is_covered() -> None:
+    with pytest.raises(CardError) as refused:
+        CardDesc([])
+    assert refused.value.key == "ec.card.no_region" and not refused.value.params
+    assert {name for name, _ in BAD_CARDS} | {"no_region"} == set(CARD_TEMPLATES)
+    assert {key for _, key, _, _ in BAD_FILES} == set(TEMPLATES) - {"id_missing", "id_long"} - {
+        "id_space",
+        "id_twice",
+    }
+
+
+def special_file(tmp_path: Path, kind: str) -> Path:
+    if kind == "<missing>":
+        return tmp_path / "missing.toml"
+    if kind == "<folder>":
+        (tmp_path / "folder.toml").mkdir()
+        return tmp_path / "folder.toml"
+    if kind == "<big>":
+        return write(tmp_path, "# " + "x" * (1 << 20) + "\n" + GOOD)
+    path = tmp_path / "cards.toml"
+    path.write_bytes('label = "Caf\u00e9"\n'.encode("latin-1") + GOOD.encode())
+    return path
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "params", "nested"), BAD_FILES, ids=[f[1] + ":" + f[3] for f in BAD_FILES]
+)
+def test_each_catalogue_error_has_its_key_and_parameters(
+    tmp_path: Path, text: str, name: str, params: dict[str, Any], nested: str
+) -> None:
+    path = special_file(tmp_path, text) if text.startswith("<") else write(tmp_path, text)
+    with pytest.raises(CatalogueError) as refused:
+        load_catalogue(path, source="cards.toml")
+    error = refused.value
+    assert error.key == PREFIX + name, str(error)
+    assert params.items() <= error.params.items(), error.params
+    assert error.params.get("problem_key", "") == nested
+    for key in {error.key, nested} - {""}:
+        for lang in LANGS:  # worded in every language (its placeholders: the last test)
+            assert key in bundle(lang), (lang, key)
+    if nested:  # a card's problem: the card named, its own problem nested with its parameters
+        assert error.problem == str(error).split(": ", 1)[1]
+        assert error.params["problem"] in error.problem
+        assert worded(error.key, error.params) == error.problem
+        for lang in ("cs", "pl", "uk"):  # no English sentence in the translated words
+            assert error.params["problem"] not in worded(error.key, error.params, lang)
+    if name not in FILE_RULES:  # the rules' own English stays the CLI's; the bundle words it
+        assert worded(error.key, error.params) == error.problem
+
+
+def test_the_bundles_word_every_key_with_its_placeholders() -> None:
+    """The engine's English templates are the English bundle's; each language has every key
+    with the same placeholders (a plural form counts as its number)."""
+    english = {CARD_PREFIX + k: v for k, v in CARD_TEMPLATES.items()}
+    english |= {PREFIX + k: v for k, v in TEMPLATES.items()}
+    for lang in LANGS:
+        words = bundle(lang)
+        for key, template in english.items():
+            assert key in words, (lang, key)
+            assert set(PLACEHOLDER.findall(words[key])) == set(PLACEHOLDER.findall(template)), (
+                lang,
+                key,
+            )
+            if lang == "en":
+                assert words[key] == template, key
+            else:
+                assert words[key] != template, (lang, key)  # translated, not copied

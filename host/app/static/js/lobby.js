@@ -147,6 +147,19 @@ export function levelLabel(i18n, computer, n) {
   return i18n.t("ui.computer_level", { n });
 }
 
+/** A refusal's params with each `x` whose `x_key` names a translation worded by it first,
+ * filled from `x_params` the same way (a catalogue's refused card: its problem nested). */
+function nestedParams(words, params = {}) {
+  const out = { ...params };
+  for (const [name, key] of Object.entries(params)) {
+    const base = name.endsWith("_key") ? name.slice(0, -4) : "";
+    if (base && typeof key === "string" && words.has(key)) {
+      out[base] = words.t(key, nestedParams(words, params[`${base}_params`] ?? {}));
+    }
+  }
+  return out;
+}
+
 /** A game's form generated from its catalogue entry; refused fields shown beside each field. */
 function schemaForm(ctx, entry, strings) {
   const { i18n } = ctx;
@@ -203,7 +216,7 @@ function schemaForm(ctx, entry, strings) {
         if (message) {
           // a refusal the game words itself (its key, the field in its params): translated
           const keyed = err.key && err.params?.field === name && err.key in strings;
-          fill(message, keyed ? words.t(err.key, err.params) : text);
+          fill(message, keyed ? words.t(err.key, nestedParams(words, err.params)) : text);
           message.hidden = false;
           if (fold?.contains(message)) fold.open = true;
         } else unplaced.push(`${name}: ${text}`);
