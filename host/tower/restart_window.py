@@ -1,8 +1,9 @@
 """The windows in which a tower's firmware is not counting: stopped in the REPL (restarted by
 the link), soft-rebooting, or replaced by a new boot. The link is RESTARTING meanwhile (never
-CONNECTED); once the firmware counts again the interval, from the last frame heard from the
-counting firmware to the HELLO that showed it back, is reported as an `interrupted` warning
-with those wall-clock times (unless the same boot resumed: then nothing was missed)."""
+CONNECTED); once the firmware counts again the interval, from a cube's fall before the last
+frame heard from the counting firmware to the HELLO that showed it back, is reported as an
+`interrupted` warning with those wall-clock times (unless the same boot resumed: then nothing
+was missed)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,12 @@ from host.tower.link_health import LinkHealth
 from host.tower.repl_watch import RESTART_BYTES, ReplWatch, Seen
 
 log = logging.getLogger("host.tower.link")
+
+# How long before the last frame heard a cube may have been thrown and still not reported when
+# the firmware stops: its fall down the chute and the firmware's report after the beam (seconds).
+# The interruption starts that much earlier, so a cube thrown just before the stop is named in the
+# warning (a cube the same firmware did report is in the count and the castillo check agrees).
+FALL_AND_REPORT_S = 1.0
 
 # Handshakes in a row that got no byte at all before the link tries restarting the firmware
 # blind: a Pico left in the raw REPL (a killed mpremote) prints nothing when written to.
@@ -79,7 +86,8 @@ class RestartWindow:
 
     def _open_gap(self) -> None:
         if self._gap_from is None:
-            self._gap_from = self._heard_wall if self._heard_wall is not None else time.time()
+            last = self._heard_wall if self._heard_wall is not None else time.time()
+            self._gap_from = last - FALL_AND_REPORT_S
             self._gap_boot = self._link.ledger.boot
 
     def hello(self, boot: str) -> None:

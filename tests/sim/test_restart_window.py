@@ -15,11 +15,17 @@ import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from host.app.towers import TowerRuntime
+from host.tower import restart_window
+from host.tower.events import LinkState
 from host.tower.link import CommandFailed
+from host.tower.link_health import LinkHealth
+from host.tower.restart_window import RestartWindow
 from host.tower.sim.launcher import SimTower
 from host.tower.sim_link import SimTowerLink
 from tests.sim.restart_window import Outcome, one_try, spread
@@ -124,3 +130,42 @@ def test_the_hosts_own_repl_request_still_stops_it(link: SimTowerLink) -> None:
     while not link.sim.in_repl and time.monotonic() < deadline:
         time.sleep(0.05)
     assert link.sim.in_repl
+
+
+class _Link:
+    """What a RestartWindow needs of its link: a ledger's boot, a state, warnings kept."""
+
+    def __init__(self) -> None:
+        self.ledger = SimpleNamespace(boot="b1")
+        self.state = LinkState.CONNECTED
+        self._session_boot = "b1"
+        self.warnings: list[tuple[str, dict[str, Any] | None]] = []
+
+    def _set_state(self, state: LinkState, boot: str = "", detail: str = "") -> None:
+        self.state = state
+
+    def _warn(self, kind: str, problem: str, params: dict[str, Any] | None = None) -> None:
+        self.warnings.append((kind, params))
+
+
+def test_the_interval_starts_a_cubes_fall_before_the_last_frame_heard(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A cube thrown just before the firmware's last frame may still be falling when it stops
+    (on 4914ed5 the interval began at that frame: a cube thrown at +0.0 s of a soft reset was
+    once neither counted nor named)."""
+    clock = [1000.0]
+    monkeypatch.setattr(time, "time", lambda: clock[0])  # the module reads time.time()
+    link, health = _Link(), LinkHealth()
+    window = RestartWindow(link, health)  # type: ignore[arg-type]
+    window.heard()  # the last frame from the counting firmware, at 1000.0
+    clock[0] = 1000.3
+    window.not_counting("rebooting")
+    assert link.state is LinkState.RESTARTING
+    link.ledger.boot = "b2"  # a new boot says HELLO 0.7 s later and resyncs
+    clock[0] = 1001.0
+    window.hello("b2")
+    window.counting_again()
+    start, end = health.interruptions[-1]
+    assert start == 1000.0 - restart_window.FALL_AND_REPORT_S and end == 1001.0
+    assert link.warnings[-1] == ("interrupted", {"from": round(start, 3), "to": 1001.0})
