@@ -80,7 +80,14 @@ MEASURE = """() => {
   const placing = shown('#board .kd-kingdom:has(.kd-sq.offer) .kd-sq')
     .map((e) => e.getBoundingClientRect().width);
   const root = document.documentElement;
+  // a player's name broken inside the word (its text on more than one line)
+  const broken = shown('#board .kd-kingdom .kd-name').filter((e) => {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1;
+  }).map((e) => e.textContent);
   return {
+    broken,
     numbers: least('#board .kd-number'), crowns: least('#board .kd-crowns'),
     kings: least('#board .kd-king'), scores: least('#board .kd-score'),
     square: cells.length ? Math.round(Math.min(...cells)) : null,
@@ -188,6 +195,8 @@ def test_the_table_reads_from_a_metre_at_every_tablet_size_and_the_phone_fits() 
                     failures.append(f"{where}: cut or missing: {m['outside']} {m['kingdoms']}")
                 if m["placing"] is None or m["placing"] < PLACING_SQUARE_PX:
                     failures.append(f"{where}: the placing kingdom's squares {m['placing']} px")
+                if m["broken"]:
+                    failures.append(f"{where}: names broken over two lines: {m['broken']}")
                 if m["used"] < 23:
                     failures.append(f"{where}: the lines and kingdoms cover {m['used']} %")
         phone = context.new_page()
