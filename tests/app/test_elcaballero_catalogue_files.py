@@ -128,6 +128,14 @@ def test_only_an_offered_file_is_read_and_a_client_sends_no_cards(
     )
     assert answer.status_code == 400, answer.text
     assert list(answer.json()["errors"]) == [field]
+    # the lobby words each refusal in its language: a key every bundle translates
+    key = answer.json().get("key")
+    assert key, answer.text
+    for lang in LANGS:
+        words = json.loads((BUNDLES / lang / "ui.json").read_text(encoding="utf-8"))
+        assert key in words, (lang, key)
+        if lang != "en":
+            assert words[key] != json.loads((BUNDLES / "en" / "ui.json").read_text())[key]
 
 
 def _play_to_the_end(client: TestClient, tokens: dict[str, str], rng: random.Random) -> None:

@@ -165,14 +165,28 @@ def with_catalogue_file(raw: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(raw)
     sent = [name for name in FROM_THE_FILE if name in out]
     if sent:
-        raise OptionsError(dict.fromkeys(sent, "set from the catalogue file, not by a client"))
+        why = "set from the catalogue file, not by a client"
+        raise ActionError(
+            "bad_options",
+            f"'{sent[0]}': {why}",
+            key="ec.catalogue_set_by_file",
+            params={"field": sent[0]},
+            errors=dict.fromkeys(sent, why),
+        )
     name = out.get("catalogue")
     if not isinstance(name, str) or name in CATALOGUES:
         return out
     try:
         catalogue = catalogues.load(name)
     except KeyError:
-        raise OptionsError({"catalogue": f"no catalogue file {name[:80]!r} here"}) from None
+        why = f"no catalogue file {name[:80]!r} here"
+        raise ActionError(
+            "bad_options",
+            f"'catalogue': {why}",
+            key="ec.catalogue_not_here",
+            params={"field": "catalogue", "file": name[:80]},
+            errors={"catalogue": why},
+        ) from None
     except CatalogueError as refused:
         key = "ec.catalogue_refused" + ("_line" if refused.line else "")
         raise ActionError(
