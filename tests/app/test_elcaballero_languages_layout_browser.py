@@ -10,7 +10,8 @@ and the courts table lies inside its panel (before, at 1024 x 768 its last colum
 (390 x 844) in the four languages: no sideways scrolling, the map's numbers at least 11 px.
 The mover's dot stays beside the prompt (it stood alone on a line above a long prompt), and
 every player's row of the courts is on the panel's first screen (at 768 x 1024 the courts lay
-below the market, out of sight until the panel was scrolled).
+below the market, out of sight until the panel was scrolled). No word of a courts heading is
+broken over two lines (in pl and uk "Pozostałe" and others were).
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from tests.app.ui_shots import _use_lang
 MISSING = chromium_missing()
 pytestmark = pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
 
-MEASURE = """() => {
+MEASURE = r"""() => {
   const px = [...document.querySelectorAll('#ec-map svg text')].map((el) => {
     const ctm = el.getScreenCTM();
     return parseFloat(getComputedStyle(el).fontSize) * (ctm ? Math.hypot(ctm.a, ctm.b) : 0);
@@ -60,9 +61,23 @@ MEASURE = """() => {
   const hidden = courts && box ? [...courts.querySelectorAll('tr[data-court]')]
     .filter((r) => r.getBoundingClientRect().bottom > Math.min(box.bottom, innerHeight) + 1)
     .map((r) => r.dataset.court) : [];
+  // a courts heading's word broken over two lines ("Pozo/stałe")
+  const broken = [];
+  for (const th of courts ? courts.querySelectorAll('th') : []) {
+    const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.textContent.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (tops.size > 1) broken.push(word[0]);
+      }
+    }
+  }
   const root = document.documentElement;
   return { least: Math.min(...px), texts: px.length, cut, lang: root.lang, dotAlone, hidden,
-           page: [root.scrollWidth, root.scrollHeight] };
+           broken, page: [root.scrollWidth, root.scrollHeight] };
 }"""
 
 
@@ -96,6 +111,8 @@ def test_the_table_fits_every_tablet_in_every_language_and_the_phone_too() -> No
                         failures.append(f"{where}: courts out of sight {m['hidden']}")
                     if m["cut"]:
                         failures.append(f"{where}: the courts cut at the panel's edge {m['cut']}")
+                    if m["broken"]:
+                        failures.append(f"{where}: heading words broken {m['broken']}")
             phone = context.new_page()
             watch_errors(phone, errors)
             phone.set_viewport_size(PHONE)
@@ -104,7 +121,12 @@ def test_the_table_fits_every_tablet_in_every_language_and_the_phone_too() -> No
             for lang in LANGS:
                 _use_lang(phone, lang)
                 m = phone.evaluate(MEASURE)
-                if m["page"][0] > PHONE["width"] or m["least"] < 11 - 0.01 or m["dotAlone"]:
+                if (
+                    m["page"][0] > PHONE["width"]
+                    or m["least"] < 11 - 0.01
+                    or m["dotAlone"]
+                    or m["broken"]
+                ):
                     failures.append(f"phone {lang}: {m}")
     assert failures == [], "\n".join(failures)
     assert errors == []
