@@ -1,4 +1,6 @@
-"""Throw checks: what the players announced into the castillo against what the tower saw.
+"""Throw checks: what the players announced into the tower's container (El Grande: the
+castillo) against what the tower saw. The game's words for its pieces come with its facts
+(`GameFacts.words`, supplied by the game's adapter): nothing here names a game's pieces.
 
 A pure, deterministic state machine. Its inputs are the game's facts after every engine change
 (`sync_game`), tower ledger entries (`tower`), clock ticks (`tick`) and the table's answers
@@ -11,11 +13,11 @@ order they come. An announced cube may wait `ARRIVE_S` for the tower, a seen cub
 its announcement (a player may throw before tapping). Whatever is left when its window runs out
 becomes an *issue*; any open issue blocks play until the table resolves it (docs/table-api.md).
 
-Fixes keep the physical castillo true (docs/table-api.md, "Throw-check fixes"): each one says
+Fixes keep the physical container true (docs/table-api.md, "Throw-check fixes"): each one says
 what to do with the pieces. A fix may make the tower's count win (`tower_wins`): the game then
-records a castillo correction (`corrections`, entered by the session through the game's
-adapter); or send the table to lift the castillo and take a cube out (`take_out`). After every
-fix the checks compare the tower's per-colour count with the game's castillo and keep the
+records a correction of the container (`corrections`, entered by the session through the game's
+adapter); or send the table to lift the container and take a cube out (`take_out`). After every
+fix the checks compare the tower's per-colour count with what the game says it holds and keep the
 `disagree` warning while they differ.
 
 Secrecy: `totals` (the tower's per-colour counts) and `adjust` stay inside this object; `public()`
@@ -36,35 +38,43 @@ from host.tower.matching import OPTIONS as OPTIONS
 from host.tower.matching import Cube as Cube
 from host.tower.matching import CubeMatcher, cubes_text, issue_text
 from host.tower.matching import Issue as Issue
+from host.tower.matching import TowerWords as TowerWords
 
 RETHROW_S = 15.0  # after "rethrow": time to throw the missing cubes again
-RECOUNT_S = 120.0  # after the castillo was lifted (Revelation, emptied): time to throw them back
+RECOUNT_S = 120.0  # the container lifted (a recount card, emptied): time to throw them back
 ANNOUNCE_S = 60.0  # after "announce": time for the player to announce the cube already thrown
 RECENT = 8  # tower events kept for the status line
 MAX_ESTIMATE = 1000  # cubes in one merged pulse (docs/protocol.md)
+
+PLAIN_WORDS = TowerWords()  # a game that names none
 
 CUBE_EVENTS = ("drop", "uncertain", "merged", "grande")
 
 
 @dataclass(frozen=True)
 class GameFacts:
-    """What the checks need from the engine after each change (all public but `castillo`)."""
+    """What the checks need from the engine after each change (all public but `contents`)."""
 
     colours: tuple[str, ...]
     phase: str
     round_index: int
     throws: Mapping[str, int]  # announced cubes per colour, whole game so far
-    castillo: Mapping[str, int]  # the engine's castillo contents (secret)
+    # what the engine says the tower's container holds, per colour (secret; El Grande: the
+    # castillo)
+    contents: Mapping[str, int]
     scorings: int  # how many scorings so far
     last_scoring: str  # kind of the latest scoring ("general", a card id)
-    recount_cards: frozenset[str] = frozenset()  # cards that lift and refill the castillo
-    grandes: int = 0  # Grandes the engine put into the castillo (New Regency's Tournament)
-    # colours a player could announce into the castillo now (None: unknown, always offered);
+    recount_cards: frozenset[str] = frozenset()  # cards that lift and refill the container
+    # special pieces the engine put into the container, which the tower reports as `grande`
+    # events (El Grande: the Grandes of New Regency's Tournament)
+    specials: int = 0
+    # colours a player could announce into the container now (None: unknown, always offered);
     # "announce" is offered only for cubes of these colours
     can_announce: frozenset[str] | None = None
+    words: TowerWords = PLAIN_WORDS  # the game's words in the issues' texts
 
 
-# Why the tower's count wins, per issue kind (the reason the castillo correction records)
+# Why the tower's count wins, per issue kind (the reason the game's correction records)
 CORRECTION_REASONS = {"wrong_colour": "wrong-colour", "extra": "too-many", "undone": "undo"}
 
 
@@ -94,7 +104,7 @@ class Checks(CubeMatcher):
         return bool(self.issues)
 
     def waiting_for_scoring_check(self) -> bool:
-        """At a general scoring the discs wait until the castillo count has been checked."""
+        """At a general scoring the discs wait until the container's count has been checked."""
         facts = self._facts
         return (
             self.enabled
@@ -151,11 +161,12 @@ class Checks(CubeMatcher):
         """After every engine change: new announcements, undone ones, scorings."""
         previous = self._facts
         self._facts = facts
+        self.words = facts.words
         self._withhold_announce()
         throws = Counter({c: n for c, n in facts.throws.items() if n})
         if previous is None:
             # the game as it was loaded (an imported record): its throws are history
-            self.matched = Counter({c: n for c, n in facts.castillo.items() if n})
+            self.matched = Counter({c: n for c, n in facts.contents.items() if n})
             self._throws = throws
             self._scorings = facts.scorings
             return
@@ -204,8 +215,11 @@ class Checks(CubeMatcher):
                 "confirm", "The tower saw a cube but could not tell the colour: which?", at,
                 cubes=1, best=best if best in self.colours else "",
             )  # fmt: skip
-        elif kind == "grande" and not self._grande_expected():
-            self._raise("grande", "A Grande fell into the castillo: take it out", at)
+        elif kind == "grande" and not self._special_expected():
+            words = self.words
+            self._raise(
+                "grande", f"A {words.special} fell into the {words.container}: take it out", at
+            )
         elif kind == "stuck":
             self.warnings["stuck"] = "A cube is stuck in the chute: tap the tower"
         elif kind == "unstuck":
@@ -224,11 +238,11 @@ class Checks(CubeMatcher):
             self._raise(
                 "interrupted",
                 "The tower was not counting for a while: a cube thrown then may be missing "
-                "from its count. Check that the castillo holds what the game says",
+                f"from its count. Check that the {self.words.container} holds what the game says",
                 at, span=span,
             )  # fmt: skip
         elif kind == "baseline" and fields.get("fresh") and sum(self.effective().values()) > 0:
-            self._raise("empty", "Lift the castillo to empty it before the game", at)
+            self._raise("empty", f"Lift the {self.words.container} to empty it before the game", at)
         self._settle(at)
 
     def tick(self, at: float) -> bool:
@@ -242,7 +256,8 @@ class Checks(CubeMatcher):
             pending[:] = [c for c in pending if c.until > at]
             colours = Counter(c.colour for c in late)
             for colour, count in colours.items():
-                self._raise(name, issue_text(name, colour, count), at, colours={colour: count})
+                text = issue_text(name, colour, count, self.words)
+                self._raise(name, text, at, colours={colour: count})
         if changed:
             self._pair_wrong_colours(at)
             self._settle(at)
@@ -276,8 +291,8 @@ class Checks(CubeMatcher):
         return issue
 
     def corrections(self, issue_id: int, how: str) -> list[tuple[str, int, str]]:
-        """The castillo corrections the game records before `resolve(issue_id, how)`: (colour,
-        signed caballeros into the castillo, why). Only `tower_wins` has any."""
+        """The corrections the game records before `resolve(issue_id, how)`: (colour,
+        signed pieces into the container, why). Only `tower_wins` has any."""
         issue = self.option(issue_id, how)
         if how != "tower_wins":
             return []
@@ -292,7 +307,7 @@ class Checks(CubeMatcher):
     def resolve(self, issue_id: int, how: str, at: float) -> None:
         issue = self.option(issue_id, how)
         self.issues.remove(issue)
-        castillo = dict(self._facts.castillo) if self._facts else {}
+        contents = dict(self._facts.contents) if self._facts else {}
         kind = issue.kind
         if kind == "missing" and how == "rethrow":
             for colour, count in issue.colours.items():
@@ -317,7 +332,7 @@ class Checks(CubeMatcher):
         elif how == "announce":  # the cubes wait for their announcement again
             for colour, count in issue.colours.items():
                 self.seen.extend(Cube(colour, at + ANNOUNCE_S) for _ in range(count))
-        elif kind == "take_out":  # done: taken out without the tower seeing the castillo lifted
+        elif kind == "take_out":  # done: taken out without the tower seeing the container lifted
             for colour, count in issue.colours.items():
                 self.adjust[colour] -= count
             for colour, count in issue.rethrow.items():
@@ -326,13 +341,13 @@ class Checks(CubeMatcher):
             for colour, count in issue.colours.items():
                 self.adjust[colour] -= count
         elif kind == "count":
-            self._trust_game(castillo)
+            self._trust_game(contents)
             if self._facts is not None and self._facts.phase == "scoring":
                 self._scoring_checked = self._facts.round_index
         elif kind == "emptied" and how == "rethrow":
-            self._expect_refill(castillo, at)
-        elif kind in ("emptied", "interrupted"):  # checked: the castillo is as the game says
-            self._trust_game(castillo)
+            self._expect_refill(contents, at)
+        elif kind in ("emptied", "interrupted"):  # checked: the container is as the game says
+            self._trust_game(contents)
         elif kind == "empty":
             self._trust_game({})
         elif how == "one_cube":  # confirm (one beam): one cube of the colour the tower saw
@@ -368,62 +383,66 @@ class Checks(CubeMatcher):
     def _take_out(
         self, cubes: Mapping[str, int], rethrow: Mapping[str, int], at: float, grande: bool = False
     ) -> None:
-        """The table lifts the castillo to take cubes (or a Grande) out: once the tower sees it
-        lifted, the game's castillo is thrown back in (`_counts_reset`)."""
-        what = "the Grande" if grande else cubes_text(cubes)
-        text = f"Lift the castillo, take out {what}, and throw the rest back into the tower"
+        """The table lifts the container to take cubes (or a special piece) out: once the tower
+        sees it lifted, what the game says it holds is thrown back in (`_counts_reset`)."""
+        words = self.words
+        what = f"the {words.special}" if grande else cubes_text(cubes)
+        text = (
+            f"Lift the {words.container}, take out {what}, and throw the rest back into the tower"
+        )
         issue = self._raise("take_out", text, at, colours=dict(cubes), grande=grande)
         issue.rethrow = dict(rethrow)
 
     def _check_agreement(self) -> None:
-        """After a fix: the tower's per-colour count against the game's castillo (a warning,
+        """After a fix: the tower's per-colour count against the game's container (a warning,
         not an issue: it names no count)."""
         facts = self._facts
         if facts is None or not self.enabled or self.expected or self.seen or self.issues:
             return
         tower = self.effective()
-        if all(tower[c] == facts.castillo.get(c, 0) for c in self.colours):
+        if all(tower[c] == facts.contents.get(c, 0) for c in self.colours):
             self.warnings.pop("disagree", None)
         else:
+            container = self.words.container
             self.warnings["disagree"] = (
-                "The tower's count and the game's castillo still disagree: check the castillo "
-                "at the next general scoring"
+                f"The tower's count and the game's {container} still disagree: check the "
+                f"{container} at the next general scoring"
             )
 
-    def _grande_expected(self) -> bool:
-        """A Tournament put Grandes into the castillo: the tower may count that many."""
+    def _special_expected(self) -> bool:
+        """The game put special pieces into the container: the tower may count that many."""
         counted = sum(n for key, n in self.totals.items() if key.startswith("grande:"))
-        return self._facts is not None and counted <= self._facts.grandes
+        return self._facts is not None and counted <= self._facts.specials
 
-    def _trust_game(self, castillo: Mapping[str, int]) -> None:
+    def _trust_game(self, contents: Mapping[str, int]) -> None:
         """A logged correction: the tower side is made to agree with the game."""
         for colour in self.colours:
-            self.adjust[colour] = castillo.get(colour, 0) - self.totals.get(colour, 0)
+            self.adjust[colour] = contents.get(colour, 0) - self.totals.get(colour, 0)
 
-    def _expect_refill(self, castillo: Mapping[str, int], at: float) -> None:
-        for colour, count in castillo.items():
+    def _expect_refill(self, contents: Mapping[str, int], at: float) -> None:
+        for colour, count in contents.items():
             self.expected.extend(Cube(colour, at + RECOUNT_S) for _ in range(count))
 
     def _counts_reset(self, at: float) -> None:
-        """The castillo was lifted (gate) or the counts were zeroed."""
+        """The container was lifted (gate) or the counts were zeroed."""
         self.adjust = Counter()
         self.seen = []
-        castillo = dict(self._facts.castillo) if self._facts else {}
+        contents = dict(self._facts.contents) if self._facts else {}
         empty = [i for i in self.issues if i.kind in ("empty", "recount", "emptied", "take_out")]
         for issue in empty:
             self.issues.remove(issue)
-        # lifted to take a cube out: what the game's castillo holds goes back in
+        # lifted to take a cube out: what the game's container holds goes back in
         recount = any(i.kind in ("recount", "take_out") for i in empty)
         if recount:
-            self._expect_refill(castillo, at)
-        elif sum(castillo.values()) > 0 and not any(i.kind == "empty" for i in empty):
-            # the game says the castillo holds caballeros: they must go back in
+            self._expect_refill(contents, at)
+        elif sum(contents.values()) > 0 and not any(i.kind == "empty" for i in empty):
+            # the game says the container holds pieces: they must go back in
             self.matched = Counter()
             self.expected = []
             self._raise(
                 "emptied",
-                f"The castillo was emptied, but it should hold {sum(castillo.values())} "
-                "caballeros: throw them back in",
+                f"The {self.words.container} was emptied, but it should hold "
+                f"{sum(contents.values())} {self.words.pieces}: throw them back in",
                 at,
             )
 
@@ -444,32 +463,34 @@ class Checks(CubeMatcher):
                 )  # fmt: skip
 
     def _after_scoring(self, facts: GameFacts, at: float) -> None:
+        words = self.words
         held = sum(self.effective().values())
         if facts.last_scoring == "general" and held > 0:
-            self._raise("empty", "Lift the castillo to empty it", at)
+            self._raise("empty", f"Lift the {words.container} to empty it", at)
         elif facts.last_scoring in facts.recount_cards and held > 0:
             self._raise(
                 "recount",
-                "Revelation: lift the castillo, then throw its caballeros back into the tower",
+                f"{words.recount}: lift the {words.container}, then throw its {words.pieces} "
+                "back into the tower",
                 at,
             )
 
     def _settle(self, at: float) -> None:
-        """At a general scoring, once every throw is matched, check the castillo count."""
+        """At a general scoring, once every throw is matched, check the container's count."""
         facts = self._facts
         if not self.waiting_for_scoring_check() or facts is None:
             return
         if self.expected or self.seen or self.issues:
             return
-        game_total = sum(facts.castillo.values())
+        game_total = sum(facts.contents.values())
         tower = self.effective()
-        if all(tower.get(c, 0) == facts.castillo.get(c, 0) for c in self.colours):
+        if all(tower.get(c, 0) == facts.contents.get(c, 0) for c in self.colours):
             self._scoring_checked = facts.round_index
             return
         self._raise(
             "count",
-            f"The tower counts {sum(tower.values())} caballeros in the castillo, the game "
-            f"{game_total}",
+            f"The tower counts {sum(tower.values())} {self.words.pieces} in the "
+            f"{self.words.container}, the game {game_total}",
             at,
         )
 

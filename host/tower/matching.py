@@ -11,6 +11,20 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+
+@dataclass(frozen=True)
+class TowerWords:
+    """A game's words in the checks' English texts (the pages translate an issue by its kind
+    and parameters; a few show this text): what the tower counts into, the pieces, the special
+    piece the tower tells apart, the card that lifts and refills the container. The game's
+    adapter supplies them with its facts (El Grande: host/games/elgrande/tower_words.py)."""
+
+    container: str = "container"
+    pieces: str = "pieces"
+    special: str = "special piece"
+    recount: str = "Recount"
+
+
 ARRIVE_S = 5.0  # an announced cube may reach the sensor this long after the action
 EARLY_S = 5.0  # a cube thrown before the tap may wait this long for its announcement
 
@@ -36,7 +50,9 @@ class Issue:
     best: str = ""  # confirm: the sensor's nearest colour
     thrown: dict[str, int] = field(default_factory=dict)  # wrong_colour: what fell in instead
     rethrow: dict[str, int] = field(default_factory=dict)  # take_out: to throw in afterwards
-    grande: bool = False  # take_out: a Grande to take out
+    # take_out: the special piece to take out (El Grande's Grande; `grande` is the key of the
+    # API, docs/table-api.md, as the issue kind is the tower's event kind, docs/protocol.md)
+    grande: bool = False
     # interrupted: when the tower was not counting (the link's wall-clock seconds, from, to)
     span: tuple[float, float] | None = None
     # "announce" withheld: nothing in the game can announce these cubes now (their player's
@@ -111,6 +127,7 @@ class CubeMatcher:
         self.seen: list[Cube] = []
         self.matched: Counter[str] = Counter()
         self.issues: list[Issue] = []
+        self.words = TowerWords()  # the game's (its facts bring them)
         self._ids = 0
 
     def _issues_changed(self) -> None:
@@ -121,9 +138,9 @@ class CubeMatcher:
         for issue in self.issues:
             if issue.kind == "undone" and colour in issue.colours:
                 issue.colours[colour] += 1
-                issue.text = undone_text(colour, issue.colours[colour])
+                issue.text = undone_text(colour, issue.colours[colour], self.words)
                 return
-        self._raise("undone", undone_text(colour, 1), at, colours={colour: 1})
+        self._raise("undone", undone_text(colour, 1, self.words), at, colours={colour: 1})
 
     def _pair_wrong_colours(self, at: float) -> None:
         """An announced cube the tower missed and a cube nobody announced: one wrong colour."""
@@ -146,12 +163,13 @@ class CubeMatcher:
                 if not issue.colours[colour]:
                     del issue.colours[colour]
                 if issue.colours:
-                    _retext(issue)
+                    _retext(issue, self.words)
                 else:
                     self.issues.remove(issue)
             self._raise(
                 "wrong_colour",
-                f"{announced} was announced, but a {thrown} cube fell into the castillo",
+                f"{announced} was announced, but a {thrown} cube fell into the "
+                f"{self.words.container}",
                 at,
                 colours={announced: 1},
                 thrown={thrown: 1},
@@ -212,7 +230,7 @@ class CubeMatcher:
                 if not issue.colours:
                     self.issues.remove(issue)
                 else:
-                    _retext(issue)
+                    _retext(issue, self.words)
                 return True
         return False
 
@@ -227,7 +245,8 @@ class CubeMatcher:
                     (issue.thrown, "extra") if side == "colours" else (issue.colours, "missing")
                 )
                 ((other, count),) = left.items()
-                self._raise(kind, issue_text(kind, other, count), at, colours={other: count})
+                text = issue_text(kind, other, count, self.words)
+                self._raise(kind, text, at, colours={other: count})
                 return True
         return False
 
@@ -236,21 +255,22 @@ def cubes_text(cubes: Mapping[str, int]) -> str:
     return ", ".join(f"{n} {c} {'cube' if n == 1 else 'cubes'}" for c, n in cubes.items())
 
 
-def _retext(issue: Issue) -> None:
+def _retext(issue: Issue, words: TowerWords) -> None:
     """The text of a missing/extra/undone issue after some of its cubes were settled."""
     colour, count = next(iter(issue.colours.items()))
     if issue.kind == "undone":
-        issue.text = undone_text(colour, count)
+        issue.text = undone_text(colour, count, words)
     else:
-        issue.text = issue_text(issue.kind, colour, count)
+        issue.text = issue_text(issue.kind, colour, count, words)
 
 
-def undone_text(colour: str, count: int) -> str:
-    return f"Undone, but {cubes_text({colour: count})} already fell into the castillo"
+def undone_text(colour: str, count: int, words: TowerWords) -> str:
+    cubes = cubes_text({colour: count})
+    return f"Undone, but {cubes} already fell into the {words.container}"
 
 
-def issue_text(kind: str, colour: str, count: int) -> str:
+def issue_text(kind: str, colour: str, count: int, words: TowerWords) -> str:
     cubes = "cube" if count == 1 else "cubes"
     if kind == "missing":
         return f"{count} {colour} {cubes} announced but not seen by the tower"
-    return f"{count} {colour} {cubes} fell into the castillo without an announcement"
+    return f"{count} {colour} {cubes} fell into the {words.container} without an announcement"

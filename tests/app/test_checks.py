@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from host.games.elgrande.tower_words import TOWER_WORDS
 from host.tower.checks import ARRIVE_S, EARLY_S, RECOUNT_S, CheckError, Checks, GameFacts
 
 COLOURS = ("purple", "green", "blue", "orange")
@@ -27,10 +28,11 @@ class Game:
             phase=self.phase,
             round_index=self.round_index,
             throws=dict(self.throws),
-            castillo=dict(self.castillo),
+            contents=dict(self.castillo),
             scorings=len(self.scorings),
             last_scoring=self.scorings[-1] if self.scorings else "",
             recount_cards=frozenset({"revelation"}),
+            words=TOWER_WORDS,  # El Grande's, as its adapter supplies them
         )
 
     def throw(self, colour: str, n: int = 1) -> None:

@@ -6,6 +6,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from host.games.elgrande.grande import grande_possible, grandes_counted
+from host.games.elgrande.tower_words import TOWER_WORDS
 from host.tower.checks import Checks, GameFacts
 from tests.app.conftest import Table, new_game
 
@@ -18,10 +19,11 @@ def facts(grandes: int) -> GameFacts:
         phase="main",
         round_index=1,
         throws={},
-        castillo={},
+        contents={},
         scorings=0,
         last_scoring="",
-        grandes=grandes,
+        specials=grandes,
+        words=TOWER_WORDS,
     )
 
 

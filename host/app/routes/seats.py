@@ -35,10 +35,12 @@ async def seats(ctx: Ctx, request: Request) -> dict[str, Any]:
     ctx.table(request)
     state = await run(ctx.session.state_for, Role.table())
     base = ctx.seat_base(request)
-    for entry in state["seats"]:
+    # the state's entries are shared (computed once per revision): edit copies
+    seats = [dict(entry) for entry in state["seats"]]
+    for entry in seats:
         if "url" in entry:
             entry["url"] = base + entry["url"]
-    return {"seats": state["seats"]}
+    return {"seats": seats}
 
 
 @router.get("/api/seats/{colour}/qr.svg")

@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.core.actions import Action
 from host.app.session.model import CHANGED, ActiveGame, Event, Role
-from host.tower.checks import Checks
+from host.tower.checks import CheckError, Checks
 
 
 class Capability:
@@ -28,27 +28,37 @@ class Capability:
         return {}
 
 
+def throw_checks(active: ActiveGame) -> Checks:
+    """The active game's throw checks (only a game that declares the tower has them)."""
+    if active.checks is None:
+        raise CheckError("this game has no throw checks")
+    return active.checks
+
+
 class ThrowChecks(Capability):
     """The tower: its throw checks take the game's facts after every change, and an open
     issue (or a scoring's castillo count not checked yet) blocks play until it is settled."""
 
     def react(self, active: ActiveGame, event: Event, at: float) -> None:
         if event.kind == CHANGED:
-            active.checks.sync_game(active.adapter.tower_facts(active.game), at)
+            throw_checks(active).sync_game(active.adapter.tower_facts(active.game), at)
 
     def refusal(self, active: ActiveGame, action: Action) -> tuple[str, str] | None:
-        checks = active.checks
+        checks = throw_checks(active)
         if checks.blocked:
             return "blocked", f"resolve first: {checks.issues[0].text}"
         waits = active.adapter.waits_for_scoring_check(action)
         if waits and checks.waiting_for_scoring_check():
-            reason = "the castillo count is being checked against the tower: try again in a moment"
+            container = checks.words.container  # the game's word (El Grande: the castillo)
+            reason = (
+                f"the {container} count is being checked against the tower: try again in a moment"
+            )
             return "blocked", reason
         return None
 
     def view(self, active: ActiveGame, role: Role) -> dict[str, Any]:
         """The open throws and issues every client sees (never a count)."""
-        return {"checks": active.checks.public()}
+        return {"checks": throw_checks(active).public()}
 
 
 class BoardLights(Capability):
@@ -57,8 +67,17 @@ class BoardLights(Capability):
 
 
 def no_checks() -> dict[str, Any]:
-    """What a game without the throw checks shows of them: disabled, nothing open."""
-    return Checks((), enabled=False).public()
+    """What a game without the throw checks shows of them: disabled, nothing open (the shape
+    of `Checks.public()`, without building any)."""
+    return {
+        "enabled": False,
+        "blocked": False,
+        "scoring_check": False,
+        "open": [],
+        "issues": [],
+        "warnings": {},
+        "gate_open": None,
+    }
 
 
 THROW_CHECKS = ThrowChecks()

@@ -107,7 +107,8 @@ class Games:
             session.tower_port.game_started()
             session.store.set_setting("active_game", str(game_id))
             totals = session.tower_port.totals
-            if active.checks.enabled and (fresh or active.checks.totals != totals):
+            checks = active.checks
+            if checks is not None and checks.enabled and (fresh or checks.totals != totals):
                 # where the tower stands now (a new game starts from an empty castillo)
                 payload = {"kind": "baseline", "totals": totals, "fresh": fresh}
                 session.transaction.record(active, "tower", "tower", payload)
@@ -140,7 +141,8 @@ class Games:
             for colour in (names[p] for p in adapter.seats(game))
             if colour in rows
         }
-        checks = Checks(names, enabled=session.checks_enabled and adapter.tower)
+        # the throw checks only for a game that declares the tower
+        checks = Checks(names, enabled=session.checks_enabled) if adapter.tower else None
         active = ActiveGame(game_id, spec, adapter, game, checks, seats)
         computers = start.get("computers")
         if isinstance(computers, dict):
@@ -148,7 +150,7 @@ class Games:
         active.scorings = len(adapter.scorings(game))
         active.reveals = len(adapter.reveals(game))
         active.history = len(game.history)  # an imported record's actions are not logged
-        if adapter.tower:
+        if checks is not None:
             checks.sync_game(adapter.tower_facts(game), session.clock())
         for row in session.store.log(game_id):
             self._replay_row(active, row)

@@ -18,7 +18,7 @@ from host.app.session.pipeline import Pipeline
 from host.app.session.seats import SeatLinks
 from host.app.session.tower_port import SessionSink, TowerPort
 from host.app.session.transaction import Transaction
-from host.app.session.views import state_for, table_prompt
+from host.app.session.views import ViewCache, state_for, table_prompt
 from host.app.store import Store
 from host.app.towers import TowerRuntime
 from host.tower.ledger import LedgerEntry
@@ -52,6 +52,7 @@ class Session:
         self.computers = ComputerSeats(self)
         self.tower_port = TowerPort(self)
         self.sink = SessionSink(self)
+        self.views = ViewCache()  # each role's game view, once per revision
 
     # ------------------------------------------------------------------ wiring
     @property

@@ -60,7 +60,7 @@ class ActiveGame:
     spec: GameSpec
     adapter: GameAdapter
     game: GameState
-    checks: Checks
+    checks: Checks | None  # the tower's throw checks: None for a game without the tower
     seats: dict[str, Seat]
     scorings: int = 0
     reveals: int = 0  # secret choices revealed so far (each logged once)

@@ -124,6 +124,7 @@ class Pipeline:
                 raise self.refused(active, "notation", str(exc)) from None
             player = self._acting_player(active, role, action, as_colour)
             self._check_not_blocked(active, action)
+            scorings = active.scorings
             try:
                 session.transaction.record(
                     active, "action", active.name_of(player), {"text": str(action)}
@@ -133,7 +134,7 @@ class Pipeline:
             except IllegalAction as exc:
                 reason = f"illegal action {exc.action!r}: {exc.reason}"
                 raise self.refused(active, "illegal", reason, exc) from None
-            scoring = scoring_message(session.active)
+            scoring = scoring_message(session.active, scorings)
         session._changed(scoring)
         return session.rev
 
@@ -184,7 +185,8 @@ class Pipeline:
         session = self._session
         with session.lock:
             active = require_game(session)
-            kinds = {i.id: i.kind for i in active.checks.issues}
+            issues = active.checks.issues if active.checks is not None else []
+            kinds = {i.id: i.kind for i in issues}
             payload = {"issue": issue, "how": how, "note": note[:500]}
             try:
                 self._record_corrections(active, issue, how)
@@ -203,6 +205,8 @@ class Pipeline:
     def _record_corrections(self, active: ActiveGame, issue: int, how: str) -> None:
         """The tower's count wins: the game records its castillo corrections (public engine
         actions of the table) before the fix itself; all are checked before any is applied."""
+        if active.checks is None:  # a game without the tower: no issue (the record refuses)
+            return
         wanted = active.checks.corrections(issue, how)
         try:
             texts = [active.adapter.castillo_correction(active.game, *c) for c in wanted]
@@ -215,10 +219,11 @@ class Pipeline:
                 raise self.refused(active, "illegal", exc.reason, exc) from None
 
 
-def scoring_message(active: ActiveGame | None) -> list[dict[str, Any]]:
-    """The scoring just made, announced to every client (after the commit: a failure is
-    logged, the action stands)."""
-    if active is None or not active.sweep:
+def scoring_message(active: ActiveGame | None, before: int) -> list[dict[str, Any]]:
+    """The scoring just made (the game has more than the `before` it had), announced to every
+    client in every game, with or without the lights (after the commit: a failure is logged,
+    the action stands)."""
+    if active is None or active.scorings <= before:
         return []
     try:
         return [{"type": "scoring", "scoring": active.adapter.scorings(active.game)[-1]}]

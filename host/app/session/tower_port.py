@@ -97,7 +97,8 @@ class TowerPort:
         payload = {"kind": entry.kind, "frame": entry.frame, "totals": entry.totals}
         with session.lock:
             active = session.active
-            game_id = active.id if active is not None and active.checks.enabled else None
+            checks = active.checks if active is not None else None
+            game_id = active.id if active is not None and checks and checks.enabled else None
             at = session.clock()  # the session's clock, like every other log entry
             # raises only if nothing was committed: the link then keeps the event unacked
             stored = session.store.append_ledger(entry, game_id, payload, at)
@@ -133,7 +134,7 @@ class TowerPort:
             active = session.active
             gaps = [gap for gap in tower.interruptions() if gap not in self._gaps_known]
             self._gaps_known.update(gaps)
-            if active is None or not active.checks.enabled:
+            if active is None or active.checks is None or not active.checks.enabled:
                 return
             for start, end in gaps:
                 payload = {
@@ -161,14 +162,16 @@ class TowerPort:
     # ------------------------------------------------------------------ the throw windows
     def next_deadline(self) -> float | None:
         active = self._session.active
-        return active.checks.next_deadline() if active is not None else None
+        if active is None or active.checks is None:
+            return None
+        return active.checks.next_deadline()
 
     def run_due(self) -> bool:
         """Turn run-out throw windows into issues (logged as a `tick`). True if any."""
         session = self._session
         with session.lock:
             active = session.active
-            if active is None:
+            if active is None or active.checks is None:
                 return False
             deadline = active.checks.next_deadline()
             if deadline is None or deadline > session.clock():
@@ -195,8 +198,8 @@ class TowerPort:
     def lights_state(self) -> LightsState:
         """What the board lights show: nothing for a game without them."""
         active = self._session.active
-        if active is None or not active.adapter.lights:
-            return LightsState()
+        if active is None or not active.adapter.lights or active.checks is None:
+            return LightsState()  # (the lights show the throw checks: a game with the tower)
         game, checks = active.game, active.checks
         prompt = active.adapter.prompt(game, checks)
         return active.adapter.lights_state(game, checks, prompt, active.sweep, active.flash)
@@ -216,7 +219,7 @@ class TowerPort:
         if lights is not None and lights.problem and "warning" not in status:
             status["warning"] = f"board lights: {lights.problem}"
             status["warning_key"] = "tower.warn.lights"
-        if active is not None:
+        if active is not None and active.checks is not None:
             status["recent"] = list(active.checks.recent)
         return status
 

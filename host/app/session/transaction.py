@@ -110,11 +110,16 @@ class Transaction:
             if payload.get("kind") == "event" and frame.get("k") != "cal":
                 active.note("tower", "tower", str(frame.get("k", "")))
         elif kind == "tick":
-            checks.tick(at)
+            if checks is not None:
+                checks.tick(at)
         elif kind == "confirm":
+            if checks is None:  # a game without the tower has no issue to answer
+                raise CheckError(f"no open issue {int(payload['issue'])}")
             checks.confirm(int(payload["issue"]), list(payload["colours"]), at)
             active.note("correction", "table", "confirm " + " ".join(payload["colours"]))
         elif kind == "resolve":
+            if checks is None:
+                raise CheckError(f"no open issue {int(payload['issue'])}")
             checks.resolve(int(payload["issue"]), str(payload["how"]), at)
             note = str(payload.get("note", ""))
             active.note("correction", "table", str(payload["how"]), note=note)
@@ -125,6 +130,8 @@ class Transaction:
 def apply_tower(active: ActiveGame, payload: Mapping[str, Any], at: float) -> None:
     """A tower ledger entry (or the baseline, an interruption) fed to the throw checks."""
     checks = active.checks
+    if checks is None:  # a game without the tower: its entries are not the game's
+        return
     kind = str(payload.get("kind", ""))
     totals = dict(payload.get("totals") or {})
     if kind == "baseline":

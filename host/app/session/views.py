@@ -1,5 +1,12 @@
 """Each client's view: the `state` object (docs/table-api.md) with only what its role may see,
-its own prompt and the moves it may make."""
+its own prompt and the moves it may make.
+
+Each role's game view is computed once per revision (`ViewCache`): a broadcast after a change
+builds the table's and each seat's view once, however many clients (and `GET` requests) ask for
+it. Every caller gets a fresh top-level dict (the tower status and the revision are added fresh
+to it); the values inside are shared with the cache, so no caller may mutate them (the routes
+copy what they edit).
+"""
 
 from __future__ import annotations
 
@@ -15,8 +22,29 @@ if TYPE_CHECKING:
     from host.app.session.hub import Session
 
 
+class ViewCache:
+    """The game views of the current revision, one per (role, seat, language, game): a new
+    revision (every change, `Session._changed`) drops them all."""
+
+    def __init__(self) -> None:
+        self._rev: int | None = None
+        self._views: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+    def get(self, session: Session, active: ActiveGame, role: Role) -> dict[str, Any]:
+        if self._rev != session.rev:
+            self._rev, self._views = session.rev, {}
+        lang = session.table_lang
+        seat = active.seats.get(role.colour) if role.colour else None
+        key = (role.kind, role.colour, seat.lang if seat else None, lang, id(active), active.id)
+        view = self._views.get(key)
+        if view is None:
+            view = self._views[key] = _game_view(active, role, lang)
+        return view
+
+
 def state_for(session: Session, role: Role) -> dict[str, Any]:
-    """The `state` object for one client (docs/table-api.md): only what it may see."""
+    """The `state` object for one client (docs/table-api.md): only what it may see (a fresh
+    top-level dict; what it holds is shared and must not be mutated)."""
     with session.lock:
         tower = session.tower
         base: dict[str, Any] = {
@@ -32,7 +60,7 @@ def state_for(session: Session, role: Role) -> dict[str, Any]:
             base.update(highlights=[], legal=[], acting_as=None, can_undo=False, seats=[])
             base.update(checks=None, checklist=None)
             return base
-        base.update(_game_view(active, role, session.table_lang))
+        base.update(session.views.get(session, active, role))
         return base
 
 

@@ -20,6 +20,7 @@ from host.games.elgrande.grande import grande_possible, grandes_in_castillo
 from host.games.elgrande.options import FIELDS, options_from_request
 from host.games.elgrande.prompts import SECRET_KINDS, prompt_for, seat_prompt
 from host.games.elgrande.secrecy import public_log_lines
+from host.games.elgrande.tower_words import TOWER_WORDS
 from host.tower.checks import Checks, GameFacts
 from host.tower.lights import LightsState, sweep_of
 
@@ -210,16 +211,17 @@ class Adapter(GameAdapter):
         castillo = {game.colours[p]: n for p, n in enumerate(game.pieces[game.CASTILLO]) if n}
         scorings = game.scorings
         return GameFacts(
-            grandes=grandes_in_castillo(game),
+            specials=grandes_in_castillo(game),
             colours=tuple(game.colours),
             phase=game.phase,
             round_index=game.round_index,
             throws=throws,
-            castillo=castillo,
+            contents=castillo,
             scorings=len(scorings),
             last_scoring=str(scorings[-1]["kind"]) if scorings else "",
             recount_cards=_recount_cards(game.data),
             can_announce=announceable(game),
+            words=TOWER_WORDS,
         )
 
     def castillo_correction(self, state: GameState, colour: str, delta: int, why: str) -> str:
