@@ -12,6 +12,7 @@ from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from engine.core.actions import Action
 from engine.core.errors import EngineError, PositionError
+from engine.core.events import EventMark, GameEvent, mark, since
 from engine.core.options import describe
 from engine.core.protocol import CHANCE, GameState
 from engine.core.verbs import VerbTable
@@ -159,6 +160,29 @@ class GameSpec:
 
     def check_invariants(self, state: GameState) -> None:
         """Raise AssertionError if the state breaks one of the game's invariants."""
+
+    # ------------------------------------------------------------------ events (core.events)
+    def event_mark(self, state: GameState) -> EventMark:
+        """Where `state` is now, for `events_since` after some actions (cheap; apply itself
+        never makes events)."""
+        return mark(self, state)
+
+    def events_since(self, state: GameState, before: EventMark) -> list[GameEvent]:
+        """What the changes since `before` did: actions, reveals, scorings, a phase change,
+        the game's end (engine.core.events)."""
+        return since(self, state, before)
+
+    def reveals(self, state: GameState) -> Sequence[Mapping[str, Any]]:
+        """Secret choices turned face up so far, each the game's entry (none by default)."""
+        return ()
+
+    def scorings(self, state: GameState) -> Sequence[Mapping[str, Any]]:
+        """The scorings made so far, each the game's entry (none by default)."""
+        return ()
+
+    def phase(self, state: GameState) -> str | None:
+        """The game's phase or step now, as its view names it (None: the game has none)."""
+        return None
 
     def winners(self, state: GameState) -> tuple[list[str], str] | None:
         """A finished game's winners and what decided (e.g. "score", "largest_territory",

@@ -120,6 +120,15 @@ class ElCaballeroSpec(TableOrDealerSpec):
         assert isinstance(state, Game)
         check_invariants(state)
 
+    # the events' public facts (engine.core.events)
+    def scorings(self, state: GameState) -> Sequence[Mapping[str, Any]]:
+        assert isinstance(state, Game)
+        return state.scorings
+
+    def phase(self, state: GameState) -> str | None:
+        assert isinstance(state, Game)
+        return state.phase
+
 
 class _Computer:
     """A player of engine.elcaballero.bots as the platform's computer player."""

@@ -156,6 +156,19 @@ class ElGrandeSpec(TableOrDealerSpec):
         assert isinstance(state, Game)
         check_invariants(state)
 
+    # the events' public facts (engine.core.events)
+    def reveals(self, state: GameState) -> Sequence[Mapping[str, Any]]:
+        assert isinstance(state, Game)
+        return state.disc_reveals
+
+    def scorings(self, state: GameState) -> Sequence[Mapping[str, Any]]:
+        assert isinstance(state, Game)
+        return state.scorings
+
+    def phase(self, state: GameState) -> str | None:
+        assert isinstance(state, Game)
+        return state.phase
+
 
 def check_invariants(g: Game) -> None:
     """Every caballero is somewhere, once; scores never fall; who acts is consistent."""

@@ -16,7 +16,7 @@ from engine.kingdomino.game import CLAIM, OVER, Game
 from engine.kingdomino.options import COLOURS, OPTION_KINDS, OPTION_SECTIONS, Options
 from engine.kingdomino.search import SearchBot
 from engine.kingdomino.verbs import VERBS
-from engine.kingdomino.views import result
+from engine.kingdomino.views import STEPS, result
 
 __all__ = ["SPEC", "KingdominoSpec"]
 
@@ -109,6 +109,11 @@ class KingdominoSpec(TableOrDealerSpec):
     def check_invariants(self, state: GameState) -> None:
         assert isinstance(state, Game)
         check_invariants(state)
+
+    def phase(self, state: GameState) -> str | None:
+        """The step now (the view's "step"), for the events (engine.core.events)."""
+        assert isinstance(state, Game)
+        return STEPS[state.step]
 
 
 class _Computer:

@@ -21,7 +21,12 @@ For each game, each player count and each of the spec's test options, random com
   clones deal other cards than the real game's next draws);
 - chance: in table mode (`replay_start`), at every chance step `chance_outcomes()` lists
   legal outcomes with positive probabilities summing to 1 (`[]` elsewhere), a game sampled
-  from them ends, and every outcome a dealer drew is among them.
+  from them ends, and every outcome a dealer drew is among them;
+- events (engine.core.events): the events since a mark taken before each step agree with the
+  step (its action first, then the dealer's draws; the new reveals and scorings; a phase change
+  exactly when the phase changed; the end exactly when the game ended), asking twice gives the
+  same and changes nothing, a refused action or an undone step leaves none, and the events of
+  the whole game are its history, reveals, scorings and one end.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from engine import registry
 from engine.core import record as core_record
 from engine.core.actions import Action
 from engine.core.errors import EngineError, UndoError
+from engine.core.events import ACTION, KINDS, OVER, PHASE, REVEAL, SCORING, EventMark
 from engine.core.protocol import CHANCE, GameState
 from engine.core.spec import GameSpec
 from tests.engine.platform import nim
@@ -106,6 +112,7 @@ class Checker:
         self.illegal_asked = 0
         self.chance_steps = 0
         self.previous: list[tuple[int, Action]] = []  # the legal actions one step before
+        self.events = 0
 
     def check_state(self, state: GameState) -> None:
         self.spec.check_invariants(state)
@@ -215,13 +222,55 @@ class Checker:
         nonsense = Action(verb.name, *(["zz-nowhere"] * verb.arity))
         if actors and nonsense not in state.legal_actions(actors[0]):
             tries.append((nonsense, actors[0]))
+        mark = self.spec.event_mark(state)
         for action, seat in tries:
             with pytest.raises((EngineError, ValueError)):
                 state.apply(action, seat)
             assert snapshot(state) == before, f"refusing {action} by {seat} changed the state"
+            assert self.spec.events_since(state, mark) == [], f"refusing {action} told events"
             self.refusals += 1
 
-    def check_undo(self, state: GameState, player: int, action: Action, before: str) -> None:
+    def check_events(self, state: GameState, mark: EventMark, player: int, action: Action) -> None:
+        """The events since `mark` (taken just before `player` applied `action`) are what the
+        step did."""
+        spec = self.spec
+        events = spec.events_since(state, mark)
+        assert spec.events_since(state, mark) == events, "asking again told other events"
+        kinds = [event.kind for event in events]
+        assert kinds == sorted(kinds, key=KINDS.index), f"events out of order: {kinds}"
+        acted = [(event.player, event.action) for event in events if event.kind == ACTION]
+        assert acted[:1] == [(player, action)], f"{action}: the first event is not the action"
+        assert acted == state.history[mark.history :], "the action events are not the history's"
+        revealed = [dict(e.detail) for e in events if e.kind == REVEAL]
+        assert revealed == list(spec.reveals(state))[mark.reveals :], "reveal events differ"
+        scored = [dict(e.detail) for e in events if e.kind == SCORING]
+        assert scored == list(spec.scorings(state))[mark.scorings :], "scoring events differ"
+        phases = [dict(e.detail) for e in events if e.kind == PHASE]
+        phase = spec.phase(state)
+        changed = [{"from": mark.phase, "to": phase}] if phase != mark.phase else []
+        assert phases == changed, f"{action}: phase events {phases}, the phase went to {phase}"
+        over = [dict(e.detail) for e in events if e.kind == OVER]
+        ended = [{"returns": state.returns()}] if state.is_terminal() else []
+        assert over == ended, f"{action}: over events {over}, the game over: {ended}"
+        assert spec.events_since(state, spec.event_mark(state)) == [], "a fresh mark told events"
+        self.events += len(events)
+
+    def check_whole_game(self, state: GameState, start: EventMark) -> None:
+        """The events since the start: its history, reveals, scorings after the start's, one
+        end."""
+        events = self.spec.events_since(state, start)
+        acted = [(event.player, event.action) for event in events if event.kind == ACTION]
+        assert acted == state.history[start.history :]
+        revealed = [dict(e.detail) for e in events if e.kind == REVEAL]
+        assert revealed == list(self.spec.reveals(state))[start.reveals :]
+        scored = [dict(e.detail) for e in events if e.kind == SCORING]
+        assert scored == list(self.spec.scorings(state))[start.scorings :]
+        assert [e.kind for e in events].count(OVER) == 1
+        assert [e.kind for e in events].count(PHASE) == int(self.spec.phase(state) != start.phase)
+
+    def check_undo(
+        self, state: GameState, player: int, action: Action, before: str, mark: EventMark
+    ) -> None:
         if action.kind in self.spec.verbs.undo_barriers:
             assert not state.can_undo(player), f"{action} is an undo barrier"
         for seat in range(len(state.seat_names())):
@@ -234,6 +283,7 @@ class Checker:
         if player >= 0 and state.can_undo(player):
             assert state.undo(player) == action
             assert snapshot(state) == before, f"undoing {action} did not restore the state"
+            assert self.spec.events_since(state, mark) == [], f"undone {action} told events"
             state.apply(action, player)
             self.undos += 1
 
@@ -257,6 +307,8 @@ class Checker:
 
     def play(self, state: GameState, limit: int = 5_000) -> GameState:
         self.check_state(state)
+        start = self.spec.event_mark(state)
+        assert start.history == len(state.history) and not start.over
         steps = 0
         while not state.is_terminal():
             steps += 1
@@ -270,13 +322,16 @@ class Checker:
             cloning = steps % CLONE_EVERY == 0
             before = snapshot(state) if steps % UNDO_EVERY == 0 or cloning else ""
             untouched = self.check_clone(state, player, action) if cloning else None
+            mark = self.spec.event_mark(state)
             state.apply(action, player)
+            self.check_events(state, mark, player, action)
             self.check_state(state)
             if untouched is not None:
                 self.check_clone_after(untouched, state, player, action, before)
             if before and steps % UNDO_EVERY == 0:
-                self.check_undo(state, player, action, before)
+                self.check_undo(state, player, action, before, mark)
         self.check_refusals(state)
+        self.check_whole_game(state, start)
         return state
 
 
