@@ -6,15 +6,17 @@ each one to the reactions in order: the throw checks take the game's new facts, 
 gets a line for every action, revealed secret and scoring, and the lights get a scoring's sweep
 (a game's capabilities, host/app/session/capabilities.py, react first).
 
-The engine does not report events yet: `what_happened` is the one place that finds them, by
-comparing the game's history, reveals and scorings with what was seen before (the counters on
-`ActiveGame`). When `apply` returns the events an action caused, only this function changes.
+The events come from the engine (engine.core.events: the game's spec tells the events since a
+mark); the counters on `ActiveGame` are the mark of what the session has told so far. The
+session reacts to actions, reveals and scorings; the phase and the game's end show in the views.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.core import events as engine
+from engine.core.events import EventMark
 from host.app.session.capabilities import capabilities
 from host.app.session.model import ACTION, CHANGED, REVEAL, SCORING, ActiveGame, Event
 
@@ -22,15 +24,17 @@ from host.app.session.model import ACTION, CHANGED, REVEAL, SCORING, ActiveGame,
 def what_happened(active: ActiveGame) -> tuple[list[Event], tuple[int, int, int]]:
     """The events of the engine change just made, and the counts seen after them (the game's
     history, reveals and scorings) for `ActiveGame` once the reactions are done."""
-    game, adapter = active.game, active.adapter
+    game, spec = active.game, active.spec
+    told = EventMark(active.history, active.reveals, active.scorings)
+    happened = spec.events_since(game, told)
     events = [Event(CHANGED)]
-    events += [Event(ACTION, player, action) for player, action in game.history[active.history :]]
-    reveals = adapter.reveals(game)
-    events += [Event(REVEAL, detail=r) for r in reveals[min(active.reveals, len(reveals)) :]]
-    scorings = adapter.scorings(game)
-    if len(scorings) > active.scorings:  # one line for the latest, however many were made
-        events.append(Event(SCORING, detail=scorings[-1]))
-    return events, (len(game.history), len(reveals), len(scorings))
+    events += [Event(ACTION, e.player, e.action) for e in happened if e.kind == engine.ACTION]
+    events += [Event(REVEAL, detail=e.detail) for e in happened if e.kind == engine.REVEAL]
+    scorings = [e for e in happened if e.kind == engine.SCORING]
+    if scorings:  # one line for the latest, however many were made
+        events.append(Event(SCORING, detail=scorings[-1].detail))
+    now = spec.event_mark(game)
+    return events, (now.history, now.reveals, now.scorings)
 
 
 def public_log(active: ActiveGame, event: Event, _at: float) -> None:
