@@ -26,15 +26,15 @@ The pieces, one job each:
 - `hub`: `Session`, the thin front the routes call, holding what the pieces share;
 - `pipeline`: the action pipeline (who may act, a throw check that blocks, refusals);
 - `transaction`: the record (a change applied and made durable as one, or rolled back);
-- `events`: what an engine change did (`what_happened`, the one place that finds out), told to
-  the pieces that react to it;
+- `events`: what an engine change did, as the engine reports it (`GameSpec.events_since`,
+  engine/core/events.py), told to the pieces that react to it;
 - `capabilities`: the tower and the lights a game declares, each with its hooks (react to
   events, block an action until a check is settled, add to a view);
 - `seats`: seat links and their tokens, claims, connections and languages;
 - `computers`: computer seats and hints;
 - `tower_port`: the tower link's sink, the throw windows, the lights and the tower status;
 - `games`: new, imported, continued, restored and exported games;
-- `views`: each role's `state`.
+- `views`: each role's `state`, each role's game view built once per revision.
 """
 
 from __future__ import annotations
