@@ -8,6 +8,7 @@ sentinel key, so a test can prove that no tower count ever leaves the host.
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections import Counter
@@ -19,7 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from host.app.server import Access, create_app
-from host.app.session import Session
+from host.app.session import Role, Session
 from host.app.store import Store
 from host.app.towers import TowerRuntime
 from host.tower.events import LinkState, LinkStatus, event_from_frame
@@ -282,3 +283,19 @@ def assert_computer_levels(entry: dict[str, Any], default: int) -> None:
     assert computer["kinds"] == {"1": "random", "2": "greedy"}
     assert set(computer["seconds"]) == {"3", "4", "5"}
     assert entry["hint"] is True
+
+
+def session_step(session: Session, rng: random.Random) -> bool:
+    """One random legal move, at the table or on the seat that acts; False when none is left."""
+    active = session.active
+    assert active is not None
+    table = session.state_for(Role.table())
+    if table["legal"]:
+        session.act(Role.table(), rng.choice(table["legal"]))
+        return True
+    for colour in active.seats:
+        mine = session.state_for(Role("seat", colour))
+        if mine["legal"]:
+            session.act(Role("seat", colour), rng.choice(mine["legal"]))
+            return True
+    return False

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from host.app.session import Role, Session
 from host.app.store import Store
+from tests.app.conftest import session_step
 
 GAMES = {
     "kingdomino": {"game": "kingdomino", "seed": 3},
@@ -24,22 +25,6 @@ GAMES = {
         "seed": 3,
     },
 }
-
-
-def _step(session: Session, rng: random.Random) -> bool:
-    """One random legal move, at the table or on the seat that acts; False when none is left."""
-    active = session.active
-    assert active is not None
-    table = session.state_for(Role.table())
-    if table["legal"]:
-        session.act(Role.table(), rng.choice(table["legal"]))
-        return True
-    for colour in active.seats:
-        mine = session.state_for(Role("seat", colour))
-        if mine["legal"]:
-            session.act(Role("seat", colour), rng.choice(mine["legal"]))
-            return True
-    return False
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -59,7 +44,7 @@ def test_every_games_scoring_is_announced(tmp_path: Path, game: str) -> None:
     changes_that_scored = 0
     while True:
         before = len(active.adapter.scorings(active.game))
-        if not _step(session, rng):
+        if not session_step(session, rng):
             break
         assert session.active is active
         scorings = active.adapter.scorings(active.game)
@@ -97,7 +82,7 @@ def test_each_roles_view_is_computed_once_per_revision(
     assert "snapshot" not in again and again == first[1]
     # a change (a new revision) builds each view again, and it shows the change
     rev = session.rev
-    assert _step(session, random.Random(1))
+    assert session_step(session, random.Random(1))
     assert session.rev > rev
     built.clear()
     after = session.state_for(Role.table())
@@ -142,7 +127,7 @@ def test_only_a_game_with_the_tower_has_throw_checks(tmp_path: Path) -> None:
             with pytest.raises(ActionError) as refused:
                 answer(*args)
             assert refused.value.code == "check" and "no open issue 1" in refused.value.reason
-        _step(session, random.Random(2))  # play goes on
+        session_step(session, random.Random(2))  # play goes on
         session.close()
     # El Grande declares it: its checks exist, enabled or not
     for enabled in (True, False):

@@ -17,6 +17,7 @@ from host.app.session import events as session_events
 from host.app.session.capabilities import BOARD_LIGHTS, THROW_CHECKS, capabilities
 from host.app.session.model import ACTION, CHANGED, SCORING, ActiveGame, Event
 from host.app.store import Store
+from tests.app.conftest import session_step
 
 GAMES = {
     "elgrande": {
@@ -43,22 +44,6 @@ def _session(tmp_path: Path, game: str) -> Session:
     return session
 
 
-def _step(session: Session, rng: random.Random) -> bool:
-    """One random legal move, at the table or on the seat that acts; False when none is left."""
-    active = session.active
-    assert active is not None
-    table = session.state_for(Role.table())
-    if table["legal"]:
-        session.act(Role.table(), rng.choice(table["legal"]))
-        return True
-    for colour in active.seats:
-        mine = session.state_for(Role("seat", colour))
-        if mine["legal"]:
-            session.act(Role("seat", colour), rng.choice(mine["legal"]))
-            return True
-    return False
-
-
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_each_engine_change_is_told_once_as_its_events(
     tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch
@@ -77,7 +62,7 @@ def test_each_engine_change_is_told_once_as_its_events(
     while moves < 80:
         history, logged = len(active.game.history), active.logged
         told.clear()
-        if not _step(session, rng):
+        if not session_step(session, rng):
             break
         moves += 1
         assert session.active is active  # nothing failed: no reload
@@ -104,7 +89,7 @@ def test_the_scoring_events_make_the_scoring_lines(
     monkeypatch.setattr(session_events, "REACTIONS", (*session_events.REACTIONS, record))
     session = _session(tmp_path, "elcaballero")
     rng = random.Random(3)
-    while _step(session, rng):
+    while session_step(session, rng):
         pass
     active = session.active
     assert active is not None and active.game.is_terminal()
@@ -142,7 +127,7 @@ def test_the_table_prompt_alone_is_the_one_in_the_table_state(tmp_path: Path, ga
             "highlights": state["highlights"],
         }
         prompts.add(json.dumps(state["prompt"], sort_keys=True))
-        if not _step(session, rng):
+        if not session_step(session, rng):
             break
     assert len(prompts) >= 2  # the walk saw the prompt change
     session.close()
