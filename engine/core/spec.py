@@ -41,6 +41,14 @@ def require_acting(state: GameState, seat: int) -> None:
     raise SeatNotActing(f"{name} does not act now ({acting} does)")
 
 
+class NoPreview(EngineError):
+    """The game offers no preview (`GameSpec.preview`): none at all by default."""
+
+
+class PreviewError(EngineError, ValueError):
+    """The action is not one the game previews (El Caballero: only an area card's placement)."""
+
+
 class ComputerPlayer(Protocol):
     """A game's computer player at one level."""
 
@@ -183,6 +191,14 @@ class GameSpec:
     def phase(self, state: GameState) -> str | None:
         """The game's phase or step now, as its view names it (None: the game has none)."""
         return None
+
+    def preview(self, state: GameState, seat: int, action: str) -> dict[str, Any]:
+        """What `seat` taking `action` would do, worked out on copies of `state` (never changed;
+        nothing dealt, nothing a seat may not see): `{"legal": false, "refusal": ...}` for an
+        action the engine refuses, else what the game's page shows (docs/game-protocol.md,
+        "Previews"). NoPreview by default: the game offers none; PreviewError for an action the
+        game does not preview; NotationError for a text that is no action."""
+        raise NoPreview(f"{self.title} offers no previews")
 
     def winners(self, state: GameState) -> tuple[list[str], str] | None:
         """A finished game's winners and what decided (e.g. "score", "largest_territory",

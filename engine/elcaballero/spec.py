@@ -22,6 +22,7 @@ from engine.elcaballero.catalogue import Catalogue, from_entries
 from engine.elcaballero.extended import GRANDE_NONE
 from engine.elcaballero.game import Game
 from engine.elcaballero.options import OPTION_KINDS, OPTION_SECTIONS, Options, options_from_json
+from engine.elcaballero.preview import preview as preview_placement
 from engine.elcaballero.verbs import VERBS
 
 __all__ = ["SPEC", "ElCaballeroSpec"]
@@ -128,6 +129,11 @@ class ElCaballeroSpec(TableOrDealerSpec):
     def phase(self, state: GameState) -> str | None:
         assert isinstance(state, Game)
         return state.phase
+
+    def preview(self, state: GameState, seat: int, action: str) -> dict[str, Any]:
+        """An area card's placement tried on copies of the game (engine.elcaballero.preview)."""
+        assert isinstance(state, Game)
+        return preview_placement(state, seat, action)
 
 
 class _Computer:

@@ -36,10 +36,7 @@ def public_view(game: State, acting: tuple[int, ...]) -> dict[str, Any]:
         "scoring_rounds": list(game.size.scorings),
         "catalogue": None if game.catalogue is None else game.catalogue.label,
         "acting": [("chance" if p == CHANCE else names[p]) for p in acting],
-        "areas": [
-            {"cell": cell_name(k), "card": a.card.text, "id": a.card.id, "rotation": a.rotation}
-            for k, a in sorted(board.areas.items())
-        ],
+        "areas": areas_view(game),
         "caballeros": caballeros_view(game),
         "regions": regions_view(game),
         "governors": [governor_view(game, g) for g in board.governors],
@@ -54,6 +51,24 @@ def public_view(game: State, acting: tuple[int, ...]) -> dict[str, Any]:
         "log": [[("chance" if p == CHANCE else names[p]), str(a)] for p, a in game.history],
         "events": list(game.log),
     }
+
+
+def areas_view(game: State) -> list[dict[str, Any]]:
+    """The area cards on the map; `regions`: for each region of the card (in its description's
+    order), the index of the map's region it belongs to in `regions_view` (a page draws and
+    names the regions from these, never joining them itself)."""
+    board = game.board
+    index = {root: i for i, root in enumerate(board.roots())}
+    return [
+        {
+            "cell": cell_name(k),
+            "card": a.card.text,
+            "id": a.card.id,
+            "rotation": a.rotation,
+            "regions": [index[board.find(node)] for node in a.nodes],
+        }
+        for k, a in sorted(board.areas.items())
+    ]
 
 
 def caballeros_view(game: State) -> list[dict[str, Any]]:
@@ -74,6 +89,7 @@ def caballeros_view(game: State) -> list[dict[str, Any]]:
 
 
 def regions_view(game: State) -> list[dict[str, Any]]:
+    """The map's regions in the order of `Map.roots` (`areas_view` refers to them by index)."""
     names = game.options.players
     board = game.board
     now = totals(game)
