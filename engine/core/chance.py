@@ -13,6 +13,8 @@ _MASK64: Final = (1 << 64) - 1
 # Dealer mode without a seed: outcomes nobody can predict from the draws seen so far (the
 # record keeps each outcome, so a replay never draws again).
 _UNPREDICTABLE: Final[random.Random] = secrets.SystemRandom()
+# A dealer's seeds are below this: the compiled draw's fast path (`seeded_draw`).
+SEED_LIMIT: Final = 2**62
 # Compiled with mypyc (an extension module), the draw runs on native 64-bit integers; plain
 # Python keeps its own ints, which are faster there than the halves below.
 _NATIVE: Final = not __file__.endswith(".py")
@@ -84,7 +86,7 @@ def _xor_shift(high: i64, low: i64, shift: i64) -> tuple[i64, i64]:
 def fresh_seed() -> int:
     """A dealer seed nobody can predict (below 2**62: the compiled draw's fast path). A game's
     `clone()` deals from one, so a copy never deals the real game's future cards."""
-    return _UNPREDICTABLE.getrandbits(62)
+    return _UNPREDICTABLE.randrange(SEED_LIMIT)
 
 
 def dealer_draw(seed: int | None, position: int, count: int) -> int:

@@ -33,8 +33,10 @@ T = TypeVar("T")
 KINDS = ("bool", "int", "int?", "str", "names")
 # Where a new-game form shows a field: with the others ("main", the default), folded under
 # "rule details" (a rulebook gap's reading, kept at the reference's suggestion), or nowhere
-# ("hidden": set by tests, self-play and records, e.g. a dealer's shuffle seed).
-SECTIONS = ("main", "details", "hidden")
+# ("hidden": set by tests, self-play and records, e.g. a dealer's shuffle seed), or only by a game
+# record's reader ("record": a new game refuses it from a client, e.g. an upgraded record's cards).
+SECTIONS = ("main", "details", "hidden", "record")
+RECORD_ONLY = "record"
 
 
 def check_value(kind: str, value: Any) -> tuple[Any, str]:

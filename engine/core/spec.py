@@ -11,9 +11,9 @@ from types import MappingProxyType
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from engine.core.actions import Action
-from engine.core.errors import EngineError, PositionError
+from engine.core.errors import EngineError, OptionsError, PositionError
 from engine.core.events import EventMark, GameEvent, mark, since
-from engine.core.options import describe
+from engine.core.options import RECORD_ONLY, describe
 from engine.core.protocol import CHANCE, GameState
 from engine.core.verbs import VerbTable
 
@@ -103,6 +103,20 @@ class GameSpec:
         if self.options_type is None:
             return []
         return describe(self.options_type, self.option_kinds, self.option_sections)
+
+    def client_options_schema(self) -> list[dict[str, Any]]:
+        """The options a new game takes from a client (a lobby's form): the schema less the
+        fields only a record's reader sets (section "record")."""
+        return [o for o in self.options_schema() if o["section"] != RECORD_ONLY]
+
+    def options_from_client(self, raw: Mapping[str, Any]) -> Any:
+        """A new game's options from a client's request: `options_from_json`, with the fields
+        only a record's reader sets refused (OptionsError per field)."""
+        record_only = {o["name"] for o in self.options_schema() if o["section"] == RECORD_ONLY}
+        refused = {name: "is set only by a game record" for name in raw if name in record_only}
+        if refused:
+            raise OptionsError(refused)
+        return self.options_from_json(raw)
 
     @abstractmethod
     def options_from_json(self, raw: Mapping[str, Any]) -> Any:

@@ -5,8 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core.chance import SEED_LIMIT
 from engine.core.errors import OptionsError
 from engine.core.options import options_json, read_options
+from engine.elgrande.data import EDITIONS
+
+MODES = ("table", "dealer")
+CARD_SETS = ("", "v1")  # the current cards; "v1" the 2023 cards as game version 1 had them
 
 
 @dataclass(frozen=True)
@@ -54,7 +59,25 @@ class Options:
                     "the host's command line (--override)"
                 }
             )
-        return read_options(cls, OPTION_KINDS, raw)
+        options = read_options(cls, OPTION_KINDS, raw)
+        errors = options.field_errors()
+        if errors:
+            raise OptionsError(errors)
+        return options
+
+    def field_errors(self) -> dict[str, str]:
+        """Each field whose value no game takes, with the reason (the combinations are the
+        board's to check: engine.elgrande.board)."""
+        errors: dict[str, str] = {}
+        if self.edition not in EDITIONS:
+            errors["edition"] = f"must be one of {', '.join(EDITIONS)}, not {self.edition!r}"
+        if self.mode not in MODES:
+            errors["mode"] = f"must be table or dealer, not {self.mode!r}"
+        if self.seed is not None and not 0 <= self.seed < SEED_LIMIT:
+            errors["seed"] = f"must be a whole number from 0 to {SEED_LIMIT - 1}"
+        if self.card_set not in CARD_SETS:
+            errors["card_set"] = f"must be '' or 'v1', not {self.card_set!r}"
+        return errors
 
 
 # The options' schema (engine.core.options): each field's kind.
@@ -73,7 +96,8 @@ OPTION_KINDS = {
     "dummy": "str",
     "card_set": "str",
 }
-OPTION_SECTIONS = {"seed": "hidden"}  # a form never shows the seed (tests, self-play)
+# A form never shows the seed (tests, self-play); the card set is an upgraded record's only.
+OPTION_SECTIONS = {"seed": "hidden", "card_set": "record"}
 
 
 # Turn, Veto and Throw are made at every turn and throw: plain classes with an explicit __init__
