@@ -16,6 +16,7 @@ from engine.core.actions import Action
 from engine.core.jsondata import copied
 from engine.core.protocol import CHANCE
 from engine.elgrande import data as gamedata
+from engine.elgrande.king_rules import near_king, open_region
 from engine.elgrande.options import Options, Throw, Turn, Veto
 
 __all__ = ["CHANCE", "Board", "Frame", "Layout"]
@@ -104,7 +105,8 @@ class Layout:
             R + 2: [r.index for r in regions if gamedata.PORTUGAL in r.borders],
         }
         self.slots: tuple[int, ...] = (1, 2, 4) if merged else (1, 2, 3, 4)
-        self.movable = {k: [r for r in range(R) if r != k] for k in range(-1, R + 3)}
+        # the tables of engine.elgrande.king_rules for each area the King may stand in
+        self.movable = {k: [r for r in range(R) if open_region(k, r)] for k in range(-1, R + 3)}
         areas = range(len(tok))
         self.place_actions = [Action("place", tok[a]) for a in areas]
         self.to_actions = [Action("to", tok[a]) for a in areas]
@@ -122,14 +124,7 @@ class Layout:
         self.kingcard_actions = [Action("kingcard", tok[a]) for a in areas]
         self.dummycard_actions = [Action("dummycard", tok[a]) for a in areas]
         self.home_actions = [[Action("home", c, tok[a]) for a in areas] for c in colours]
-        placement: dict[int, list[int]] = {}
-        for king in range(R + 3):
-            if king == R:  # the King in the castillo (Revolt): every region
-                placement[king] = list(range(R))
-            else:
-                border = self.border_regions
-                near = border[king] if king in border else self.adjacent[king]
-                placement[king] = [*near, R]
+        placement = {k: near_king(self.adjacent, self.border_regions, k) for k in range(R + 3)}
         self.placement = placement
         # the decks (one entry per copy) and Power Shift's modifier deck at set-up
         self.decks = {
@@ -507,23 +502,6 @@ class Board:
     def movable_regions(self) -> list[int]:
         """Regions pieces may leave or enter: every region but the King's (do not mutate)."""
         return self.layout.movable[self.king]
-
-    def free_regions(self) -> list[int]:
-        return self.layout.movable[self.king]
-
-    def can_enter(self, area: int) -> bool:
-        return area != self.king and area < self.FRANCE
-
-    def move_destinations(self, source: int) -> list[int]:
-        return [a for a in range(self.R + 1) if a != source and a != self.king]
-
-    def placement_targets(self) -> list[int]:
-        """Where the acting player may place from court: next to the King, or the castillo;
-        with Infiltration also the King's region (do not mutate)."""
-        targets = self.layout.placement[self.king]
-        if self.turn is not None and self.turn.infiltrate and self.king < self.R:
-            return [*targets, self.king]
-        return targets
 
     def board_supply(self, player: int) -> int:
         """Own caballeros a player could recall to court from regions (never the King's)."""

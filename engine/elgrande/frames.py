@@ -13,6 +13,7 @@ from typing import Any, Final
 
 from engine.core.actions import Action
 from engine.elgrande.board import Board, Frame
+from engine.elgrande.rules import enterable, move_destinations
 
 DONE: Final = Action("done")
 VETO: Final = Action("veto")
@@ -43,21 +44,29 @@ class PlaceFrame(Frame):
     def copy(self) -> PlaceFrame:
         return PlaceFrame(self.actor, self.left, self.to, self.source)
 
-    def _supply(self, g: Board) -> int:
+    def supply(self, g: Board) -> int:
+        """The caballeros the step places from (the court, or the province)."""
         return g.province[self.actor] if self.source == "province" else g.court[self.actor]
 
+    def may_place(self, g: Board) -> bool:
+        """One more caballero may be placed: the card allows it and the supply has one."""
+        return self.left != 0 and self.supply(g) != 0
+
+    def areas(self, g: Board) -> list[int]:
+        """Where the caballeros go: the regions, with some cards the castillo too."""
+        return g.movable_regions() + ([g.CASTILLO] if self.to == "anywhere" else [])
+
     def legal(self, g: Board, player: int) -> list[Action]:
-        if not self._supply(g) or self.left == 0:
+        if not self.may_place(g):
             return [DONE]
-        areas = g.free_regions() + ([g.CASTILLO] if self.to == "anywhere" else [])
-        return [g.place_actions[a] for a in areas if g.can_enter(a)] + [DONE]
+        return [g.place_actions[a] for a in self.areas(g) if enterable(g, a)] + [DONE]
 
     def apply(self, g: Board, player: int, action: Action) -> bool:
         if action.kind == "done":
             return True
         g.place_piece(self.actor, g.area(action.arg), self.source)
         self.left -= 1
-        return self.left == 0 or not self._supply(g)
+        return not self.may_place(g)
 
     def describe(self, g: Board, viewer: int | None) -> dict[str, Any]:
         out = {**super().describe(g, viewer), "left": self.left, "to": self.to}
@@ -82,7 +91,7 @@ class EscortFrame(Frame):
 
     def legal(self, g: Board, player: int) -> list[Action]:
         row = g.pieces[self.source]
-        return [g.pick_actions[c][self.source] for c in range(g.n) if row[c]]
+        return [g.pick_actions[c][self.source] for c in range(g.n) if row[c]]  # escortable
 
     def apply(self, g: Board, player: int, action: Action) -> bool:
         colour = g.colour(action.arg)
@@ -125,18 +134,29 @@ class MoveFrame(Frame):
             self.actor, self.own, self.foreign, self.any, self.from_one, self.source, self.picked
         )
 
+    def moves_left(self, own: bool) -> bool:
+        """The card lets the actor move one more of their own caballeros (`own`), or one more
+        of an opponent's."""
+        return (self.own if own else self.foreign) + self.any > 0
+
+    def sources(self, g: Board) -> list[int]:
+        """The regions caballeros are picked from: any but the King's; with a card that moves
+        them out of one region only, that of the first one moved (do not mutate)."""
+        regions = g.movable_regions()
+        if self.from_one and self.source >= 0:
+            return [self.source] if self.source in regions else []
+        return regions
+
     def legal(self, g: Board, player: int) -> list[Action]:
         if self.picked is not None:
             colour, src = self.picked
-            return [g.to_actions[a] for a in g.move_destinations(src)]
+            return [g.to_actions[a] for a in move_destinations(g, src)]
         acts: list[Action] = []
         me = self.actor
-        own_left = self.own + self.any
-        foreign_left = self.foreign + self.any
+        own_left = self.moves_left(True)
+        foreign_left = self.moves_left(False)
         picks = g.pick_actions
-        for region in g.movable_regions():
-            if self.from_one and self.source >= 0 and region != self.source:
-                continue
+        for region in self.sources(g):
             row = g.pieces[region]
             for colour in range(g.n):
                 if row[colour] and (own_left if colour == me else foreign_left):
@@ -196,14 +216,24 @@ class ReturnFrame(Frame):
     def copy(self) -> ReturnFrame:
         return ReturnFrame(self.actor, self.target, self.left, self.from_court, self.from_regions)
 
+    def may_return(self, g: Board, area: int) -> bool:
+        """A caballero of the target colour may go back from `area` (the court, or a region but
+        the King's): the card allows that source and one stands there."""
+        if area == g.COURT:
+            return self.from_court and g.court[self.target] != 0
+        return self.from_regions and g.pieces[area][self.target] != 0
+
     def legal(self, g: Board, player: int) -> list[Action]:
+        actions = g.return_actions[self.target]
         acts: list[Action] = []
-        if self.from_court and g.court[self.target]:
-            acts.append(g.return_actions[self.target][g.COURT])
+        if self.may_return(g, g.COURT):
+            acts.append(actions[g.COURT])
         if self.from_regions:
+            pieces = g.pieces
+            target = self.target
             for region in g.movable_regions():
-                if g.pieces[region][self.target]:
-                    acts.append(g.return_actions[self.target][region])
+                if pieces[region][target]:  # may_return, the regions' case
+                    acts.append(actions[region])
         return acts
 
     def apply(self, g: Board, player: int, action: Action) -> bool:

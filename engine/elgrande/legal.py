@@ -10,6 +10,14 @@ from engine.core.actions import Action, shared_action
 from engine.elgrande.board import CHANCE_PHASES, UNSEEN, Board
 from engine.elgrande.frames import DONE
 from engine.elgrande.options import Turn
+from engine.elgrande.rules import (
+    may_finish,
+    may_place,
+    may_start_special,
+    placement_targets,
+    take_limit,
+    taken_totals,
+)
 
 SPECIAL: Final = Action("special")
 SKIP: Final = Action("skip")
@@ -91,14 +99,12 @@ def compute_legal(g: Board, player: int) -> list[Action]:
     turn = g.turn
     assert turn is not None
     if phase == "take":
-        most = min(turn.take, g.province[player] + g.board_supply(player))
-        return g.take_actions[: most + 1]
-    return [card_action(c) for c in g.face_up if c]  # phase "card"
+        return g.take_actions[: take_limit(g, turn, player) + 1]
+    return [card_action(c) for c in g.face_up if c]  # phase "card": the cards rules.face_up
 
 
 def power_actions(g: Board, player: int) -> list[Action]:
-    played = g.played
-    taken = [g.totals[p] for p in range(g.n) if played[p]]
+    taken = taken_totals(g)
     if taken:
         plain = [g.power_actions[v] for v in g.hands[player] if v not in taken]
     else:  # nobody has played yet: the whole hand
@@ -115,19 +121,16 @@ def power_actions(g: Board, player: int) -> list[Action]:
 
 
 def main_actions(g: Board, turn: Turn) -> list[Action]:
-    if not turn.placed and turn.place_left and g.court[turn.player]:
-        if turn.infiltrate:
-            acts = [g.place_actions[a] for a in g.placement_targets()]
-        else:
-            acts = list(g.layout.place_actions_by_king[g.king])
-    else:
+    if not may_place(g, turn):
         acts = []
-    if turn.placing:
-        acts.append(DONE)
-    elif turn.special == 0:
+    elif turn.infiltrate:
+        acts = [g.place_actions[a] for a in placement_targets(g)]
+    else:  # the table of placement_targets without Infiltration
+        acts = list(g.layout.place_actions_by_king[g.king])
+    if may_start_special(turn):
         acts.append(SPECIAL)
         acts.append(SKIP)
-    elif not turn.placed:
+    if may_finish(turn):
         acts.append(DONE)
     return acts
 
