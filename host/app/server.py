@@ -31,6 +31,7 @@ from host.app.routes import (
     plugins,
     seats,
     sim,
+    verbs,
     websocket,
     wifi,
 )
@@ -89,6 +90,7 @@ def create_app(
     app.include_router(plugins.game_routes())
     app.include_router(plugins.router)
     plugins.mount_game_folders(app)  # after the i18n route, which their mounts would hide
+    app.include_router(verbs.router)
     app.include_router(games.router)
     app.include_router(seats.router)
     app.include_router(actions.router)

@@ -8,7 +8,9 @@ registered only in the engine plays through the API with no file of host/ touche
 
 A game's UI plugin folder is `host/games/<id>/static/` (served under `/games/<id>/`): its
 `plugin.js`, if any, and its i18n bundle, `i18n/<lang>/*.json` (every file of a language's folder
-merged, in name order). A game without a plugin gets the shell's generic one.
+merged, in name order). A game without a plugin gets the shell's generic one. What its pages need
+to sort and word actions is served from its verb table (`GameAdapter.vocabulary`), with the kinds
+of its parameters and its areas from `host/games/<id>/vocabulary.py` when it has one.
 
 Capabilities: `tower` (the castillo tower counts thrown cubes: the throw checks run, the tower
 is told when a Grande may fall) and `lights` (the board's region lights show the game). A game
@@ -232,6 +234,21 @@ class GameAdapter:
         """A scoring as the lights' sweep: (area, winning colours) per area."""
         return ()
 
+    # ------------------------------------------------------------------ a page's vocabulary
+    def vocabulary(self) -> dict[str, Any]:
+        """What a page needs to sort and word the game's actions (`GET /api/games/<id>/verbs`):
+        its verb table, the kinds of its prompts' and refusals' parameters (family -> name ->
+        kind) and its area tokens. A game's own kinds and areas come from its module
+        `host.games.<id>.vocabulary` (`PARAM_KINDS`, `areas()`), when it has one."""
+        words = _vocabulary_module(self.spec.id)
+        kinds: Mapping[str, Mapping[str, str]] = getattr(words, "PARAM_KINDS", {})
+        return {
+            "game": self.spec.id,
+            "verbs": self.spec.verbs.to_json(),
+            "param_kinds": {family: dict(names) for family, names in kinds.items()},
+            "areas": list(words.areas()) if words is not None else [],
+        }
+
     # ------------------------------------------------------------------ the app
     def routes(self) -> list[Route]:
         """The game's own GET routes under /api (El Grande: its printed components)."""
@@ -300,6 +317,18 @@ def _adapter_class(game_id: str) -> type[GameAdapter]:
     # a folder holding only data (e.g. a game's i18n bundles) imports as a namespace package
     adapter: type[GameAdapter] = getattr(module, "Adapter", GameAdapter)
     return adapter
+
+
+@functools.cache
+def _vocabulary_module(game_id: str) -> Any:
+    """`host.games.<id>.vocabulary`, or None when the game has none."""
+    name = f"{__name__}.{game_id}.vocabulary"
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as missing:
+        if missing.name not in (name, f"{__name__}.{game_id}"):
+            raise  # the game's module is there but broken: say so, do not hide it
+        return None
 
 
 def adapter_for(spec: GameSpec) -> GameAdapter:

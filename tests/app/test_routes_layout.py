@@ -35,6 +35,7 @@ SHELL_API = {
     "/api/games/import": {"post"},
     "/api/games/{game_id}/continue": {"post"},
     "/api/games/{game_id}/record": {"get"},
+    "/api/games/{game}/verbs": {"get"},  # a game's verb table (added by issue 22)
     "/api/state": {"get"},
     "/api/seat/{token}/state": {"get"},
     "/api/seats": {"get"},

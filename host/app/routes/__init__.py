@@ -7,6 +7,7 @@ handlers, and includes these routers in this order:
 - pairing.py: `/api/info`, the pairing code and pairing a device
 - wifi.py: the machine's own Wi-Fi card and its QR code
 - plugins.py: each game's own routes, its i18n bundle and its plugin folder
+- verbs.py: a game's verb table, its parameters' kinds and its areas, for its pages (public)
 - games.py: the catalogue; new, continue, import, export and the list of saved games
 - seats.py: the table's and a seat's state, seat links, their QR codes, reissuing one
 - actions.py: actions, undo, hints, checks and issues over HTTP (commands.py: one command,

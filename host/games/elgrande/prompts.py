@@ -14,7 +14,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from engine.elgrande.frames import ChoiceFrame, DiscFrame, MoveFrame, PlaceFrame
 from engine.elgrande.game import CHANCE, Game
@@ -27,6 +27,31 @@ DATA_FILE = Path(__file__).resolve().parent / "data" / "prompts.json"
 # Actions whose choice is secret: made on the player's own page, never at the shared table (the
 # engine's verb table says which: engine/elgrande/verbs.py).
 SECRET_KINDS = SECRET_CHOICES
+# What each prompt parameter holds, written once: the page words a parameter by its kind (GET
+# /api/games/elgrande/verbs). "colour": a colour; "colours": a list of colours (or "table" /
+# "chance"); "area": an area token; "card": an action card id; any other kind is shown as it is.
+# `actor` is the prompt's actors, which the page passes as a parameter too.
+PARAM_KINDS: Final = {
+    "actor": "colours",
+    "waiting_for": "colours",
+    "who": "colours",
+    "colour": "colour",
+    "against": "colour",
+    "from": "area",
+    "region": "area",
+    "king": "area",
+    "card": "card",
+    "deck": "number",
+    "dealt": "number",
+    "left": "number",
+    "max": "number",
+    "n": "number",
+    "castillo": "number",
+    "scores": "scores",
+    "purpose": "purpose",
+    "issue": "issue",
+    "detail": "text",
+}
 
 
 @dataclass(frozen=True)
