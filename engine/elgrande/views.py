@@ -162,40 +162,50 @@ SECRET_STEPS = VERBS.secret
 
 
 def public_step(action: Action, options: Options | None = None) -> str:
-    """One step as the public log shows it when it is taken: its secret arguments masked
-    ("?", the verb table's `secret_from`), except the card Power of attorney takes back when
-    `options` has open power cards (it leaves an open discard pile)."""
+    """One step as the public log shows it when it is taken: its secret arguments masked, each
+    as "?" (the verb table's `secret_from`: `deal purple ?`, `disc ?`, `remove 2 ?`), except the
+    card Power of attorney takes back when `options` has open power cards (it leaves an open
+    discard pile). The one redacted form: the engine's view, the table app's log and its undo
+    lines all show this text (docs/castillo-secrecy.md)."""
     if action.kind == "powerback" and options is not None and options.open_power_cards:
         return str(action)
     return VERBS.redact(action)
 
 
+def hidden_steps(g: Board) -> frozenset[int]:
+    """The history indices every public log leaves out now: with the castillo closed, the
+    castillo throws and corrections of earlier turns (`past_castillo_steps`); none with it
+    open. The one rule: the engine's view (`public_log`) and the table app's log
+    (host/games/elgrande/secrecy.py) both ask it."""
+    if g.options.open_castillo:
+        return frozenset()
+    return frozenset(past_castillo_steps(g))
+
+
 def public_log(g: Board) -> list[list[str]]:
-    """The history as [actor, action] lines with secret arguments masked ("?"); with the
-    castillo closed, the castillo throws and corrections of earlier turns left out.
+    """The history as [actor, action] lines, each step as `public_step` shows it (secret
+    arguments "?"), the `hidden_steps` left out.
 
     Disc choices are shown once revealed (those of the discs being set now stay masked); with
     `open_power_cards` the card Power of attorney takes back is shown too.
     """
     colours = g.colours
     history = g.history
-    hidden = set() if g.options.open_castillo else past_castillo_steps(g)
+    hidden = hidden_steps(g)
     frame = g.frame
     unrevealed = len(frame.chosen) if isinstance(frame, DiscFrame) else 0
     shown: set[int] = set()
     for i in range(len(history) - 1, -1, -1):
-        kind = history[i][1].kind
-        if kind == "disc":
+        if history[i][1].kind == "disc":
             if unrevealed:
                 unrevealed -= 1
             else:
                 shown.add(i)
-        elif kind == "powerback" and g.options.open_power_cards:
-            shown.add(i)
+    options = g.options
     return [
         [
             "chance" if player < 0 else colours[player],
-            str(action) if i in shown else VERBS.redact(action),
+            str(action) if i in shown else public_step(action, options),
         ]
         for i, (player, action) in enumerate(history)
         if i not in hidden

@@ -132,8 +132,15 @@ class GameAdapter:
         return {}
 
     def public_log(self, state: GameState, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The log lines every client is shown now (El Grande: the castillo's secret)."""
+        """The log lines every client is shown now (El Grande: the castillo's secret). A line
+        of an engine step has its history index, `step`, and the game's `step_fields`."""
         return lines
+
+    def step_fields(self, action: Action, state: GameState) -> dict[str, Any]:
+        """The game's own facts of an engine step, kept on its log lines (the action's, and the
+        undo's that takes it back) for the game's `public_log` to filter by (El Grande: a
+        castillo step); `public_log` takes off any a client may not see."""
+        return {}
 
     def public_text(self, action: Action, state: GameState | None = None) -> str:
         """An action as the public log shows it (secret arguments hidden); `state`: the game

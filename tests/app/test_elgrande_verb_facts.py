@@ -8,6 +8,7 @@ from __future__ import annotations
 from engine.core.actions import Action
 from engine.elgrande.game import Game, Options
 from engine.elgrande.verbs import VERBS
+from engine.elgrande.views import public_step
 from engine.registry import get
 from host.games import adapter_for
 
@@ -37,21 +38,24 @@ def test_the_table_enters_a_set_aside_card_a_seat_its_own_deal() -> None:
     assert ADAPTER.seat_enters(example("deal")) and ADAPTER.secret(example("deal"))
 
 
-def test_the_public_text_of_a_step_is_the_engines_redaction_without_the_mark() -> None:
+def test_the_public_text_of_a_step_is_the_engines_redaction() -> None:
+    """One redacted form: the table's log says what the engine's view says ("?" for each
+    secret argument)."""
     shown = {
-        "deal purple sun": "deal purple",
-        "remove 2 ?": "remove 2",
-        "remove 2 Intrigue": "remove 2",
-        "disc Aragon": "disc",
-        "pass sun": "pass",
-        "powerback 7": "powerback",
+        "deal purple sun": "deal purple ?",
+        "remove 2 ?": "remove 2 ?",
+        "remove 2 Intrigue": "remove 2 ?",
+        "disc Aragon": "disc ?",
+        "pass sun": "pass ?",
+        "powerback 7": "powerback ?",
         "shift 7 sun": "shift 7 sun",
         "place castillo": "place castillo",
     }
     for text, public in shown.items():
-        assert ADAPTER.public_text(VERBS.parse(text)) == public, text
+        action = VERBS.parse(text)
+        assert ADAPTER.public_text(action) == public == public_step(action), text
     closed = Game(Options(players=("purple", "green", "blue")))
     opened = Game(Options(players=("purple", "green", "blue"), open_power_cards=True))
     powerback = VERBS.parse("powerback 7")
-    assert ADAPTER.public_text(powerback, closed) == "powerback"
+    assert ADAPTER.public_text(powerback, closed) == "powerback ?"
     assert ADAPTER.public_text(powerback, opened) == "powerback 7"

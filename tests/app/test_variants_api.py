@@ -193,7 +193,7 @@ def test_a_card_set_aside_at_the_table_is_logged_without_its_name(client: TestCl
     named = next(t for t in state["legal"] if not t.endswith("?"))  # somebody saw it
     assert client.post("/api/action", json={"text": named}).status_code == 200
     state = client.get("/api/state").json()
-    assert state["log"][-1]["text"] == "remove 2" and named not in json.dumps(state)
+    assert state["log"][-1]["text"] == "remove 2 ?" and named not in json.dumps(state)
 
 
 @pytest.mark.parametrize(
@@ -354,7 +354,7 @@ def test_power_shift_deals_on_the_seat_pages_and_leaks_nothing(
             assert seats[colour].request(f"deal {colour} {card}")["type"] == "ack"
             dealt[colour].append(card)
             state = settle()
-            assert state["log"][-1]["text"] == f"deal {colour}"
+            assert state["log"][-1]["text"] == f"deal {colour} ?"
 
         assert state["prompt"]["key"] == "pass"
         for colour, conn in seats.items():

@@ -8,7 +8,10 @@ gets a line for every action, revealed secret and scoring, and the lights get a 
 
 The events come from the engine (engine.core.events: the game's spec tells the events since a
 mark); the counters on `ActiveGame` are the mark of what the session has told so far. The
-session reacts to actions, reveals and scorings; the phase and the game's end show in the views.
+session reacts to actions, reveals and scorings; the phase and the game's end show in the views
+(nothing in the session compares phases or asks `is_terminal()` to set something off; the throw
+checks read the phase from the game's facts). An action's log line keeps the action's history
+index (`step`), the engine's ordering of its ACTION events: the game's `public_log` filters by it.
 """
 
 from __future__ import annotations
@@ -28,7 +31,10 @@ def what_happened(active: ActiveGame) -> tuple[list[Event], tuple[int, int, int]
     told = EventMark(active.history, active.reveals, active.scorings)
     happened = spec.events_since(game, told)
     events = [Event(CHANGED)]
-    events += [Event(ACTION, e.player, e.action) for e in happened if e.kind == engine.ACTION]
+    # the ACTION events are the history entries after the mark, in order
+    first = min(told.history, len(game.history))
+    actions = [e for e in happened if e.kind == engine.ACTION]
+    events += [Event(ACTION, e.player, e.action, first + i) for i, e in enumerate(actions)]
     events += [Event(REVEAL, detail=e.detail) for e in happened if e.kind == engine.REVEAL]
     scorings = [e for e in happened if e.kind == engine.SCORING]
     if scorings:  # one line for the latest, however many were made
@@ -38,10 +44,11 @@ def what_happened(active: ActiveGame) -> tuple[list[Event], tuple[int, int, int]
 
 
 def public_log(active: ActiveGame, event: Event, _at: float) -> None:
-    """One public log line per action (as the game redacts it), reveal and scoring."""
-    adapter, game = active.adapter, active.game
+    """One public log line per action (as the game redacts it, with its history index),
+    reveal and scoring."""
+    adapter = active.adapter
     if event.kind == ACTION and event.action is not None:
-        active.note("action", active.name_of(event.player), adapter.public_text(event.action, game))
+        active.note_step("action", active.name_of(event.player), event.action, event.step)
     elif event.kind == REVEAL:
         discs = {str(k): str(v) for k, v in event.detail["discs"].items()}
         active.note("reveal", "table", str(event.detail["card"]), discs=discs)

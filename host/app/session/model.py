@@ -32,6 +32,7 @@ class Event:
     kind: str
     player: int = 0  # ACTION: who acted (CHANCE for the dealer)
     action: Action | None = None  # ACTION: what
+    step: int = 0  # ACTION: its index in the game's history
     detail: Mapping[str, Any] = field(default_factory=dict)  # REVEAL, SCORING: the game's entry
 
 
@@ -90,6 +91,16 @@ class ActiveGame:
         line.update(self.adapter.log_fields(self.game))
         line.update(extra)
         self.log.append(line)
+
+    def note_step(self, kind: str, actor: str, action: Action, step: int) -> None:
+        """The line of an engine step: an `action` line when it is taken, an `undo` line when
+        it is taken back. Its text is the game's one redaction of the step (`public_text`),
+        `step` its index in the game's history (an undo's: of the step it took back), and the
+        game's own facts of the step (`step_fields`) go with it, for the game's `public_log`
+        to decide from what the line refers to, never from its text."""
+        adapter = self.adapter
+        fields = adapter.step_fields(action, self.game)
+        self.note(kind, actor, adapter.public_text(action, self.game), step=step, **fields)
 
     @property
     def names(self) -> list[str]:

@@ -102,7 +102,7 @@ class Transaction:
         elif kind == "undo":
             undone = game.undo(active.player(actor))
             active.history = len(game.history)
-            active.note("undo", actor, active.adapter.public_text(undone, game))
+            active.note_step("undo", actor, undone, len(game.history))
             self._session._after_engine(active, at)
         elif kind == "tower":
             apply_tower(active, payload, at)

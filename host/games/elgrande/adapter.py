@@ -8,7 +8,6 @@ from typing import Any
 
 from engine.core.actions import Action
 from engine.core.protocol import CHANCE, GameState
-from engine.core.verbs import HIDDEN
 from engine.elgrande.castillo_fix import FIX_VERB, read_fix
 from engine.elgrande.game import Game
 from engine.elgrande.verbs import CASTILLO_COUNT_WAITS, SEAT_CHANCE, VERBS
@@ -19,7 +18,7 @@ from host.games.elgrande.gamedata import game_data
 from host.games.elgrande.grande import grande_possible, grandes_in_castillo
 from host.games.elgrande.options import FIELDS, options_from_request
 from host.games.elgrande.prompts import SECRET_KINDS, prompt_for, seat_prompt
-from host.games.elgrande.secrecy import public_log_lines
+from host.games.elgrande.secrecy import public_log_lines, step_fields
 from host.games.elgrande.tower_words import TOWER_WORDS
 from host.tower.checks import Checks, GameFacts
 from host.tower.lights import LightsState, sweep_of
@@ -146,12 +145,15 @@ class Adapter(GameAdapter):
         return public_log_lines(_game(state), lines)
 
     def public_text(self, action: Action, state: GameState | None = None) -> str:
-        """Secret choices without their argument. A deal keeps its colour and a card set aside
-        its deck: who is dealt a card and which deck lost one are public, not which card (the
-        rulebook sets it aside unseen). With open power cards (docs/variants.md) the card Power
-        of attorney takes back is public: it leaves an open discard pile."""
-        text = public_step(action, _game(state).options if state else None)
-        return text.removesuffix(" " + HIDDEN) if action.kind in VERBS.secret else text
+        """The engine's one redaction (`public_step`): secret arguments as "?". A deal keeps its
+        colour and a card set aside its deck (`deal purple ?`, `remove 2 ?`): who is dealt a
+        card and which deck lost one are public, not which card (the rulebook sets it aside
+        unseen). With open power cards (docs/variants.md) the card Power of attorney takes back
+        is public: it leaves an open discard pile."""
+        return public_step(action, _game(state).options if state else None)
+
+    def step_fields(self, action: Action, state: GameState) -> dict[str, Any]:
+        return step_fields(action)
 
     def secret(self, action: Action) -> bool:
         return action.kind in SECRET_KINDS
