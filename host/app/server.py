@@ -29,6 +29,7 @@ from host.app.routes import (
     pages,
     pairing,
     plugins,
+    preview,
     seats,
     sim,
     verbs,
@@ -94,6 +95,7 @@ def create_app(
     app.include_router(games.router)
     app.include_router(seats.router)
     app.include_router(actions.router)
+    app.include_router(preview.router)
     app.include_router(sim.router)
     app.include_router(websocket.router)
     return app

@@ -51,6 +51,8 @@ SHELL_API = {
     "/api/seat/{token}/action": {"post"},
     "/api/seat/{token}/undo": {"post"},
     "/api/seat/{token}/hint": {"post"},
+    "/api/preview": {"get"},  # what an action would do (added by issue 22)
+    "/api/seat/{token}/preview": {"get"},
 }
 
 

@@ -12,6 +12,8 @@ handlers, and includes these routers in this order:
 - seats.py: the table's and a seat's state, seat links, their QR codes, reissuing one
 - actions.py: actions, undo, hints, checks and issues over HTTP (commands.py: one command,
   shared with the WebSocket)
+- preview.py: what an action would do, worked out by the game's engine on copies (the table's
+  and a seat's; El Caballero's placement preview)
 - sim.py: the simulated tower's chute and gate
 - websocket.py: `/ws`, one per client (hub.py: the clients and the fan-out of changes)
 """
