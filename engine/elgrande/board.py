@@ -13,6 +13,7 @@ import dataclasses
 from typing import Any, Final
 
 from engine.core.actions import Action
+from engine.core.errors import OptionsError
 from engine.core.jsondata import copied
 from engine.core.protocol import CHANCE
 from engine.elgrande import data as gamedata
@@ -157,10 +158,9 @@ def _check_options(options: Options, data: gamedata.GameData) -> None:
         raise ValueError("decks 2 and 3 are merged only in games of 2 or 3 players")
     if options.dummy and len(players) != 2:
         raise ValueError("a dummy colour is only used with 2 players")
-    if options.mode not in ("table", "dealer"):
-        raise ValueError(f"mode must be 'table' or 'dealer', not {options.mode!r}")
-    if options.card_set not in ("", "v1"):
-        raise ValueError(f"card_set must be '' or 'v1', not {options.card_set!r}")
+    errors = options.field_errors()
+    if errors:
+        raise OptionsError(errors)
     for alt in options.alternatives:
         card = data.cards.get(alt)
         if card is None or not card.alternative:

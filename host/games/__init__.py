@@ -94,7 +94,7 @@ class GameAdapter:
     # ------------------------------------------------------------------ starting
     def new_state(self, raw: Mapping[str, Any]) -> GameState:
         """A new game from a client's options; OptionsError (per field) or ValueError."""
-        return self.spec.new_state(self.spec.options_from_json(raw))
+        return self.spec.new_state(self.spec.options_from_client(raw))
 
     def seats(self, state: GameState) -> list[int]:
         """The seats people play (each gets a seat link)."""
@@ -293,7 +293,7 @@ class GameAdapter:
             "id": spec.id,
             "title": spec.title,
             "player_counts": list(spec.player_counts),
-            "options": spec.options_schema(),
+            "options": spec.client_options_schema(),
             "tower": self.tower,
             "lights": self.lights,
             "plugin": f"/games/{spec.id}/plugin.js" if plugin else None,

@@ -239,11 +239,11 @@ BAD_REQUESTS = [
     ({"players": ["purple", "green"], "dummy": "green"}, "different colour"),
     ({"players": ["purple"]}, "2 to 5 players"),
     ({"players": ["purple", "yellow"]}, "unknown colour(s) yellow"),
-    ({"players": "purple green"}, "'players' must be a list"),
-    ({"players": ["purple", "green"], "short_game": "yes"}, "'short_game' must be true or false"),
-    ({"players": ["purple", "green"], "edition": "2000"}, "'edition' must be one of 2023, 1995"),
-    ({"players": ["purple", "green"], "mode": "bot"}, "'mode' must be table or dealer"),
-    ({"players": ["purple", "green"], "seed": -1}, "'seed' must be a whole number"),
+    ({"players": "purple green"}, "'players': must be a list"),
+    ({"players": ["purple", "green"], "short_game": "yes"}, "'short_game': must be true or false"),
+    ({"players": ["purple", "green"], "edition": "2000"}, "'edition': must be one of 2023, 1995"),
+    ({"players": ["purple", "green"], "mode": "bot"}, "'mode': must be table or dealer"),
+    ({"players": ["purple", "green"], "seed": -1}, "'seed': must be a whole number"),
 ]
 
 

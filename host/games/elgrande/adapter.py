@@ -16,7 +16,6 @@ from host.games import GameAdapter, PromptView, Route
 from host.games.elgrande.checklist import setup_checklist
 from host.games.elgrande.gamedata import game_data
 from host.games.elgrande.grande import grande_possible, grandes_in_castillo
-from host.games.elgrande.options import FIELDS, options_from_request
 from host.games.elgrande.prompts import SECRET_KINDS, prompt_for, seat_prompt
 from host.games.elgrande.secrecy import public_log_lines, step_fields
 from host.games.elgrande.tower_words import TOWER_WORDS
@@ -103,16 +102,6 @@ class Adapter(GameAdapter):
 
     tower = True
     lights = True
-
-    def new_state(self, raw: Mapping[str, Any]) -> GameState:
-        return Game(options_from_request(raw))
-
-    def describe(self) -> dict[str, Any]:
-        """The lobby's entry, with the options a new game takes: the engine's `card_set` is
-        set by the record reader only (an upgraded record's cards) and refused from a client."""
-        out = super().describe()
-        out["options"] = [o for o in out["options"] if o["name"] in FIELDS]
-        return out
 
     def seats(self, state: GameState) -> list[int]:
         return seat_indices(_game(state))
