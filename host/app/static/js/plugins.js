@@ -1,8 +1,10 @@
 // A game's UI plugin: its own module (host/games/<id>/static/plugin.js, named in
-// GET /api/catalogue) or the generic one (generic.js). The interface: docs/table-app.md.
+// GET /api/catalogue) or the generic one (generic.js). The interface: docs/table-app.md. A game's
+// verb table is loaded with it before a state is drawn (verbs.js: the plugin reads it by `verbsOf`).
 
 import * as generic from "./generic.js";
 import { getJson } from "./net.js";
+import { loadVerbs } from "./verbs.js";
 
 const plugins = new Map();
 let catalogue = null;
@@ -52,12 +54,12 @@ export async function gameUses(game) {
 }
 
 /** Ready to draw `state`: the game's strings in `lang` (the page's i18n switched to them), its
- * plugin (prepared: its data, its map, its styles), its title and what it uses of the kit
- * (`gameUses`), fetched at once. */
+ * plugin (prepared: its data, its map, its styles), its verb table (`verbsOf`: fetched once), its
+ * title and what it uses of the kit (`gameUses`), fetched at once. */
 export async function gameFor(state, i18n, lang) {
   const game = state.game_type ?? null;
   const words = lang !== i18n.lang || game !== i18n.game ? i18n.use(lang, game) : null;
-  const [, plugin, title, uses] = await Promise.all([words, pluginFor(game), gameTitle(game), gameUses(game)]);
+  const [, plugin, title, uses] = await Promise.all([words, pluginFor(game), gameTitle(game), gameUses(game), loadVerbs(game)]);
   if (state.game) await plugin.prepare?.(state, i18n);
   return { plugin, title, uses };
 }

@@ -1,5 +1,8 @@
 // The acting player's legal actions (docs/elcaballero-notation.md) sorted by what a tap picks:
 // market slot and cell for an area card, a cell for everything done on or at a caballero card.
+// Which verbs are chance steps: the engine's verb table (GET /api/games/elcaballero/verbs).
+
+import { verbsOf } from "/static/js/verbs.js";
 
 const spotCell = (spot) => spot.slice(0, -1);
 const spotSide = (spot) => spot.slice(-1);
@@ -31,7 +34,7 @@ export function sortLegal(legal) {
     } else if (kind === "reinforce") out.reinforce = text;
     else if (kind === "done") out.done = text;
     else if (kind === "power") out.power.push(Number(a));
-    else if (kind === "start" || kind === "reveal") out.chance.push(text);
+    else if (verbsOf("elcaballero").isChance(kind)) out.chance.push(text);
   }
   return out;
 }

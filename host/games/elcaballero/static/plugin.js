@@ -6,6 +6,7 @@
 
 import { capitalise, fill, h, stylesheet } from "/static/js/dom.js";
 import { getJson } from "/static/js/net.js";
+import { verbsOf } from "/static/js/verbs.js";
 import { confirmDialog } from "/static/js/confirm.js";
 import { buildMap, facingRoots, LAND, mapSvg, MIN_FONT } from "./map.js";
 import { regionLabels, regionName } from "./labels.js";
@@ -161,7 +162,8 @@ function anyLabel(i18n, game, text) {
   if (kind === "reinforce") return i18n.t("ec.act.reinforce", { n: reinforcements(game) });
   const move = sortLegal([text]).at.values().next().value?.[0];
   if (!move || !i18n.has(`ec.act.${kind}`)) return text;
-  const cell = ["castillo", "withdraw", "movecastillo"].includes(kind) ? a : a.slice(0, -1);
+  // the first argument is a cell, or a spot (a cell and a side)
+  const cell = verbsOf("elcaballero").argKind(kind, 0) === "cell" ? a : a.slice(0, -1);
   return `${i18n.t("ec.at_cell", { where: placeName(i18n, game, cell) })}: ${moveLabel(i18n, game, move)}`;
 }
 

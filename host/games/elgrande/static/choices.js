@@ -4,7 +4,7 @@
 import { h, fill } from "/static/js/dom.js";
 import { COLOURS } from "/static/js/colours.js";
 import { swatched } from "./colournames.js";
-import { areasOf, groupOf, label, parse } from "./notation.js";
+import { areasOf, groupOf, isQuiet, label, namesColour, parse } from "./notation.js";
 
 /** The action card the acting player took this turn, with its effect: shown for the whole turn. */
 export function takenCard(i18n, game) {
@@ -88,7 +88,7 @@ function button(action, { i18n, game, data, onPick, disabled }) {
     );
   }
   const text = label(i18n, action, { card: game?.turn?.card });
-  const colour = ["pick", "return", "home", "first", "deal", "movegrande", "viceroy"].includes(verb) ? args[0] : null;
-  const kind = ["done", "skip", "allow"].includes(verb) ? "button.choice.quiet" : "button.choice";
+  const colour = namesColour(verb) ? args[0] : null;
+  const kind = isQuiet(verb) ? "button.choice.quiet" : "button.choice";
   return h(kind, attrs, colour ? swatch(colour) : null, text);
 }

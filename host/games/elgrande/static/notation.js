@@ -1,33 +1,53 @@
 // The action notation (docs/notation.md): parse a legal action, name it, group it, find its areas.
+// What a verb is (a chance step, its group, its arguments) and the area tokens come from the
+// engine's verb table (GET /api/games/elgrande/verbs, loaded by the shell: verbsOf).
 
-export const REGIONS = [
-  "Galicia", "Navarra", "Aragon", "Cataluna", "Castilla", "Toledo", "Valencia", "Sevilla", "Granada",
-];
-export const AREAS = new Set([...REGIONS, "castillo", "France", "Portugal", "court"]);
+import { verbsOf } from "/static/js/verbs.js";
+
+const table = () => verbsOf("elgrande");
 
 export function parse(text) {
   const [verb = "", ...args] = String(text).trim().split(/\s+/);
   return { verb: verb.toLowerCase(), args, text };
 }
 
-/** The group (a heading of the choice panel) an action belongs to. */
+// The choice panel's own look for some verbs (the UI's choice, not a fact of the verb table):
+// the heading they share with other verbs, a quiet button for the ones that decline or finish.
+const PANEL = {
+  grey: { heading: "special" },
+  special: { heading: "special" },
+  skip: { heading: "special", quiet: true },
+  movegrande: { heading: "grande" },
+  viceroy: { heading: "king" },
+  veto: { heading: "veto" },
+  allow: { heading: "veto", quiet: true },
+  done: { heading: "end", quiet: true },
+};
+
+/** The group (a heading of the choice panel) an action belongs to: the chance steps share one,
+ * so do the power card's verbs; else the verb's own (or the one the panel gives it). */
 export function groupOf(verb) {
-  if (["first", "kingcard", "home", "reveal", "remove", "deal", "dummycard", "dummypower"].includes(verb)) {
-    return "chance";
-  }
-  if (verb === "shift") return "power";
-  if (verb === "grey") return "special";
-  if (verb === "movegrande") return "grande";
-  if (verb === "viceroy") return "king";
-  if (["special", "skip"].includes(verb)) return "special";
-  if (["veto", "allow"].includes(verb)) return "veto";
-  if (verb === "done") return "end";
-  return verb;
+  const verbs = table();
+  if (verbs.isChance(verb)) return "chance";
+  if (verbs.group(verb) === "power") return "power";
+  return PANEL[verb]?.heading ?? verb;
 }
+
+/** The verb's button is a quiet one (it declines or finishes). */
+export const isQuiet = (verb) => PANEL[verb]?.quiet === true;
+
+/** The verb's first argument is a colour (its button shows that colour's swatch). */
+export const namesColour = (verb) => table().argKind(verb, 0) === "colour";
+
+/** The verb never takes a caballero into or out of the King's region (the table's tag). */
+export const notKingRegion = (verb) => table().hasTag(verb, "not-king-region");
+
+/** An area token of the notation (a region, castillo, France, Portugal, court). */
+export const isArea = (token) => table().areas.has(token);
 
 /** The areas an action points at (the map taps). */
 export function areasOf(action) {
-  return action.args.filter((a) => AREAS.has(a));
+  return action.args.filter(isArea);
 }
 
 /** A button label for one action, in the current language. */

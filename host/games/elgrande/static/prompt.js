@@ -3,6 +3,7 @@
 // it waits for); this module only translates it.
 
 import { capitalise } from "/static/js/dom.js";
+import { verbsOf } from "/static/js/verbs.js";
 import { swatched } from "./colournames.js";
 
 /** The prompt to show: {key, params} with raw tokens as params. */
@@ -12,30 +13,29 @@ export function promptFor(state) {
   return { key: server.key, params: { actor: server.actors, ...server.params }, text: server.text };
 }
 
-const COLOUR_PARAMS = new Set(["colour", "against"]);
-const COLOUR_LISTS = new Set(["actor", "waiting_for", "who"]);
-const AREA_PARAMS = new Set(["from", "area", "region", "king"]);
+/** A parameter's value in words, by the kind the game declares for it (the prompts' kinds in
+ * host/games/elgrande/prompts.py, the refusals' in engine/elgrande/refusals.py; served with the
+ * verb table): colours, areas and cards named in the current language, anything else as it is. */
+export function paramWords(i18n, family, name, value) {
+  const kind = verbsOf("elgrande").paramKind(family, name);
+  if (kind === "colours") {
+    const list = Array.isArray(value) ? value : [value];
+    return list
+      .filter((c) => c && c !== "chance")
+      .map((c) => (c === "table" ? i18n.t("colour.table") : i18n.colour(c)))
+      .join(", ");
+  }
+  if (!value) return value;
+  if (kind === "colour") return i18n.colour(value);
+  if (kind === "area") return i18n.area(value);
+  if (kind === "card" || kind === "modifier") return i18n.card(value);
+  return value;
+}
 
 /** The prompt's words: colour, area and card tokens named in the current language. */
 export function promptText(i18n, prompt) {
   const words = {};
-  for (const [name, value] of Object.entries(prompt.params ?? {})) {
-    if (COLOUR_LISTS.has(name)) {
-      const list = Array.isArray(value) ? value : [value];
-      words[name] = list
-        .filter((c) => c && c !== "chance")
-        .map((c) => (c === "table" ? i18n.t("colour.table") : i18n.colour(c)))
-        .join(", ");
-    } else if (COLOUR_PARAMS.has(name) && value) {
-      words[name] = i18n.colour(value);
-    } else if (AREA_PARAMS.has(name) && value) {
-      words[name] = i18n.area(value);
-    } else if (name === "card" && value) {
-      words[name] = i18n.card(value);
-    } else {
-      words[name] = value;
-    }
-  }
+  for (const [name, value] of Object.entries(prompt.params ?? {})) words[name] = paramWords(i18n, "prompt", name, value);
   const key = `prompt.${prompt.key}`;
   return capitalise(i18n.has(key) ? i18n.t(key, words) : prompt.text ?? prompt.key);
 }

@@ -3,15 +3,15 @@
 // engine's refusals applies (engine/elgrande/explain.py), its words are used (the refusal keys
 // of refusals.json, with the same parameters); else the page says what the map offers now.
 
-import { areasOf, parse } from "./notation.js";
-import { promptFor } from "./prompt.js";
+import { areasOf, notKingRegion, parse } from "./notation.js";
+import { paramWords, promptFor } from "./prompt.js";
 
 const legalOf = (state) => state.legal ?? state.game?.legal ?? [];
 
 /** The engine's refusal `key` (without its prefix) in the page's language. */
 function refusal(i18n, key, params) {
   const words = {};
-  for (const [name, value] of Object.entries(params)) words[name] = i18n.area(value);
+  for (const [name, value] of Object.entries(params)) words[name] = paramWords(i18n, "refusal", name, value);
   return i18n.t(`elgrande.refuse.${key}`, words);
 }
 
@@ -33,7 +33,7 @@ function engineReason(i18n, state, verb, area) {
     if (verb === "disc") return refusal(i18n, "disc_not_castillo", {});
     return null;
   }
-  if (["place", "to", "pick", "return", "recall", "grande", "movegrande", "tile"].includes(verb) && area === king) {
+  if (notKingRegion(verb) && area === king) {
     return refusal(i18n, "king_region_closed", { region: area });
   }
   // the turn's placement (not a special action's): next to the King's region or the castillo

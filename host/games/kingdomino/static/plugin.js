@@ -8,6 +8,7 @@
 // move is shown where it is made.
 
 import { fill, h, stylesheet } from "/static/js/dom.js";
+import { verbsOf } from "/static/js/verbs.js";
 import { CASTLE_COLOURS, TERRAIN_COLOURS } from "/games/kingdomino/pieces.js";
 
 const STEP = { n: [-1, 0], e: [0, 1], s: [1, 0], w: [0, -1] };
@@ -147,7 +148,7 @@ function lastMove(game) {
       move.claimed = domino;
       continue;
     }
-    if (verb === "place" || verb === "discard") {
+    if (verbsOf("kingdomino").answers(verb, "place")) { // placed or discarded its domino
       move.placed = domino;
       move.discarded = verb === "discard";
       if (verb === "place") {
@@ -572,7 +573,7 @@ export function logLine(i18n, e) {
   const who = e.actor === "chance" ? "" : capitalise(i18n.colour(e.actor));
   if (verb === "draw") return i18n.t("kingdomino.log.draw", { domino, faces });
   if (verb === "king") return i18n.t("kingdomino.log.king", { colour: capitalise(i18n.colour(String(e.text).split(" ")[1])) });
-  if (["claim", "place", "discard"].includes(verb)) return i18n.t(`kingdomino.log.${verb}`, { who, domino, faces });
+  if (verbsOf("kingdomino").group(verb) === "turn") return i18n.t(`kingdomino.log.${verb}`, { who, domino, faces });
   return null;
 }
 
