@@ -9,6 +9,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import quote, unquote
 
 import pytest
 
@@ -263,40 +264,79 @@ def test_table_mode_cards_are_described_in_a_few_taps(app: str) -> None:
         assert errors == []
 
 
-# A map for the placement preview: an island of one card (0,0) with red's caballero card east
-# of it (4 towards the land), a sea card at 2,1; the card tried at 2,0 shows land to the west.
-PREVIEW_VIEW = {
-    "market": [{"card": "LW+SNES", "id": ""}],
-    "areas": [
-        {"cell": "0,0", "card": "LNESW", "id": "", "rotation": 0},
-        {"cell": "2,1", "card": "SNESW", "id": "", "rotation": 0},
-    ],
-    "caballeros": [
-        {"cell": "1,0", "owner": "red", "numbers": [1, 2, 3, 4], "ships": [], "castillo": False}
-    ],
-}
+def _knock_off(base: str, tokens: dict[str, str]) -> tuple[str, str, dict[str, Any]]:
+    """A 2-player dealer game played by the API (caballero cards first, many of them) until an
+    area card offered would knock one off, as the engine's preview says: (colour, action, its
+    preview)."""
+    order = ("reinforce", "knight", "area", "done")
+    for _ in range(800):
+        game = get_json(base + "/api/state")["game"]
+        assert game["phase"] != "over", "no placement knocked a caballero card off"
+        colour = game["acting"][0]
+        legal = get_json(f"{base}/api/seat/{tokens[colour]}/state")["legal"]
+        if game["phase"] == "turn":
+            for text in (t for t in legal if t.startswith("area ")):
+                url = f"{base}/api/seat/{tokens[colour]}/preview?action={quote(text)}"
+                answer: dict[str, Any] = get_json(url)
+                if answer["lost"]:
+                    return colour, text, answer
+        pick = next((t for kind in order for t in legal if t.split()[0] == kind), legal[0])
+        post_json(f"{base}/api/seat/{tokens[colour]}/action", {"text": pick})
+    raise AssertionError("no placement knocked a caballero card off")
 
 
 @pytest.mark.skipif(MISSING is not None, reason=f"no browser: {MISSING}")
-def test_the_preview_names_the_card_knocked_off_and_the_new_rankings(app: str) -> None:
-    """The card would make red's caballero card touch land on two sides: it is knocked off and
-    red's 4 leave the island at 0,0; the new card's land is an island of its own."""
-    with devices(0) as (page,):
-        page.goto(app + "/")
-        page.wait_for_selector("#ec-map svg, #new-game", timeout=WAIT)
-        trial = page.evaluate(
-            """async (game) => {
-                const { tryPlacement } = await import("/games/elcaballero/preview.js");
-                const state = { game, options: { remove_on_same_island: true } };
-                return tryPlacement(state, "1", "2,0", "N");
-            }""",
-            PREVIEW_VIEW,
+def test_the_phone_shows_the_engines_preview_of_a_placement(app: str) -> None:
+    """The card tried on the map is previewed by the engine (GET .../preview, asked once the taps
+    settle): the phone names the caballero card it knocks off and each island's ranking, and
+    draws the map the engine says it makes (the card crossed out, the new card placed)."""
+    created = post_json(
+        app + "/api/games",
+        {
+            "game": "elcaballero",
+            "players": ["red", "blue"],
+            "mode": "dealer",
+            "catalogue": "synthetic",
+            "seed": 2,
+        },
+    )
+    tokens = {seat["colour"]: seat["token"] for seat in created["seats"]}
+    colour, text, answer = _knock_off(app, tokens)
+    _, slot, spot = text.split()
+    cell, side = spot[:-1], spot[-1]
+    with devices(1) as (_, phone):
+        errors: list[str] = []
+        watch_errors(phone, errors)
+        asked: list[str] = []
+        phone.on("request", lambda r: asked.append(r.url) if "/preview?" in r.url else None)
+        phone.goto(f"{app}/seat/{tokens[colour]}")
+        phone.wait_for_selector("#prompt[data-phase='turn'][data-mine='1']", timeout=WAIT)
+        phone.locator(f"#ec-market button[data-slot='{slot}']").tap()
+        phone.wait_for_selector("#ec-market button.chosen", timeout=WAIT)
+        phone.locator(f"#ec-map [data-cell='{cell}']").tap()
+        panel = phone.locator("#ec-place-panel")
+        panel.wait_for(timeout=WAIT)
+        assert phone.locator("#ec-preview").count() == 1  # at once, before the answer
+        for _ in range(4):
+            if panel.get_attribute("data-side") == side:
+                break
+            phone.locator("#ec-place-panel [data-rotate]").tap()
+        assert panel.get_attribute("data-side") == side
+        phone.wait_for_selector(
+            f"#ec-preview[data-pending=''] [data-knocked='{answer['lost'][0]}']", timeout=WAIT
         )
-    assert trial["lost"] == ["1,0"]
-    assert trial["ghost"] == {"cell": "2,0", "card": "LW+SNES", "rotation": 0}
-    new_island, old_island = trial["changes"]
-    assert new_island == {"now": {"cards": 1, "gold": 0, "ranking": []}, "was": []}
-    assert old_island == {
-        "now": {"cards": 1, "gold": 0, "ranking": []},
-        "was": [{"cards": 1, "gold": 0, "ranking": [[["red"], 4]]}],
-    }
+        knocked = phone.locator("#ec-preview [data-knocked]")
+        assert [knocked.nth(i).get_attribute("data-knocked") for i in range(knocked.count())] == (
+            answer["lost"]
+        )
+        assert phone.locator("#ec-preview .ec-change").count() == len(answer["islands"])
+        for lost in answer["lost"]:  # crossed out, its card no longer drawn
+            assert phone.locator(f"#ec-map [data-lost='{lost}']").count() == 1
+            assert phone.locator(f"#ec-map .ec-caballero[data-cabcell='{lost}']").count() == 0
+        assert phone.locator("#ec-map .ec-ghost").count() == 1
+        assert phone.locator(f"#ec-map [data-area='{cell}']").count() == 1
+        # the engine was asked for this placement, once (taps settle; an answer is kept)
+        wanted = [url for url in asked if unquote(url.split("action=")[1]) == text]
+        assert len(wanted) == 1, asked
+        assert all(f"/api/seat/{tokens[colour]}/preview?" in url for url in asked)
+        assert errors == []

@@ -3,8 +3,9 @@
 // left the court empties, unless last_card_empties_court is off). The engine trims the court
 // after reinforcements, a new caballero card (one card fewer off the map) and a card knocked off
 // (one more, its castillo's caballeros back); a page shows the loss before the tap that confirms.
+// What an area card's placement costs the courts comes from the engine's preview (preview.js).
 
-import { buildMap, landRootsAround, landSides } from "./map.js";
+import { landRegionsAround, landSides, mapOf } from "./map.js";
 
 /** The court's capacity with `cards` caballero cards off the map (Infinity: no capacity). */
 export function courtCap(cards, options = {}, rules = {}) {
@@ -38,7 +39,7 @@ export function knightLoss(state, rules, colour, text) {
   const [kind, spot, number] = text.split(" ");
   const cell = spot.slice(0, -1);
   const n = Number(number);
-  const map = buildMap(game.areas ?? [], game.caballeros ?? []);
+  const map = mapOf(game);
   const p = player(game, colour);
   let court = p.court;
   let cards = p.cards_off_map - 1;
@@ -51,7 +52,7 @@ export function knightLoss(state, rules, colour, text) {
     const left = from ? (game.caballeros ?? []).find((c) => c.cell === from) : null;
     if (left) {
       // the card the Grande leaves goes when it touches land on several sides (EC-9's option)
-      const roots = landRootsAround(map, from);
+      const roots = landRegionsAround(map, from);
       const sameIsland = state.options?.remove_on_same_island ?? true;
       if (roots.length > 1 && (sameIsland || new Set(roots).size > 1)) {
         cards += 1;
@@ -60,40 +61,4 @@ export function knightLoss(state, rules, colour, text) {
     }
   } else return 0;
   return Math.max(0, court - courtCap(cards, state.options, rules));
-}
-
-/** The number a knocked-off card showed towards land before the area card at `placedCell`
- * (the first side in N E S W order facing land, other than the new card's; 0: none). */
-function numberBefore(map, card, placedCell) {
-  for (let side = 0; side < 4; side++) {
-    const [x, y] = card.cell.split(",").map(Number);
-    const step = [[0, -1], [1, 0], [0, 1], [-1, 0]][side];
-    if (`${x + step[0]},${y + step[1]}` === placedCell) continue;
-    if (landSides(map, card.cell).includes(side)) return card.numbers[side];
-  }
-  return 0;
-}
-
-/** The courts an area card's placement trims (`trial` from preview.js: the cards it knocks off,
- * in the engine's order): [{colour, lost}] for each court that loses caballeros. */
-export function placementLoss(state, rules, trial) {
-  const game = state.game;
-  const placed = buildMap([...(game.areas ?? []), trial.ghost], game.caballeros ?? []);
-  const courts = new Map();
-  const out = new Map();
-  for (const cell of trial.lost) {
-    const card = (game.caballeros ?? []).find((c) => c.cell === cell);
-    if (!card) continue;
-    const p = player(game, card.owner);
-    const now = courts.get(card.owner) ?? { court: p.court, cards: p.cards_off_map };
-    now.cards += 1;
-    if (card.castillo) now.court += numberBefore(placed, card, trial.ghost.cell);
-    const cap = courtCap(now.cards, state.options, rules);
-    if (now.court > cap) {
-      out.set(card.owner, (out.get(card.owner) ?? 0) + now.court - cap);
-      now.court = cap;
-    }
-    courts.set(card.owner, now);
-  }
-  return [...out.entries()].map(([colour, lost]) => ({ colour, lost }));
 }

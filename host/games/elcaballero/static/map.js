@@ -1,12 +1,12 @@
 // El Caballero's map as SVG: area cards drawn from their descriptions (docs/elcaballero-cards.md),
 // land regions tinted by the owner of the majority, region sizes, caballero cards with their
-// numbers, ships and castillos. The regions are rebuilt here from the view's cards (the same
-// joining rule as the engine: land meets land, sea meets sea) so that a card can be tried on
-// the map before it is placed (the placement preview).
+// numbers, ships and castillos. The regions are the engine's (the view's `regions`, each area
+// card naming the region of each of its parts): nothing here joins them. A card tried on the
+// map is drawn from the engine's preview of it (preview.js).
 
 import { esc } from "/static/js/dom.js";
 import { COLOURS } from "/static/js/colours.js";
-import { regionLabels } from "./labels.js";
+import { labelsOfRegions } from "./labels.js";
 
 export const LAND = 0;
 export const SEA = 1;
@@ -47,86 +47,48 @@ export function neighbour(cell, side) {
   return cellOf(x + STEP[side][0], y + STEP[side][1]);
 }
 
-/**
- * The map's regions: `areas` [{cell, card, rotation}], `caballeros` as the view gives them
- * (numbers per map side). Returns {cards: Map(cell → {regions, edge[side] → node}), region(node)
- * → root, roots: Map(root → {kind, cells, treasure, totals{colour: n}})}.
- */
-export function buildMap(areas, caballeros = []) {
-  const parent = [];
-  const find = (n) => {
-    while (parent[n] !== n) n = parent[n] = parent[parent[n]];
-    return n;
-  };
-  const nodes = []; // node → {kind, cell, treasure}
-  const cards = new Map();
-  for (const area of areas) {
-    const regions = onMap(area.card, area.rotation);
-    const ids = regions.map((r) => {
-      parent.push(nodes.length);
-      nodes.push({ kind: r.kind, cell: area.cell, treasure: r.treasure });
-      return nodes.length - 1;
-    });
-    const edge = [0, 1, 2, 3].map((side) => ids[regions.findIndex((r) => r.mask >> side & 1)]);
-    cards.set(area.cell, { ...area, regions, ids, edge });
-    for (let side = 0; side < 4; side++) {
-      const other = cards.get(neighbour(area.cell, side));
-      if (!other) continue;
-      const a = find(edge[side]);
-      const b = find(other.edge[(side + 2) % 4]);
-      if (nodes[a].kind === nodes[b].kind && a !== b) parent[b] = a;
-    }
+/** A view's area cards by cell, each with its regions as they lie on the map (`shapes`) and the
+ * index in the view's `regions` of the map region each belongs to (`regions`: from the engine,
+ * views.py `areas_view`; absent on a card drawn before the engine placed it). */
+const byCell = new WeakMap();
+export function mapOf(view) {
+  const areas = view.areas ?? [];
+  let cards = byCell.get(areas);
+  if (!cards) {
+    cards = new Map(areas.map((a) => [a.cell, { ...a, shapes: onMap(a.card, a.rotation) }]));
+    byCell.set(areas, cards);
   }
-  const roots = new Map();
-  nodes.forEach((node, id) => {
-    const root = find(id);
-    if (!roots.has(root)) roots.set(root, { root, kind: node.kind, cells: new Set(), treasure: 0, totals: {} });
-    const entry = roots.get(root);
-    entry.cells.add(node.cell);
-    entry.treasure += node.treasure;
-  });
-  for (const c of caballeros) {
-    for (let side = 0; side < 4; side++) {
-      const root = landRoot(cards, find, c.cell, side);
-      if (root === null) continue;
-      const totals = roots.get(root).totals;
-      totals[c.owner] = (totals[c.owner] ?? 0) + c.numbers[side];
-    }
-  }
-  return { cards, find, roots };
+  return { cards, regions: view.regions ?? [] };
 }
 
-/** The land region a cell faces on `side` (null if no area card or sea there). */
-function landRoot(cards, find, cell, side) {
-  const card = cards.get(neighbour(cell, side));
+/** What a cell faces on `side`: {kind, region (index in the view's regions)}, or null (no area
+ * card there). */
+function facing(map, cell, side) {
+  const card = map.cards.get(neighbour(cell, side));
   if (!card) return null;
   const back = (side + 2) % 4;
-  const region = card.regions.findIndex((r) => r.mask >> back & 1);
-  return card.regions[region].kind === LAND ? find(card.ids[region]) : null;
+  const i = card.shapes.findIndex((r) => r.mask >> back & 1);
+  return { kind: card.shapes[i].kind, region: card.regions?.[i] };
 }
 
-/** The regions a cell faces, each once: [{root, kind}] in the order of the sides N E S W. */
-export function facingRoots(map, cell) {
+/** The regions a cell faces, each once: [{region, kind}] in the order of the sides N E S W. */
+export function facingRegions(map, cell) {
   const out = [];
   for (let side = 0; side < 4; side++) {
-    const card = map.cards.get(neighbour(cell, side));
-    if (!card) continue;
-    const back = (side + 2) % 4;
-    const i = card.regions.findIndex((r) => r.mask >> back & 1);
-    const root = map.find(card.ids[i]);
-    if (!out.some((o) => o.root === root)) out.push({ root, kind: card.regions[i].kind });
+    const seen = facing(map, cell, side);
+    if (seen && !out.some((o) => o.region === seen.region)) out.push(seen);
   }
   return out;
 }
 
 /** The sides of a cell that face land (map sides). */
 export function landSides(map, cell) {
-  return [0, 1, 2, 3].filter((side) => landRoot(map.cards, map.find, cell, side) !== null);
+  return [0, 1, 2, 3].filter((side) => facing(map, cell, side)?.kind === LAND);
 }
 
-/** The land regions a cell faces, one root per side that faces land. */
-export function landRootsAround(map, cell) {
-  return [0, 1, 2, 3].map((side) => landRoot(map.cards, map.find, cell, side)).filter((r) => r !== null);
+/** The land regions a cell faces, one per side that faces land. */
+export function landRegionsAround(map, cell) {
+  return landSides(map, cell).map((side) => facing(map, cell, side).region);
 }
 
 /** The colour with the most caballeros in a region (null: nobody, or a tie for the most). */
@@ -134,13 +96,6 @@ export function leader(totals) {
   const rows = Object.entries(totals).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
   if (!rows.length || (rows.length > 1 && rows[1][1] === rows[0][1])) return null;
   return rows[0][0];
-}
-
-/** The colours in order of their caballeros in a region, places shared by ties: [[colours], n]. */
-export function ranking(totals) {
-  const groups = new Map();
-  for (const [colour, n] of Object.entries(totals)) if (n > 0) groups.set(n, [...(groups.get(n) ?? []), colour]);
-  return [...groups.entries()].sort((a, b) => b[0] - a[0]).map(([n, colours]) => [colours.sort(), n]);
 }
 
 function blend(a, b, t) {
@@ -284,15 +239,18 @@ function caballeroSvg(c, x0, y0, facingLand) {
 }
 
 /**
- * The whole map: `game` is the view; `targets` Set of cells to mark as tappable; `ghost` an area
- * card tried at a cell ({cell, card, rotation}); `selected` the focused cell; `lost` cells of
- * caballero cards the ghost would knock off.
+ * The whole map: `game` is the view; `targets` Set of cells to mark as tappable; `selected` the
+ * focused cell; `ghost` an area card tried at a cell ({cell, card, rotation}), drawn plain until
+ * `after`, the map the engine says the placement makes ({areas, caballeros, regions}: the
+ * preview's), is drawn instead of the view's; `lost` cells of caballero cards it knocks off.
  */
-export function mapSvg(game, { targets = new Set(), ghost = null, selected = null, lost = new Set() } = {}) {
-  const areas = ghost ? [...game.areas, ghost] : game.areas;
-  const caballeros = (game.caballeros ?? []).filter((c) => !lost.has(c.cell));
-  const map = buildMap(areas, caballeros);
-  const cells = [...areas.map((a) => a.cell), ...caballeros.map((c) => c.cell), ...targets];
+export function mapSvg(game, { targets = new Set(), ghost = null, selected = null, after = null, lost = new Set() } = {}) {
+  const shown = after ?? game;
+  const areas = ghost && !after ? [...(game.areas ?? []), ghost] : shown.areas ?? [];
+  const caballeros = shown.caballeros ?? [];
+  const map = mapOf({ areas, regions: shown.regions });
+  const regions = map.regions;
+  const cells = [...areas.map((a) => a.cell), ...caballeros.map((c) => c.cell), ...lost, ...targets];
   if (!cells.length) cells.push("0,0"); // before the start card: where it will lie
   const xs = cells.map((c) => cellXY(c)[0]);
   const ys = cells.map((c) => cellXY(c)[1]);
@@ -303,25 +261,23 @@ export function mapSvg(game, { targets = new Set(), ghost = null, selected = nul
     return [(x - minX) * CELL, (y - minY) * CELL];
   };
   // each region's name and size are marked once, on its top-left card (labels.js)
-  const roots = [...map.roots.values()];
-  const names = regionLabels(roots.map((r) => ({ land: r.kind === LAND, cells: [...r.cells], treasure: r.treasure })));
-  const badges = new Map(); // root → {cell, label, text}
-  roots.forEach((r, i) => {
-    const first = [...r.cells].map((c) => [cellXY(c), c]).sort((a, b) => a[0][1] - b[0][1] || a[0][0] - b[0][0])[0][1];
-    const text = `${r.kind === LAND ? "" : "≈"}${names[i]}·${r.cells.size}`;
-    badges.set(r.root, { cell: first, label: names[i], text });
+  const names = labelsOfRegions(regions);
+  const badges = new Map(); // region index → {cell, label, text}
+  regions.forEach((r, i) => {
+    const first = (r.cards ?? []).map((c) => [cellXY(c), c]).sort((a, b) => a[0][1] - b[0][1] || a[0][0] - b[0][0])[0]?.[1];
+    badges.set(i, { cell: first, label: names[i], text: `${r.type === "land" ? "" : "≈"}${names[i]}·${r.size}` });
   });
   let out = `<svg class="ec-map-svg" viewBox="-4 -4 ${w * CELL + 8} ${h * CELL + 8}" data-w="${w * CELL + 8}" data-h="${h * CELL + 8}" xmlns="http://www.w3.org/2000/svg" role="img">`;
   for (const [cell, card] of map.cards) {
     const [x0, y0] = at(cell);
-    const roots = card.ids.map((id) => map.find(id));
+    const index = (i) => card.regions?.[i];
     const isGhost = ghost && cell === ghost.cell;
-    out += cardSvg(card.regions, x0, y0, {
-      tint: (i) => (card.regions[i].kind === LAND ? leader(map.roots.get(roots[i]).totals) : null),
+    out += cardSvg(card.shapes, x0, y0, {
+      tint: (i) => (card.shapes[i].kind === LAND && regions[index(i)] ? leader(regions[index(i)].caballeros ?? {}) : null),
       label: (i) => {
-        const badge = badges.get(roots[i]);
+        const badge = badges.get(index(i));
         if (!badge || badge.cell !== cell) return null;
-        badges.delete(roots[i]); // once, on the first of its regions on that card
+        badges.delete(index(i)); // once, on the first of its regions on that card
         return badge;
       },
       extra: ` data-area="${esc(cell)}"${isGhost ? ' opacity="0.85"' : ""}`,

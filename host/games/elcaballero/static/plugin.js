@@ -8,13 +8,13 @@ import { capitalise, fill, h, stylesheet } from "/static/js/dom.js";
 import { getJson } from "/static/js/net.js";
 import { verbsOf } from "/static/js/verbs.js";
 import { confirmDialog } from "/static/js/confirm.js";
-import { buildMap, facingRoots, LAND, mapSvg, MIN_FONT } from "./map.js";
-import { regionLabels, regionName } from "./labels.js";
+import { facingRegions, LAND, mapOf, mapSvg, MIN_FONT } from "./map.js";
+import { labelsOfRegions, regionName } from "./labels.js";
 import { sortLegal } from "./moves.js";
 import { courts, dot, marketView, powerPlayed, roundLine, scoringButtons, scoringDialog, scoringsView, svgBox, syntheticBadge } from "./panels.js";
-import { previewView, tryPlacement } from "./preview.js";
+import { courtTrims, lostCells, placedMap, previewView, tryPlacement } from "./preview.js";
 import { entryView, promptChoices } from "./entry.js";
-import { knightLoss, placementLoss, reinforceLoss } from "./court.js";
+import { knightLoss, reinforceLoss } from "./court.js";
 import * as log from "./log.js";
 
 // the stylesheet is loaded before the first drawing: a page that moves under a tap misplaces it
@@ -119,13 +119,11 @@ const sideName = (i18n, side) => i18n.t(`ec.side.${side}`);
 
 /** Where a cell is, in the map's names: the islands it faces, else its seas ("Island B"). */
 function placeName(i18n, game, cell) {
-  const map = buildMap(game.areas ?? [], game.caballeros ?? []);
-  const roots = [...map.roots.values()];
-  const names = regionLabels(roots.map((r) => ({ land: r.kind === LAND, cells: [...r.cells], treasure: r.treasure })));
-  const label = new Map(roots.map((r, i) => [r.root, names[i]]));
-  const around = facingRoots(map, cell);
+  const map = mapOf(game);
+  const names = labelsOfRegions(map.regions);
+  const around = facingRegions(map, cell);
   const islands = around.filter((r) => r.kind === LAND);
-  return (islands.length ? islands : around).map((r) => regionName(i18n, r.kind === LAND, label.get(r.root))).join(", ") || i18n.t("ec.the_map");
+  return (islands.length ? islands : around).map((r) => regionName(i18n, r.kind === LAND, names[r.region] ?? "?")).join(", ") || i18n.t("ec.the_map");
 }
 
 function moveLabel(i18n, game, move) {
@@ -180,11 +178,12 @@ function cellPanel(i18n, state, moves, act) {
         lossNote(i18n, knightLoss(state, rules, colour, move.text))))));
 }
 
-/** The area card tried at a cell: turn it among the legal ways, see what it changes, place it. */
-function placementPanel(i18n, state, moves, act) {
+/** The area card tried at a cell: turn it among the legal ways, see what it changes (the
+ * engine's preview, preview.js), place it. */
+function placementPanel(i18n, state, moves, act, page) {
   const options = moves.areas.get(sel.slot).get(sel.cell);
   const choice = options[sel.rot % options.length];
-  const trial = tryPlacement(state, sel.slot, sel.cell, choice.side);
+  const trial = tryPlacement(state, page, choice.text, sel.slot, sel.cell, choice.side, rerender);
   return [h("div.ec-panel", { id: "ec-place-panel", "data-cell": sel.cell, "data-side": choice.side },
     h("h4", {}, i18n.t("ec.placing", { slot: sel.slot, where: placeName(i18n, state.game, sel.cell), side: sideName(i18n, choice.side) })),
     h("div.ec-buttons", {},
@@ -192,12 +191,12 @@ function placementPanel(i18n, state, moves, act) {
       h("button.primary", { type: "button", "data-place": "1", "data-action": choice.text, onclick: () => act(choice.text) }, `✓ ${i18n.t("ec.place")}`),
       h("button.secondary", { type: "button", "data-cancel": "1", onclick: () => { Object.assign(sel, { cell: null, rot: 0 }); rerender(); } }, `✕ ${i18n.t("ec.cancel")}`)),
     previewView(i18n, state.game, trial),
-    placementLoss(state, rules, trial).map(({ colour, lost }) => h("p.ec-court-trim", { "data-court-trim": colour, "data-lost": lost },
+    courtTrims(trial).map(({ colour, lost }) => h("p.ec-court-trim", { "data-court-trim": colour, "data-lost": lost },
       dot(colour), i18n.t("ec.court_trim", { who: capitalise(i18n.colour(colour)), n: lost })))), trial];
 }
 
 /** The acting player's controls (a phone, or the tablet acting for the player). */
-function turnControls(ctx, moves) {
+function turnControls(ctx, moves, page) {
   const { state, i18n, act, send } = ctx;
   const game = state.game;
   const n = reinforcements(game);
@@ -210,7 +209,7 @@ function turnControls(ctx, moves) {
   const hint = moves.areas.size && !sel.slot ? h("p.ec-hint", {}, i18n.t("ec.hint_market")) : sel.slot && !sel.cell ? h("p.ec-hint", {}, i18n.t("ec.hint_cell")) : null;
   let panel = null;
   let trial = null;
-  if (sel.slot && sel.cell) [panel, trial] = placementPanel(i18n, state, moves, act);
+  if (sel.slot && sel.cell) [panel, trial] = placementPanel(i18n, state, moves, act, page);
   else if (sel.focus) panel = cellPanel(i18n, state, moves, act);
   const all = h("details.ec-all", {}, h("summary", {}, i18n.t("ec.all_actions")),
     h("div.ec-buttons", {}, moves.all.map((text) => h("button.secondary.ec-any", { type: "button", "data-any": text, onclick: () => (text === moves.done ? endTurn(ctx, moves) : act(text)) }, anyLabel(i18n, game, text)))));
@@ -327,7 +326,8 @@ function mapView(i18n, state, moves, trial, page) {
   if (zoom.game !== state.game_id) Object.assign(zoom, { scale: null, scroll: null, game: state.game_id });
   const targets = new Set(sel.slot ? moves.areas.get(sel.slot)?.keys() ?? [] : moves.at.keys());
   const box = svgBox("div.ec-map", { id: "ec-map" }, mapSvg(game, {
-    targets, selected: sel.cell ?? sel.focus, ghost: trial?.ghost ?? null, lost: new Set(trial?.lost ?? []),
+    targets, selected: sel.cell ?? sel.focus, ghost: trial?.ghost ?? null,
+    after: trial ? placedMap(trial) : null, lost: trial ? lostCells(trial) : new Set(),
   }));
   box.addEventListener("click", (event) => {
     const target = event.target.closest?.("[data-cell]");
@@ -392,7 +392,7 @@ function draw(ctx, parts, page) {
   };
   fill(parts.prompt, promptLine(i18n, state, moves, act, page));
   root(parts.prompt);
-  const turn = game.phase === "turn" && moves.all.length ? turnControls(ctx, moves) : { controls: null, trial: null };
+  const turn = game.phase === "turn" && moves.all.length ? turnControls(ctx, moves, page) : { controls: null, trial: null };
   const market = marketView(i18n, game, { playable: new Set(moves.areas.keys()), chosen: sel.slot, pick: turn.controls ? pickSlot : null });
   const map = mapView(i18n, state, moves, turn.trial, page);
   if (page === "seat") {
