@@ -91,7 +91,7 @@ class EscortFrame(Frame):
 
     def legal(self, g: Board, player: int) -> list[Action]:
         row = g.pieces[self.source]
-        return [g.pick_actions[c][self.source] for c in range(g.n) if row[c]]  # escortable
+        return [g.pick_actions[c][self.source] for c in range(g.n) if row[c]]
 
     def apply(self, g: Board, player: int, action: Action) -> bool:
         colour = g.colour(action.arg)
