@@ -6,6 +6,9 @@ import { verbsOf } from "/static/js/verbs.js";
 
 const table = () => verbsOf("elgrande");
 
+/** What the public sees of a secret argument (engine.core.verbs.HIDDEN). */
+export const HIDDEN = "?";
+
 export function parse(text) {
   const [verb = "", ...args] = String(text).trim().split(/\s+/);
   return { verb: verb.toLowerCase(), args, text };
@@ -109,7 +112,7 @@ export function label(i18n, action, ctx = {}) {
     case "reveal":
       return i18n.t("act.reveal", { deck: args[0], card: i18n.card(args[1]) });
     case "remove":
-      return !args[1] || args[1] === "?"
+      return !args[1] || args[1] === HIDDEN
         ? i18n.t("act.remove_unseen", { deck: args[0] })
         : i18n.t("act.remove", { deck: args[0], card: i18n.card(args[1]) });
     case "deal":
@@ -136,10 +139,12 @@ export function label(i18n, action, ctx = {}) {
 /** A log line's text for an action (secret steps arrive redacted: "disc", "powerback"). */
 export function logText(i18n, text, ctx = {}) {
   const action = parse(text);
-  if (action.verb === "disc" && !action.args.length) return i18n.t("log.disc");
-  if (action.verb === "powerback" && !action.args.length) return i18n.t("log.powerback");
-  if (action.verb === "pass" && !action.args.length) return i18n.t("group.pass");
-  if (action.verb === "deal" && action.args.length === 1) return i18n.t("log.deal", { colour: i18n.colour(action.args[0]) });
+  // a secret argument arrives as HIDDEN (the engine's one redaction, `deal purple ?`)
+  const secret = (at) => action.args.length <= at || action.args[at] === HIDDEN;
+  if (action.verb === "disc" && secret(0)) return i18n.t("log.disc");
+  if (action.verb === "powerback" && secret(0)) return i18n.t("log.powerback");
+  if (action.verb === "pass" && secret(0)) return i18n.t("group.pass");
+  if (action.verb === "deal" && secret(1)) return i18n.t("log.deal", { colour: i18n.colour(action.args[0]) });
   if (action.verb === "power") return i18n.t("ui.power_card", { n: action.args[0] });
   if (action.verb === "card") return i18n.t("log.card", { card: i18n.card(action.args[0]) });
   return label(i18n, action, ctx);
@@ -147,8 +152,8 @@ export function logText(i18n, text, ctx = {}) {
 
 /**
  * One log line as one plain sentence (issue 11): `actor` is the actor's display name (null for
- * chance steps, which need none). Secret steps arrive redacted ("disc", "powerback", "pass",
- * "deal purple"); revealed ones with their argument. `ctx.card`: the card the actor took last.
+ * chance steps, which need none). Secret steps arrive redacted ("disc ?", "powerback ?", "pass ?",
+ * "deal purple ?"); revealed ones with their argument. `ctx.card`: the card the actor took last.
  */
 export function logSentence(i18n, actor, text, ctx = {}) {
   const { verb, args } = parse(text);
@@ -183,7 +188,7 @@ export function logSentence(i18n, actor, text, ctx = {}) {
     case "return":
       return say("return", { colour: colour(args[0]), area: area(args[1]) });
     case "disc":
-      return args.length && args[0] !== "?" ? say("disc", { area: area(args[0]) }) : say("disc_secret");
+      return args.length && args[0] !== HIDDEN ? say("disc", { area: area(args[0]) }) : say("disc_secret");
     case "region":
     case "king":
     case "grande":
@@ -191,7 +196,7 @@ export function logSentence(i18n, actor, text, ctx = {}) {
     case "tile":
       return say("tile", { tile: args[0], area: area(args[1]) });
     case "powerback":
-      if (!args.length || args[0] === "?") return say("powerback_secret");
+      if (!args.length || args[0] === HIDDEN) return say("powerback_secret");
       return /^\d+$/.test(args[0]) ? say("powerback", { n: args[0] }) : say("powerback_modifier", { card: i18n.card(args[0]) });
     case "option":
       return say("option", { choice: (ctx.card && i18n.cardOption(ctx.card, args[0])) || args[0] });
@@ -204,9 +209,9 @@ export function logSentence(i18n, actor, text, ctx = {}) {
     case "reveal":
       return say("reveal", { deck: args[0], card: i18n.card(args[1]) });
     case "remove":
-      return !args[1] || args[1] === "?" ? say("remove_unseen", { deck: args[0] }) : say("remove", { deck: args[0], card: i18n.card(args[1]) });
+      return !args[1] || args[1] === HIDDEN ? say("remove_unseen", { deck: args[0] }) : say("remove", { deck: args[0], card: i18n.card(args[1]) });
     case "deal":
-      return args.length > 1 && args[1] !== "?" ? say("deal", { colour: colour(args[0]), card: i18n.card(args[1]) }) : say("deal_secret", { colour: colour(args[0]) });
+      return args.length > 1 && args[1] !== HIDDEN ? say("deal", { colour: colour(args[0]), card: i18n.card(args[1]) }) : say("deal_secret", { colour: colour(args[0]) });
     case "dummycard":
       return say("dummycard", { area: area(args[0]) });
     case "dummypower":
