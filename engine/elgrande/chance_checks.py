@@ -11,6 +11,7 @@ from engine.elgrande.board import UNSEEN, Board
 from engine.elgrande.checks import area_name, area_of, card_name, no_such_card, no_such_modifier
 from engine.elgrande.legal import removal_pool
 from engine.elgrande.refusals import PHASE_WORDS, Refusal, refusal
+from engine.elgrande.rules import may_go_first
 
 CHANCE_VERB_OF_PHASE = {
     "setup_first": "first",
@@ -28,6 +29,11 @@ def chance_check(g: Board, action: Action) -> Refusal | None:
     expected = CHANCE_VERB_OF_PHASE.get(g.phase, "reveal")
     if action.kind != expected:
         return refusal("chance_expected", phase=g.phase, words=PHASE_WORDS[g.phase], verb=expected)
+    if action.kind == "first":
+        colour = g.colour_lookup.get(action.arg.casefold())
+        if colour is not None and not may_go_first(g, colour):
+            return refusal("dummy_not_first", colour=g.colours[colour])
+        return None
     if action.kind in ("kingcard", "home"):
         return _region_card_check(g, action)
     if action.kind == "reveal":

@@ -45,6 +45,13 @@ def move_destinations(g: Board, source: int) -> list[int]:
     return into
 
 
+# ---------------------------------------------------------------- set-up
+def may_go_first(g: Board, colour: int) -> bool:
+    """A colour may get the first-player marker: a player's, never the 2-player dummy's (the
+    Layout's `first_actions` list the same seats)."""
+    return colour in g.seats
+
+
 # ---------------------------------------------------------------- the phases of a turn
 def taken_totals(g: Board) -> list[int]:
     """The powers played this round (a power card, with Power Shift plus its modifier): no two

@@ -3,8 +3,7 @@ frames) and the checks a refusal is explained by (engine.elgrande.explain.check)
 the same predicates (engine.elgrande.rules), so in every position of random games each listed
 action passes every check, and each action near a legal one (an argument changed) or typed at
 random that is not listed is refused by a specific check, with a key of REFUSALS and its
-parameters; the last resort `not_now` ("not possible now") is needed only for the dummy named
-the first player (2 players), which no key words yet.
+parameters: the last resort `not_now` ("not possible now") is never needed.
 """
 
 from __future__ import annotations
@@ -14,8 +13,9 @@ import random
 import pytest
 
 from engine.core.actions import Action
+from engine.elgrande.errors import IllegalAction
 from engine.elgrande.explain import KEY_PREFIX, REFUSALS, check, explain
-from engine.elgrande.game import Game, Options
+from engine.elgrande.game import CHANCE, Game, Options
 from engine.elgrande.verbs import VERBS
 from tests.engine.conftest import ALTERNATIVES_2023, players_for, random_step
 
@@ -59,11 +59,6 @@ def _near_misses(game: Game, legal: list[Action], rng: random.Random) -> set[str
     return out
 
 
-def _dummy_first(game: Game, action: Action) -> bool:
-    """The one action no check refuses: the 2-player dummy named the first player."""
-    return action.kind == "first" and game.colour(action.arg) == game.dummy
-
-
 @pytest.mark.parametrize("options", OPTIONS, ids=IDS)
 def test_legal_actions_pass_every_check_and_the_others_are_refused_specifically(
     options: Options,
@@ -87,8 +82,6 @@ def test_legal_actions_pass_every_check_and_the_others_are_refused_specifically(
             if str(action) in listed:
                 continue
             found = check(game, player, action)
-            if found is None and _dummy_first(game, action):
-                continue  # no key says so yet: explain's last resort words it
             assert found is not None, (steps, game.phase, text, [str(a) for a in legal][:8])
             assert explain(game, player, action).key == found.key
             name = found.key.removeprefix(KEY_PREFIX)
@@ -100,3 +93,21 @@ def test_legal_actions_pass_every_check_and_the_others_are_refused_specifically(
             game.apply(action, who)
         steps += 1
     assert len(refused) >= 20, sorted(refused)
+
+
+@pytest.mark.parametrize("edition", ["2023", "1995"])
+def test_the_dummy_named_first_player_is_refused_by_its_own_key(edition: str) -> None:
+    game = Game(Options(players=players_for(edition, 2), edition=edition, mode="table"))
+    assert game.phase == "setup_first" and game.dummy >= 0
+    dummy = game.colours[game.dummy]
+    action = game.parse(f"first {dummy}")
+    assert action not in game.legal_actions(CHANCE)
+    found = explain(game, CHANCE, action)
+    assert found.key == KEY_PREFIX + "dummy_not_first", found.key
+    assert found.params == {"colour": dummy}
+    assert "never gets the first-player marker" in found.reason
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(action, CHANCE)
+    assert refused.value.key == found.key and refused.value.params == found.params
+    for player in game.seats:  # a player may go first: no check refuses it
+        assert check(game, CHANCE, game.parse(f"first {game.colours[player]}")) is None
