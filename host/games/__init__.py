@@ -132,8 +132,10 @@ class GameAdapter:
         return {}
 
     def public_log(self, state: GameState, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The log lines every client is shown now (El Grande: the castillo's secret). A line
-        of an engine step has its history index, `step`, and the game's `step_fields`."""
+        """The log lines every client is shown now (El Grande: the castillo's secret), in their
+        order, each with its `n` as logged (a copy may add fields): the session numbers them
+        afresh, counts a line left out from it, and takes the bookkeeping off (an engine step's
+        line has its history index, `step`, and the game's `step_fields`)."""
         return lines
 
     def step_fields(self, action: Action, state: GameState) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from host.tower.checks import Checks
 
 LANGUAGES = ("en", "cs", "pl", "uk")
 LOG_LINES = 200  # public log lines kept in `state.log`
+STEP = "step"  # a step line's history index: the session's bookkeeping, never shown
 TOKEN_BYTES = 16
 Listener = Callable[[list[dict[str, Any]]], None]
 
@@ -69,6 +70,11 @@ class ActiveGame:
     flash: int = 0
     log: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     logged: int = 0  # log lines so far (their `n`): a new one for every move
+    # the public numbering (`public_log`): lines that left the window, not yet judged, and how
+    # many of those judged the game's `public_log` leaves out
+    evicted: list[dict[str, Any]] = field(default_factory=list)
+    left_out: int = 0
+    private: set[str] = field(default_factory=lambda: {STEP})  # line fields never shown
     history: int = 0  # engine history entries already in the log
     computers: dict[str, int] = field(default_factory=dict)  # computer seats: name → level
     proposal: tuple[int, str] | None = None  # (`logged` then, move) a computer waits to confirm
@@ -90,17 +96,60 @@ class ActiveGame:
         line = {"n": self.logged, "kind": kind, "actor": actor, "text": text}
         line.update(self.adapter.log_fields(self.game))
         line.update(extra)
+        if len(self.log) == self.log.maxlen:
+            self.evicted.append(self.log[0])  # judged by `settle_log`, once the change is made
         self.log.append(line)
+
+    def settle_log(self) -> None:
+        """Count the lines that left the window which the game's `public_log` leaves out, each
+        judged once, among the lines still kept (its context). Called once a change is wholly
+        made (`Transaction.apply`), never halfway through its lines: live and replayed alike, so
+        a resumed game numbers its lines as the uninterrupted one. A line leaves the window
+        LOG_LINES lines after it was written, its turn long over: what it shows is final."""
+        if not self.evicted:
+            return
+        shown = {line["n"] for line in self.adapter.public_log(self.game, self.lines())}
+        self.left_out += sum(1 for line in self.evicted if line["n"] not in shown)
+        self.evicted.clear()
+
+    def lines(self) -> list[dict[str, Any]]:
+        """The lines kept: those not yet judged that left the window, then the window."""
+        return [*self.evicted, *self.log]
+
+    def public_log(self) -> list[dict[str, Any]]:
+        """The window's lines every client is shown (docs/table-api.md, `state.log`): the game's
+        `public_log`, each line numbered (`n`) among the lines shown over the whole game, so a
+        line left out leaves no gap, and without the session's bookkeeping (`private`)."""
+        lines = self.lines()
+        shown = self.adapter.public_log(self.game, lines)
+        kept = {line["n"] for line in shown}
+        public: dict[int, int] = {}
+        left_out = self.left_out  # the lines left out before each line
+        for line in lines:
+            if line["n"] in kept:
+                public[line["n"]] = line["n"] - left_out
+            else:
+                left_out += 1
+        first = self.log[0]["n"] if self.log else self.logged + 1
+        private = self.private
+        return [
+            {**{k: v for k, v in line.items() if k not in private}, "n": public[line["n"]]}
+            for line in shown
+            if line["n"] >= first
+        ]
 
     def note_step(self, kind: str, actor: str, action: Action, step: int) -> None:
         """The line of an engine step: an `action` line when it is taken, an `undo` line when
         it is taken back. Its text is the game's one redaction of the step (`public_text`),
         `step` its index in the game's history (an undo's: of the step it took back), and the
         game's own facts of the step (`step_fields`) go with it, for the game's `public_log`
-        to decide from what the line refers to, never from its text."""
+        to decide from what the line refers to, never from its text. Both are the session's
+        bookkeeping (`private`): no client gets them."""
         adapter = self.adapter
         fields = adapter.step_fields(action, self.game)
-        self.note(kind, actor, adapter.public_text(action, self.game), step=step, **fields)
+        self.private.update(fields)
+        text = adapter.public_text(action, self.game)
+        self.note(kind, actor, text, **{STEP: step}, **fields)
 
     @property
     def names(self) -> list[str]:

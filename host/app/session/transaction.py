@@ -88,6 +88,12 @@ class Transaction:
         self, active: ActiveGame, kind: str, actor: str, payload: Mapping[str, Any], at: float
     ) -> None:
         """One log entry, live or replayed. Raises without changing anything when refused."""
+        self._apply(active, kind, actor, payload, at)
+        active.settle_log()  # the change is wholly made: judge the lines that left the log
+
+    def _apply(
+        self, active: ActiveGame, kind: str, actor: str, payload: Mapping[str, Any], at: float
+    ) -> None:
         game, checks = active.game, active.checks
         if kind == "action":
             player = CHANCE if actor == "chance" else active.player(actor)

@@ -94,7 +94,7 @@ def _game_view(active: ActiveGame, role: Role, table_lang: str) -> dict[str, Any
         "acting_as": acting_as,
         "can_undo": can_undo,
         "checks": no_checks(),
-        "log": adapter.public_log(game, list(active.log)),
+        "log": active.public_log(),
         "seats": seats_view(active, role),
         "options": adapter.options_view(game),
         "checklist": adapter.setup_checklist(game) if role.kind == "table" else None,

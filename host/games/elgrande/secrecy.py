@@ -17,6 +17,9 @@ the history index every line of an engine step carries (`step`), never by a line
   about the throws just made): left out once their turn is over.
 
 A line is of an earlier turn when it comes before the line of the current turn's first step.
+
+The lines kept keep their `n` as logged here: the session numbers the lines shown without a gap
+and takes the bookkeeping (`step`, `castillo_step`) off for every game (`ActiveGame.public_log`).
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ from engine.elgrande.views import castillo_step, hidden_steps, turn_start
 CASTILLO_STEP = "castillo_step"  # a step line's own field: kept by the session, never shown
 CONFIRM = "confirm "  # a correction line naming the colours the table confirmed
 # with the castillo closed a line's `step` is not shown either: the steps of the lines kept
-# would tell where a step was left out (a lone `place castillo` in its actor's turn)
+# would tell where a step was left out (a lone `place castillo` in its actor's turn); the session
+# takes both off for every game too (`ActiveGame.private`)
 CLOSED_PRIVATE = (CASTILLO_STEP, "step")
 
 
