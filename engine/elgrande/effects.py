@@ -13,6 +13,15 @@ from typing import Any, Final
 from engine.core.actions import Action, shared_action
 from engine.elgrande.board import Board
 from engine.elgrande.board_scoring import record_scoring, score
+from engine.elgrande.choice_rules import (
+    grande_destinations,
+    grande_may_leave,
+    king_targets,
+    region_choices,
+    tile_areas,
+    tile_may_move,
+    viceroy_swaps,
+)
 from engine.elgrande.frames import (
     UNLIMITED,
     ChoiceFrame,
@@ -123,7 +132,7 @@ def op_court(g: Board, op: Op, me: int) -> None:
 def op_score(g: Board, op: Op, me: int) -> None:
     select = op["select"]
     if select == "chosen":
-        areas = list(range(g.R)) + ([g.CASTILLO] if op.get("castillo_allowed") else [])
+        areas = region_choices(g, "score", bool(op.get("castillo_allowed")))
         choices = [g.region_actions[a] for a in areas]
         g.frame = ChoiceFrame(actor=me, kind="region", choices=choices, purpose="score")
         return
@@ -150,7 +159,7 @@ def op_disc_return(g: Board, op: Op, me: int) -> None:
 
 
 def op_coup(g: Board, op: Op, me: int) -> None:
-    choices = [g.region_actions[r] for r in g.movable_regions()]
+    choices = [g.region_actions[r] for r in region_choices(g, "coup", False)]
     g.frame = ChoiceFrame(actor=me, kind="region", choices=choices, purpose="coup")
 
 
@@ -161,7 +170,6 @@ def op_rivalry(g: Board, op: Op, me: int) -> None:
 
 def op_king(g: Board, op: Op, me: int) -> None:
     rule = op["to"]
-    king = g.king
     if rule == "castillo":  # Revolt
         g.king = g.CASTILLO
         return
@@ -169,30 +177,12 @@ def op_king(g: Board, op: Op, me: int) -> None:
         assert g.turn is not None
         g.turn.infiltrate = True
         return
-    if rule == "swap_grande":  # Viceroy: both must stand in regions
-        if king >= g.R:
-            return
-        swappable = [p for p in range(g.n) if 0 <= g.grandes[p] < g.R and g.grandes[p] != king]
-        choices = [shared_action("viceroy", g.colours[p]) for p in swappable]
+    if rule == "swap_grande":  # Viceroy
+        choices = [shared_action("viceroy", g.colours[p]) for p in viceroy_swaps(g)]
         if choices:
             g.frame = ChoiceFrame(actor=me, kind="viceroy", choices=choices)
         return
-    if rule == "adjacent":
-        if king in g.border_regions:
-            targets = list(g.border_regions[king])
-        elif king == g.CASTILLO:
-            targets = list(range(g.R))
-        else:
-            targets = list(g.adjacent[king])
-    elif rule == "border":  # Exile
-        targets = [a for a in (g.FRANCE, g.PORTUGAL) if a != king]
-    elif rule == "fewest":  # Summer Residence: the emptiest occupied region; a tie is a choice
-        totals = {r: sum(g.pieces[r]) for r in range(g.R)}
-        occupied = [t for t in totals.values() if t > 0]
-        targets = [r for r, t in totals.items() if occupied and t == min(occupied)]
-    else:  # "any", "escort", "tournament": any region
-        targets = [r for r in range(g.R) if r != king]
-    choices = [g.king_actions[r] for r in targets]
+    choices = [g.king_actions[r] for r in king_targets(g, rule)]
     if choices:
         g.frame = ChoiceFrame(actor=me, kind="king", choices=choices, purpose=rule)
 
@@ -202,28 +192,25 @@ def op_grande(g: Board, op: Op, me: int) -> None:
         choices = [
             shared_action("movegrande", g.colours[p], g.tok[r])
             for p in range(g.n)
-            if 0 <= g.grandes[p] < g.R and g.grandes[p] != g.king
-            for r in range(g.R)
-            if r not in (g.grandes[p], g.king)
+            if grande_may_leave(g, g.grandes[p])
+            for r in grande_destinations(g, g.grandes[p])
         ]
         if choices:
             g.frame = ChoiceFrame(actor=me, kind="movegrande", choices=choices)
         return
     here = g.grandes[me]
-    if here == g.king or not 0 <= here < g.R:
-        return  # a Grande in the King's region (or in the castillo) may not leave it
-    choices = [g.grande_actions[r] for r in range(g.R) if r not in (here, g.king)]
+    if not grande_may_leave(g, here):
+        return
+    choices = [g.grande_actions[r] for r in grande_destinations(g, here)]
     g.frame = ChoiceFrame(actor=me, kind="grande", choices=choices)
 
 
 def op_tile(g: Board, op: Op, me: int) -> None:
-    occupied = set(g.tiles.values())
-    free = [a for a in [*range(g.R), g.CASTILLO] if a != g.king and a not in occupied]
+    free = tile_areas(g)
     choices: list[Action] = []
     for tile in g.data.tiles:
-        if g.tiles.get(tile.id, -1) == g.king:
-            continue  # never taken out of the King's region
-        choices.extend(shared_action("tile", tile.id, g.tok[a]) for a in free)
+        if tile_may_move(g, tile.id):
+            choices.extend(shared_action("tile", tile.id, g.tok[a]) for a in free)
     if choices:
         g.frame = ChoiceFrame(actor=me, kind="tile", choices=choices)
 

@@ -4,10 +4,14 @@ own predicates (what its `legal` lists by). Each check returns None when the ste
 action, else the refusal with its words.
 
 The one-choice and secret steps list fixed choices (engine.elgrande.effects makes them): an
-action among them is allowed (`offered`), any other is explained by what the card allows.
+action among them is allowed (`offered`), any other is explained by what the card allows, read
+from the predicates the choices were listed by (engine.elgrande.choice_rules).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 from engine.core.actions import Action
 from engine.elgrande.board import Board, Frame
@@ -18,6 +22,15 @@ from engine.elgrande.checks import (
     closed,
     court_empty,
     no_such_modifier,
+)
+from engine.elgrande.choice_rules import (
+    grande_destinations,
+    grande_may_leave,
+    king_targets,
+    region_may_be_chosen,
+    tile_may_enter,
+    tile_may_move,
+    viceroy_may_swap,
 )
 from engine.elgrande.frames import (
     ChoiceFrame,
@@ -173,7 +186,8 @@ def _recall_check(g: Board, frame: RecallFrame, action: Action) -> Refusal | Non
 
 
 def _choice_check(g: Board, frame: ChoiceFrame, action: Action) -> Refusal | None:
-    """An action not among the step's choices: why the card does not allow it."""
+    """An action not among the step's choices: why the card does not allow it (the
+    choice_rules predicate that left it out of the choices)."""
     verb = frame.kind  # a one-choice step is named after its verb (verbs.py: "choice")
     if frame.kind == "grey" or action.kind != verb:
         return refusal("finish_choice", legal=sample(list(frame.choices)))
@@ -181,13 +195,14 @@ def _choice_check(g: Board, frame: ChoiceFrame, action: Action) -> Refusal | Non
     second = verb in ("tile", "movegrande")
     area = area_of(g, action[2] if second else action[1]) if action.arg else None
     if verb == "king":
-        return refusal("king_not_there", legal=", ".join(c.arg for c in frame.choices))
-    if verb == "grande" and area is not None and area == g.grandes[frame.actor]:
-        return refusal("own_grande_already_there", region=g.tok[area], name=area_name(g, area))
+        targets = king_targets(g, frame.purpose)
+        return refusal("king_not_there", legal=", ".join(g.tok[a] for a in targets))
+    if verb == "grande":
+        return _grande_check(g, g.grandes[frame.actor], area)
     if verb == "movegrande":
         return _movegrande_check(g, action, area)
     if verb == "viceroy":
-        return refusal("viceroy_only")
+        return _viceroy_check(g, action)
     if verb == "tile":
         return _tile_check(g, action, area)
     if verb == "powerback":
@@ -195,24 +210,34 @@ def _choice_check(g: Board, frame: ChoiceFrame, action: Action) -> Refusal | Non
     if verb == "option":
         return refusal("choose_option", legal=sample(list(frame.choices)))
     if verb == "region":
-        if area == g.CASTILLO:
-            return refusal("castillo_not_scored")
-        if frame.purpose == "coup" and area is not None and area == g.king:
-            return closed(g, area)
+        return _region_check(g, frame, area)
+    return None
+
+
+def _grande_check(g: Board, here: int, area: int | None) -> Refusal | None:
+    """The acting player's Grande goes to another region (choice_rules.grande_destinations;
+    the King's region and the castillo: engine.elgrande.checks.area_check)."""
+    if area is None or area in grande_destinations(g, here):
+        return None
+    if area == here:
+        return refusal("own_grande_already_there", region=g.tok[area], name=area_name(g, area))
     return None
 
 
 def _movegrande_check(g: Board, action: Action, area: int | None) -> Refusal | None:
+    """Power Shift: any Grande that may leave its region, to another region
+    (choice_rules.grande_may_leave, grande_destinations)."""
     owner = g.colour_lookup.get(action.arg.casefold())
     if owner is None:
         return refusal("no_grande", arg=action.arg)
     colour = g.colours[owner]
     here = g.grandes[owner]
-    if here == g.king:
-        return refusal("grande_in_king_region", colour=colour, arg=action.arg)
-    if not 0 <= here < g.R:
-        return refusal("grande_not_in_region", colour=colour, arg=action.arg)
-    if area is not None and area == g.king:
+    if not grande_may_leave(g, here):
+        key = "grande_in_king_region" if here == g.king else "grande_not_in_region"
+        return refusal(key, colour=colour, arg=action.arg)
+    if area is None or area in grande_destinations(g, here):
+        return None
+    if area == g.king:
         return closed(g, area)
     if area == here:
         name = area_name(g, here)
@@ -222,24 +247,48 @@ def _movegrande_check(g: Board, action: Action, area: int | None) -> Refusal | N
     return None
 
 
+def _viceroy_check(g: Board, action: Action) -> Refusal | None:
+    """Viceroy: a Grande standing in a region other than the King's
+    (choice_rules.viceroy_may_swap)."""
+    owner = g.colour_lookup.get(action.arg.casefold())
+    if owner is not None and viceroy_may_swap(g, owner):
+        return None
+    return refusal("viceroy_only")
+
+
 def _tile_check(g: Board, action: Action, area: int | None) -> Refusal | None:
+    """A tile not in the King's region, to a region (not the King's) or the castillo with no
+    tile (choice_rules.tile_may_move, tile_may_enter)."""
     ids = [t.id for t in g.data.tiles]
     if action.arg not in ids:
         return refusal("no_such_tile", arg=action.arg, legal=", ".join(ids))
-    here = g.tiles.get(action.arg)
-    if here is not None and here == g.king:
+    if not tile_may_move(g, action.arg):
         return refusal("tile_in_king_region", tile=action.arg)
-    if area is None:
+    if area is None or tile_may_enter(g, area):
         return None
-    if here == area:
-        return refusal(
-            "tile_already_there", tile=action.arg, region=g.tok[area], name=area_name(g, area)
-        )
+    name = area_name(g, area)
+    if g.tiles.get(action.arg) == area:
+        return refusal("tile_already_there", tile=action.arg, region=g.tok[area], name=name)
     other = [t for t, where in g.tiles.items() if where == area and t != action.arg]
     if other:
-        return refusal(
-            "tile_area_taken", region=g.tok[area], tile=other[0], name=area_name(g, area)
-        )
+        return refusal("tile_area_taken", region=g.tok[area], tile=other[0], name=name)
+    if area == g.king:  # at the castillo (his region: engine.elgrande.checks.area_check)
+        return refusal("castillo_shut_by_king")
+    return None
+
+
+def _region_check(g: Board, frame: ChoiceFrame, area: int | None) -> Refusal | None:
+    """A region to score (the castillo only if the card says so) or to empty by a coup (not the
+    King's): choice_rules.region_may_be_chosen."""
+    if area is None:
+        return None
+    castillo = _card_step(g, "score").get("castillo_allowed", False)
+    if region_may_be_chosen(g, area, frame.purpose, bool(castillo)):
+        return None
+    if area == g.CASTILLO:
+        return refusal("castillo_not_scored")
+    if frame.purpose == "coup" and area == g.king:
+        return closed(g, area)
     return None
 
 
@@ -262,12 +311,17 @@ def _disc_check(g: Board, frame: DiscFrame, player: int, action: Action) -> Refu
 
 def _disc_minimum(g: Board) -> int:
     """The fewest own caballeros a region needs for the current card's return disc."""
+    return int(_card_step(g, "disc_return").get("min_own", 1))
+
+
+def _card_step(g: Board, op: str) -> Mapping[str, Any]:
+    """The current card's first step `op` (options of an `either` included), {} if none."""
     card = g.data.cards.get(g.turn.card) if g.turn is not None else None
     steps = list(card.effect) if card is not None else []
     while steps:
         step = steps.pop(0)
-        if step.get("op") == "disc_return":
-            return int(step.get("min_own", 1))
+        if step.get("op") == op:
+            return step
         for option in step.get("options", ()):
             steps.extend(option)
-    return 1
+    return {}

@@ -9,12 +9,15 @@ parameters: the last resort `not_now` ("not possible now") is never needed.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from engine.core.actions import Action
+from engine.elgrande.effects import STEPS
 from engine.elgrande.errors import IllegalAction
 from engine.elgrande.explain import KEY_PREFIX, REFUSALS, check, explain
+from engine.elgrande.frames import ChoiceFrame
 from engine.elgrande.game import CHANCE, Game, Options
 from engine.elgrande.verbs import VERBS
 from tests.engine.conftest import ALTERNATIVES_2023, players_for, random_step
@@ -111,3 +114,70 @@ def test_the_dummy_named_first_player_is_refused_by_its_own_key(edition: str) ->
     assert refused.value.key == found.key and refused.value.params == found.params
     for player in game.seats:  # a player may go first: no check refuses it
         assert check(game, CHANCE, game.parse(f"first {game.colours[player]}")) is None
+
+
+# A card's one-choice steps (engine.elgrande.effects lists their choices by
+# engine.elgrande.choice_rules, step_checks explains a refused choice by the same rules).
+CHOICE_STEPS: list[dict[str, Any]] = [
+    *({"op": "king", "to": to} for to in ("any", "adjacent", "fewest", "border", "escort")),
+    {"op": "king", "to": "swap_grande"},  # Viceroy
+    {"op": "grande"},
+    {"op": "grande", "any": True},  # Power Shift: any Grande
+    {"op": "tile"},
+    {"op": "coup"},
+    {"op": "score", "select": "chosen"},
+]
+
+
+def _choice_probes(game: Game, verb: str) -> list[Action]:
+    """Every action of the step's verb with one or two arguments of the game's tokens."""
+    tokens = [*sorted(game.area_tokens), *game.colours, *[t.id for t in game.data.tiles]]
+    texts = [f"{verb} {a}" for a in tokens] + [f"{verb} {a} {b}" for a in tokens for b in tokens]
+    out = []
+    for text in texts:
+        try:
+            out.append(game.parse(text))
+        except ValueError:
+            continue
+    return out
+
+
+def test_every_choice_a_one_choice_step_leaves_out_is_refused_specifically() -> None:
+    """Each one-choice step started on boards of random games (the King at the castillo, the
+    Grandes sent there by Tournament, tiles in the King's region...): every action of its verb
+    is a listed choice passing every check, or is refused by a specific key, never `not_now`."""
+    kinds: dict[str, int] = {}
+    keys: set[str] = set()
+    for seed in range(6):
+        options = Options(
+            players=players_for("2023", 4), mode="dealer", seed=seed, new_regency=True
+        )
+        game = Game(options)
+        rng = random.Random(seed)
+        while not game.is_terminal():
+            for who, action in random_step(game, rng):
+                game.apply(action, who)
+            if game.phase != "main" or game.frame is not None or rng.random() > 0.1:
+                continue
+            for step in CHOICE_STEPS:
+                board = game.clone()
+                assert board.turn is not None
+                me = board.turn.player
+                STEPS[step["op"]](board, step, me)
+                frame = board.frame
+                if not isinstance(frame, ChoiceFrame):
+                    continue  # nothing to choose (e.g. no Grande may move)
+                kinds[frame.kind] = kinds.get(frame.kind, 0) + 1
+                legal = board.legal_actions(me)
+                for action in _choice_probes(board, frame.kind):
+                    found = check(board, me, action)
+                    if action in legal:
+                        assert found is None, (str(action), found)
+                        continue
+                    assert found is not None, (step, str(action), board.tok[board.king])
+                    assert sorted(found.params) == sorted(
+                        REFUSALS[found.key.removeprefix(KEY_PREFIX)]
+                    )
+                    keys.add(found.key.removeprefix(KEY_PREFIX))
+    assert set(kinds) == {"king", "viceroy", "grande", "movegrande", "tile", "region"}, kinds
+    assert len(keys) >= 12, sorted(keys)
