@@ -5,6 +5,8 @@ step_checks, which add the words of the refusal).
 
 The King's two rules over the map (his region is untouchable, caballeros are placed next to
 him) are in engine.elgrande.king_rules, which the board's Layout builds its tables from.
+The rules of a card's one-choice steps (where the King, a Grande or a scoring tile may go, which
+region a card scores or empties) are in engine.elgrande.choice_rules.
 """
 
 from __future__ import annotations
