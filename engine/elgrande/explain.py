@@ -2,10 +2,11 @@
 parameters (engine.core.errors.IllegalAction: the page words it in the player's language).
 
 The rules are written once, as predicates (engine.elgrande.rules, choice_rules, and the frames'
-own) that the legal actions are listed by; the checks (engine.elgrande.checks, chance_checks, step_checks) read
-the same predicates and word a refusal (engine.elgrande.refusals: the keys, their parameters and
-English templates). `check` walks them in order and finds the first that refuses an action
-(None: every check allows it, as for each legal action); `explain` adds the last resort.
+own) that the legal actions are listed by; the checks (engine.elgrande.checks, chance_checks,
+step_checks) read the same predicates and word a refusal (engine.elgrande.refusals: the keys,
+their parameters and English templates). `check` walks them in order and finds the first that
+refuses an action (None: every check allows it, as for each legal action); `explain` adds the
+last resort.
 
 Only called on the slow path (an action that is not in the legal list), so clarity beats speed.
 Reasons go to the player who tried the action: they never reveal another player's secrets.
