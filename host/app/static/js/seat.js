@@ -66,8 +66,14 @@ function render() {
   }, parts());
 }
 
+// States are drawn in the order they came (as on the table's page, table.js).
+let latestState = 0;
+
 async function onState(state, rev) {
-  ({ plugin: ui.plugin, title: ui.title } = await gameFor(state, i18n, languagePick.of(state.lang, i18n.lang)));
+  const mine = ++latestState;
+  const ready = await gameFor(state, i18n, languagePick.of(state.lang, i18n.lang));
+  if (mine !== latestState) return;
+  ({ plugin: ui.plugin, title: ui.title } = ready);
   ui.state = state;
   ui.rev = rev ?? ui.rev;
   renderTimed(render, ui.rev);

@@ -341,9 +341,17 @@ function renderTower(state) {
 }
 
 // ------------------------------------------------------------------ start-up
+// States are drawn in the order they came, each with its own revision: one whose game was still
+// loading when a newer one came is dropped, never drawn over the newer (the page would show a
+// revision behind for good). Revisions are not compared: a restarted host's clock may be behind.
+let latestState = 0;
+
 async function onState(state, rev) {
+  const mine = ++latestState;
   const lang = languagePick.of(state.lang, i18n.lang);
-  ({ plugin: ui.plugin, title: ui.title, uses: ui.uses } = await gameFor(state, i18n, lang));
+  const ready = await gameFor(state, i18n, lang);
+  if (mine !== latestState) return;
+  ({ plugin: ui.plugin, title: ui.title, uses: ui.uses } = ready);
   const newGame = ui.state?.game_id !== state.game_id;
   ui.state = state;
   ui.rev = rev ?? ui.rev;
@@ -354,7 +362,7 @@ async function onState(state, rev) {
 async function refreshState() {
   try {
     const state = await getJson("/api/state");
-    if (!ui.state || state.game_id !== ui.state.game_id) await onState(state, ui.rev);
+    if (!ui.state || state.game_id !== ui.state.game_id) await onState(state, state.rev);
   } catch {
     /* the WebSocket brings the state anyway */
   }
