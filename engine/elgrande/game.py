@@ -68,11 +68,22 @@ PHASE_RULES: Final[dict[str, PhaseRule]] = {
 class Game(Board):
     """One game of El Grande (see the module docstring): the rules driver on the board model."""
 
+    # With `keep_undo` (the games the platform plays: `spec.new_state`, `replay_start`) undo
+    # restores the snapshot taken at the undo point (the state when the last barrier fell,
+    # `checkpoint`) and applies the few steps after it again, never the whole history. Other
+    # games (random self-play, benches, the copies computers think on) keep none, so their steps
+    # cost no copy (a snapshot per undo point makes a random game about 1.7x slower); their undo
+    # replays the history.
+    keep_undo: bool
+    _undo_point: Game | None
+
     def __init__(
         self, options: Options, data: gamedata.GameData | None = None, source: Game | None = None
     ) -> None:
         """A new game; given `source`, a copy of it (`clone`)."""
         super().__init__(options, data, source)
+        self.keep_undo = False
+        self._undo_point = None
         if source is None:
             self._auto_chance()
 
@@ -202,6 +213,8 @@ class Game(Board):
                 )
         # The hot path of every game: the steps are written out here, not called.
         history = self.history
+        if self.keep_undo and player >= 0 and len(history) == self.checkpoint:
+            self._undo_point = Game(self.options, self.data, self)  # the undo point's state
         history.append((player, action))
         frame = self.frame
         if frame is None:
@@ -303,9 +316,20 @@ class Game(Board):
                 "nothing to undo: hidden information was revealed or another player acted"
             )
         undone = self.history[-1][1]
-        replayed = Game.replay(self.options, self.history[:-1], data=self.data)
+        point = self._undo_point
+        # (a snapshot of the game before it resumed from a replay has the replay's options)
+        if (
+            point is not None
+            and len(point.history) == self.checkpoint
+            and point.options is self.options
+        ):
+            restored = Game(point.options, point.data, point)  # the snapshot stays for the next
+            for player_, action in self.history[self.checkpoint : -1]:
+                restored.apply(action, player_)
+        else:  # no snapshot (a copy): the history again
+            restored = Game.replay(self.options, self.history[:-1], data=self.data)
         seed = self.dealer_seed  # a clone keeps dealing from its own seed
-        self._take_state(replayed)
+        self._take_state(restored)
         self.dealer_seed = seed
         return undone
 

@@ -103,7 +103,9 @@ class ElGrandeSpec(TableOrDealerSpec):
         )
 
     def new_state(self, options: Any, data: Any = None) -> Game:
-        return Game(options, data)
+        game = Game(options, data)
+        game.keep_undo = True  # a game people play: undo from snapshots (Game.undo)
+        return game
 
     def seat_of(self, state: GameState, name: str) -> int:
         assert isinstance(state, Game)
