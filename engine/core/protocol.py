@@ -30,8 +30,15 @@ NOBODY: tuple[int, ...] = ()  # who acts when the game is over
 class GameState(Protocol):
     """The state of one game in progress (see the module docstring)."""
 
-    history: list[tuple[int, Action]]
-    options: Any  # the game's options (engine.core.spec.GameSpec.options_to_json reads them)
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        """The (player, action) pairs taken so far: the game's serialisation."""
+        ...
+
+    @property
+    def options(self) -> Any:
+        """The game's options (engine.core.spec.GameSpec.options_to_json reads them)."""
+        ...
 
     def current_players(self) -> tuple[int, ...]: ...
 
