@@ -10,6 +10,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from engine.core import log as game_log
 from engine.core.actions import Action
 from engine.core.errors import EngineError, OptionsError, PositionError
 from engine.core.events import EventMark, GameEvent, mark, since
@@ -205,6 +206,21 @@ class GameSpec:
     def phase(self, state: GameState) -> str | None:
         """The game's phase or step now, as its view names it (None: the game has none)."""
         return None
+
+    # ------------------------------------------------------------------ the log (core.log)
+    def log_lines(self, state: GameState, viewer: int | None) -> list[dict[str, Any]]:
+        """The game's log as `viewer` (None: the public) may read it now: a line per step
+        (`step`, `actor`, `key`, `params`), a secret argument None unless the viewer may see
+        it (by default a seat sees those of its own steps)."""
+        return game_log.log_lines(self.verbs, state.history, state.seat_names(), viewer)
+
+    def log_line(
+        self, state: GameState, player: int, action: Action, viewer: int | None
+    ) -> dict[str, Any]:
+        """The line (`key`, `params`) of `action`, just taken by `player` in `state` (or
+        just taken back), as `viewer` (None: the public) reads it then."""
+        shown = game_log.own_step(len(state.history), player, action, viewer)
+        return self.verbs.line(action, shown)
 
     def preview(self, state: GameState, seat: int, action: str) -> dict[str, Any]:
         """What `seat` taking `action` would do, worked out on copies of `state` (never changed;

@@ -11,6 +11,10 @@ derived from it; nothing else in a game lists verbs.
 Action(kind='take', arg='3', arg2='')
 >>> table.redact(table.parse("deal purple sun"))
 'deal purple ?'
+>>> table.line(table.parse("deal purple sun"))
+{'key': 'deal', 'params': {'seat': 'purple', 'card': None}}
+>>> table.text(table.line(table.parse("deal purple sun"), shown=True))
+'deal purple sun'
 >>> sorted(table.chance)
 ['deal']
 """
@@ -42,15 +46,23 @@ class Verb:
     group: str = ""  # the prompt/UI group ("chance" for chance verbs)
     steps: tuple[str, ...] = ()  # the pending steps (frames) this verb answers
     tags: frozenset[str] = frozenset()  # game-specific facts (rules read them by name)
+    names: tuple[str, ...] = ()  # the arguments' names in a log line (default: their kinds)
 
     @property
     def arity(self) -> int:
         return len(self.args)
 
+    @property
+    def params(self) -> tuple[str, ...]:
+        """Each argument's name in a log line's `params`: `names`, else its kind (a "-" as
+        "_": `card-or-modifier` is `card_or_modifier`)."""
+        return self.names or tuple(kind.replace("-", "_") for kind in self.args)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "args": list(self.args),
+            "params": list(self.params),
             "help": self.help,
             "chance": self.chance,
             "secret_from": self.secret_from,
@@ -72,6 +84,8 @@ class VerbTable:
                 raise ValueError(f"verb {verb.name!r} is listed twice")
             if verb.secret_from is not None and not 0 <= verb.secret_from < verb.arity:
                 raise ValueError(f"verb {verb.name!r}: secret_from outside its arguments")
+            if len(set(verb.params)) != verb.arity:
+                raise ValueError(f"verb {verb.name!r}: its arguments need distinct names")
             self.verbs[verb.name] = verb
         listed = self.verbs.values()
         self.arity: dict[str, int] = {v.name: v.arity for v in listed}
@@ -133,10 +147,28 @@ class VerbTable:
 
     def redact(self, action: Action) -> str:
         """The action as the other players may see it: secret arguments shown as "?"."""
-        start = self._secret_from.get(action.kind)
-        if start is None:
-            return str(action)
-        return " ".join([action.kind, *[a for a in action[1 : 1 + start] if a], HIDDEN])
+        return self.text(self.line(action))
+
+    def line(self, action: Action, shown: bool = False) -> dict[str, Any]:
+        """The action as a log line (docs/table-api.md, `state.log`): `key` its verb, `params`
+        each argument by its name (`Verb.params`), a secret argument (`secret_from` on) None
+        unless `shown` (the game says who may see it: engine.core.log)."""
+        verb = self.verbs[action.kind]
+        start = None if shown else verb.secret_from
+        params: dict[str, str | None] = {
+            name: None if start is not None and i >= start else value
+            for i, (name, value) in enumerate(zip(verb.params, action[1:], strict=False))
+        }
+        return {"key": action.kind, "params": params}
+
+    def text(self, line: dict[str, Any]) -> str:
+        """A log line's notation: the verb, the arguments shown, one "?" for those hidden
+        (`deal purple ?`); the line of an action shown whole gives its own notation."""
+        params = line["params"]
+        values = [params.get(name) for name in self.verbs[line["key"]].params]
+        shown = [value for value in values if value]
+        hidden = [HIDDEN] if any(value is None for value in values) else []
+        return " ".join([line["key"], *shown, *hidden])
 
     def to_json(self) -> list[dict[str, Any]]:
         return [verb.to_json() for verb in self.verbs.values()]

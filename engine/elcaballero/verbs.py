@@ -49,13 +49,18 @@ VERBS = VerbTable(
         Verb("withdraw", ("cell",), "take your caballero card back", group="turn"),
         Verb("shipback", ("spot",), "take a ship back to your court", group="turn"),
         Verb(
-            "moveship", ("spot", "spot"), "move a ship to another of your cards (1)", group="turn"
+            "moveship",
+            ("spot", "spot"),
+            "move a ship to another of your cards (1)",
+            group="turn",
+            names=("from", "to"),
         ),
         Verb(
             "movecastillo",
             ("cell", "cell"),
             "move a castillo to another of your cards (1)",
             group="turn",
+            names=("from", "to"),
         ),
         # the extended game
         Verb(
@@ -76,6 +81,7 @@ VERBS = VerbTable(
             ("cell", "cell"),
             "move your Grande to another of your cards (1, once a turn)",
             group="turn",
+            names=("from", "to"),
         ),
         Verb(
             "knightgrande",

@@ -6,13 +6,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from engine.core.actions import Action
 from engine.core.errors import RecordError
 from engine.core.protocol import GameState
 from engine.core.spec import RANDOM_AND_GREEDY, ComputerPlayer, TableOrDealerSpec
 from engine.elgrande import data as gamedata
-from engine.elgrande import position
+from engine.elgrande import position, views
 from engine.elgrande.board import STATE_FIELDS
 from engine.elgrande.game import Game, Options
+from engine.elgrande.log import step_line
 from engine.elgrande.options import OPTION_KINDS, OPTION_SECTIONS
 from engine.elgrande.search import (
     LEVEL_SECONDS,
@@ -159,6 +161,17 @@ class ElGrandeSpec(TableOrDealerSpec):
         check_invariants(state)
 
     # the events' public facts (engine.core.events)
+    def log_lines(self, state: GameState, viewer: int | None) -> list[dict[str, Any]]:
+        """Disc choices shown once revealed, the castillo's secret kept (engine.elgrande.log)."""
+        assert isinstance(state, Game)
+        return views.log_lines(state, viewer)
+
+    def log_line(
+        self, state: GameState, player: int, action: Action, viewer: int | None
+    ) -> dict[str, Any]:
+        assert isinstance(state, Game)
+        return step_line(state, player, action, viewer)
+
     def reveals(self, state: GameState) -> Sequence[Mapping[str, Any]]:
         assert isinstance(state, Game)
         return state.disc_reveals

@@ -18,9 +18,13 @@ from typing import Any
 
 from engine.core.actions import Action
 from engine.core.jsondata import copied
+from engine.core.log import text_log
+from engine.core.protocol import CHANCE
 from engine.elgrande.board import Board
 from engine.elgrande.castillo_fix import FIX_VERB
 from engine.elgrande.frames import DiscFrame, PassFrame
+from engine.elgrande.log import log_lines as step_log
+from engine.elgrande.log import step_sees
 from engine.elgrande.options import Options
 from engine.elgrande.verbs import VERBS
 
@@ -165,11 +169,9 @@ def public_step(action: Action, options: Options | None = None) -> str:
     """One step as the public log shows it when it is taken: its secret arguments masked, each
     as "?" (the verb table's `secret_from`: `deal purple ?`, `disc ?`, `remove 2 ?`), except the
     card Power of attorney takes back when `options` has open power cards (it leaves an open
-    discard pile). The one redacted form: the engine's view, the table app's log and its undo
-    lines all show this text (docs/castillo-secrecy.md)."""
-    if action.kind == "powerback" and options is not None and options.open_power_cards:
-        return str(action)
-    return VERBS.redact(action)
+    discard pile). The text of the step's public line (engine.elgrande.log): the engine's view,
+    the table app's log and its undo lines all show it (docs/castillo-secrecy.md)."""
+    return VERBS.text(VERBS.line(action, step_sees(options, (), CHANCE, action, None)))
 
 
 def hidden_steps(g: Board) -> frozenset[int]:
@@ -182,34 +184,17 @@ def hidden_steps(g: Board) -> frozenset[int]:
     return frozenset(past_castillo_steps(g))
 
 
-def public_log(g: Board) -> list[list[str]]:
-    """The history as [actor, action] lines, each step as `public_step` shows it (secret
-    arguments "?"), the `hidden_steps` left out.
+def log_lines(g: Board, viewer: int | None) -> list[dict[str, Any]]:
+    """The log as `viewer` (None: the public) reads it now: a line per step (engine.core.log),
+    secret arguments shown as engine.elgrande.log says, the `hidden_steps` left out."""
+    return step_log(g, viewer, hidden_steps(g))
 
-    Disc choices are shown once revealed (those of the discs being set now stay masked); with
-    `open_power_cards` the card Power of attorney takes back is shown too.
-    """
-    colours = g.colours
-    history = g.history
-    hidden = hidden_steps(g)
-    frame = g.frame
-    unrevealed = len(frame.chosen) if isinstance(frame, DiscFrame) else 0
-    shown: set[int] = set()
-    for i in range(len(history) - 1, -1, -1):
-        if history[i][1].kind == "disc":
-            if unrevealed:
-                unrevealed -= 1
-            else:
-                shown.add(i)
-    options = g.options
-    return [
-        [
-            "chance" if player < 0 else colours[player],
-            str(action) if i in shown else public_step(action, options),
-        ]
-        for i, (player, action) in enumerate(history)
-        if i not in hidden
-    ]
+
+def public_log(g: Board) -> list[list[str]]:
+    """The public log as [actor, action] lines, each action the text of its line (secret
+    arguments "?"; disc choices shown once revealed, with `open_power_cards` the card Power of
+    attorney takes back too), the `hidden_steps` left out."""
+    return text_log(VERBS, log_lines(g, None))
 
 
 def _throws(g: Board, throws: list[Any]) -> list[dict[str, Any]]:

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.log import log_lines, text_log
 from engine.core.protocol import CHANCE
 from engine.kingdomino import kingdom as kd
 from engine.kingdomino.scoring import deciding_tie_break, winners
+from engine.kingdomino.verbs import VERBS
 
 STEPS = ("draw", "king", "place", "claim", "over")
 
@@ -134,9 +136,7 @@ def view(game: Any, viewer: int | None = None) -> dict[str, Any]:
         "seats": [_seat(game, seat) for seat in range(game.setup.players)],
         "past_games": [list(row) for row in game.past],
         "totals": game.returns(),
-        "log": [
-            ["chance" if p == CHANCE else game.options.players[p], str(a)] for p, a in game.history
-        ],
+        "log": text_log(VERBS, log_lines(VERBS, game.history, game.options.players, None)),
     }
     if game.is_terminal():
         out["result"] = result(game)

@@ -145,9 +145,23 @@ class GameAdapter:
         return {}
 
     def public_text(self, action: Action, state: GameState | None = None) -> str:
-        """An action as the public log shows it (secret arguments hidden); `state`: the game
-        just after it (a table option may make a secret public)."""
-        return self.spec.verbs.redact(action)
+        """An action as the public log shows it (secret arguments hidden): the notation of its
+        public line (`log_line`); `state`: the game just after it (a table option may make a
+        secret public)."""
+        if state is None:
+            return self.spec.verbs.redact(action)
+        return self.line_text(self.log_line(state, CHANCE, action, None))
+
+    def log_line(
+        self, state: GameState, player: int, action: Action, viewer: int | None
+    ) -> dict[str, Any]:
+        """An engine step's log line (`key`, `params`) as `viewer` (None: the public) reads it
+        when `player` takes it (or it is taken back): the engine's (`GameSpec.log_line`)."""
+        return self.spec.log_line(state, player, action, viewer)
+
+    def line_text(self, line: dict[str, Any]) -> str:
+        """A log line's notation text (`deal purple ?`): the verb table's."""
+        return self.spec.verbs.text(line)
 
     def secret(self, action: Action) -> bool:
         """Made on the player's own page only, never at the shared table."""

@@ -117,7 +117,8 @@ def test_nim_plays_to_its_end_over_http_and_websocket_saved_and_resumed(
                 after = reader.state_after(ack["rev"])
                 assert after["game"]["heaps"] == [3, 1]
                 assert after["log"][-1] == {
-                    "n": 1, "kind": "action", "actor": "left", "text": "take 1 3"
+                    "n": 1, "kind": "action", "actor": "left", "text": "take 1 3",
+                    "key": "take", "params": {"heap": "1", "number": "3"},
                 }  # fmt: skip
             _seat_moves(client, tokens, 1)
         assert table.session.lights_state() == LightsState()  # no lights either

@@ -19,6 +19,7 @@ from typing import Any
 from engine.elgrande.game import Game
 from engine.elgrande.views import hidden_steps
 from host.app.session import LOG_LINES, Role, Session
+from host.app.session.model import OWN
 from host.app.store import Store
 from host.games.elgrande.secrecy import public_log_lines
 from tests.app.test_castillo_log_from_engine import (
@@ -29,15 +30,25 @@ from tests.app.test_castillo_log_from_engine import (
     check_log_against_engine,
 )
 
-PRIVATE = ("step", "castillo_step")
+PRIVATE = ("step", "castillo_step", OWN)  # the session's bookkeeping, never shown
 FIVE = ["purple", "green", "blue", "orange", "red"]  # the longest game: the most lines
 
 
 def _client_log(session: Session) -> list[dict[str, Any]]:
     state = session.state_for(Role.table())
     log = state["log"]
-    assert log == session.state_for(Role("seat", "green"))["log"]  # one log for every client
+    # one log for every client, numbered alike; a seat's own secret arguments in its own only
+    seat = session.state_for(Role("seat", "green"))["log"]
+    assert [_but_params(line) for line in seat] == [_but_params(line) for line in log]
+    for own, public in zip(seat, log, strict=True):
+        if own.get("params") != public.get("params"):
+            assert own["actor"] in ("green", "chance"), own
+            assert all(public["params"][k] in (v, None) for k, v in own["params"].items())
     return list(log)
+
+
+def _but_params(line: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in line.items() if k != "params"}
 
 
 def _resumed_log(db: Path, game_id: int) -> tuple[list[dict[str, Any]], int]:

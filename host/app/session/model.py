@@ -18,6 +18,7 @@ from host.tower.checks import Checks
 LANGUAGES = ("en", "cs", "pl", "uk")
 LOG_LINES = 200  # public log lines kept in `state.log`
 STEP = "step"  # a step line's history index: the session's bookkeeping, never shown
+OWN = "own"  # a step line's params as each seat that sees more reads them: shown to it only
 TOKEN_BYTES = 16
 Listener = Callable[[list[dict[str, Any]]], None]
 
@@ -74,7 +75,7 @@ class ActiveGame:
     # many of those judged the game's `public_log` leaves out
     evicted: list[dict[str, Any]] = field(default_factory=list)
     left_out: int = 0
-    private: set[str] = field(default_factory=lambda: {STEP})  # line fields never shown
+    private: set[str] = field(default_factory=lambda: {STEP, OWN})  # line fields never shown
     history: int = 0  # engine history entries already in the log
     computers: dict[str, int] = field(default_factory=dict)  # computer seats: name → level
     proposal: tuple[int, str] | None = None  # (`logged` then, move) a computer waits to confirm
@@ -116,10 +117,12 @@ class ActiveGame:
         """The lines kept: those not yet judged that left the window, then the window."""
         return [*self.evicted, *self.log]
 
-    def public_log(self) -> list[dict[str, Any]]:
+    def public_log(self, seat: str | None = None) -> list[dict[str, Any]]:
         """The window's lines every client is shown (docs/table-api.md, `state.log`): the game's
         `public_log`, each line numbered (`n`) among the lines shown over the whole game, so a
-        line left out leaves no gap, and without the session's bookkeeping (`private`)."""
+        line left out leaves no gap, and without the session's bookkeeping (`private`). For a
+        `seat` (its name) the lines of steps whose secret arguments it sees carry its `params`
+        (`note_step`); the same lines, numbered alike, as every client's."""
         lines = self.lines()
         shown = self.adapter.public_log(self.game, lines)
         kept = {line["n"] for line in shown}
@@ -133,7 +136,11 @@ class ActiveGame:
         first = self.log[0]["n"] if self.log else self.logged + 1
         private = self.private
         return [
-            {**{k: v for k, v in line.items() if k not in private}, "n": public[line["n"]]}
+            {
+                **{k: v for k, v in line.items() if k not in private},
+                "n": public[line["n"]],
+                **own_params(line, seat),
+            }
             for line in shown
             if line["n"] >= first
         ]
@@ -144,12 +151,25 @@ class ActiveGame:
         `step` its index in the game's history (an undo's: of the step it took back), and the
         game's own facts of the step (`step_fields`) go with it, for the game's `public_log`
         to decide from what the line refers to, never from its text. Both are the session's
-        bookkeeping (`private`): no client gets them."""
-        adapter = self.adapter
-        fields = adapter.step_fields(action, self.game)
+        bookkeeping (`private`): no client gets them.
+
+        The line says the step as the engine's log does (`key`, `params`; engine.core.log):
+        `params` as the public reads it, its secret arguments None, and `text` the notation of
+        that line. A seat that sees more of the step (its own secret choice) gets its own
+        `params` (`OWN`, by seat name; `public_log` gives them to that seat only)."""
+        adapter, game = self.adapter, self.game
+        fields = adapter.step_fields(action, game)
         self.private.update(fields)
-        text = adapter.public_text(action, self.game)
-        self.note(kind, actor, text, **{STEP: step}, **fields)
+        player = CHANCE if actor == "chance" else self.player(actor)
+        line = adapter.log_line(game, player, action, None)
+        names = game.seat_names()
+        own = {}
+        for seat in adapter.seats(game):
+            params = adapter.log_line(game, player, action, seat)["params"]
+            if params != line["params"]:
+                own[names[seat]] = params
+        text = adapter.line_text(line)
+        self.note(kind, actor, text, **line, **{STEP: step, OWN: own}, **fields)
 
     @property
     def names(self) -> list[str]:
@@ -165,3 +185,11 @@ class ActiveGame:
 
     def summary(self) -> dict[str, Any]:
         return self.adapter.summary(self.game)
+
+
+def own_params(line: dict[str, Any], seat: str | None) -> dict[str, Any]:
+    """A step line's `params` as `seat` reads them, when it sees more than the public."""
+    own = line.get(OWN)
+    if seat is None or not own or seat not in own:
+        return {}
+    return {"params": own[seat]}

@@ -94,7 +94,7 @@ def _game_view(active: ActiveGame, role: Role, table_lang: str) -> dict[str, Any
         "acting_as": acting_as,
         "can_undo": can_undo,
         "checks": no_checks(),
-        "log": active.public_log(),
+        "log": active.public_log(role.colour if role.kind == "seat" else None),
         "seats": seats_view(active, role),
         "options": adapter.options_view(game),
         "checklist": adapter.setup_checklist(game) if role.kind == "table" else None,

@@ -11,7 +11,6 @@ from engine.core.protocol import CHANCE, GameState
 from engine.elgrande.castillo_fix import FIX_VERB, read_fix
 from engine.elgrande.game import Game
 from engine.elgrande.verbs import CASTILLO_COUNT_WAITS, SEAT_CHANCE, VERBS
-from engine.elgrande.views import public_step
 from host.games import GameAdapter, PromptView, Route
 from host.games.elgrande.checklist import setup_checklist
 from host.games.elgrande.gamedata import game_data
@@ -132,14 +131,6 @@ class Adapter(GameAdapter):
 
     def public_log(self, state: GameState, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return public_log_lines(_game(state), lines)
-
-    def public_text(self, action: Action, state: GameState | None = None) -> str:
-        """The engine's one redaction (`public_step`): secret arguments as "?". A deal keeps its
-        colour and a card set aside its deck (`deal purple ?`, `remove 2 ?`): who is dealt a
-        card and which deck lost one are public, not which card (the rulebook sets it aside
-        unseen). With open power cards (docs/variants.md) the card Power of attorney takes back
-        is public: it leaves an open discard pile."""
-        return public_step(action, _game(state).options if state else None)
 
     def step_fields(self, action: Action, state: GameState) -> dict[str, Any]:
         return step_fields(action)

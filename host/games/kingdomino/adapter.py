@@ -36,11 +36,10 @@ class Adapter(GameAdapter):
             return lines
         out = []
         for line in lines:
-            words = str(line.get("text", "")).split()
-            if len(words) >= 2 and words[0] in LOGGED_DOMINO and words[1].isdigit():
-                number = int(words[1])
-                if number in data.numbers():
-                    line = {**line, "faces": data.domino_text(number)}
+            number = str((line.get("params") or {}).get("number") or "")
+            named = line.get("key") in LOGGED_DOMINO and number.isdigit()
+            if named and int(number) in data.numbers():
+                line = {**line, "faces": data.domino_text(int(number))}
             out.append(line)
         return out
 
