@@ -40,6 +40,7 @@ from engine.core.protocol import CHANCE, GameState
 from engine.core.spec import GameSpec
 from host.games import adapter_for
 from tests.app.app_conformance import plans
+from tests.app.app_conformance.loglines import check_log_lines
 from tests.app.app_conformance.secrets import Secrets
 from tests.app.app_conformance.server import CLI, REPO, Server
 
@@ -346,6 +347,8 @@ class GamePlay:
                     f"the engine allows {legal}"
                 )
         self.secrets.check_position(self.conns["table"].state, mirror)
+        states = {name: conn.state for name, conn in self.conns.items()}
+        check_log_lines(self.spec, states, self.where())
 
     def seat_chance(self, name: str) -> bool:
         """The seat enters a chance step on its own page now (El Grande's Power Shift deal)."""

@@ -1,7 +1,9 @@
 // The game log as the table and the seat pages show it (docs/table-api.md, `state.log`): one
 // line per entry, newest first, in the page's language. The shell words what every game shares
 // (undo, corrections of the throw checks, the tower, problems); the game's plugin words its own
-// entries (`logLine`, else `logText` for an action's text).
+// entries (`logLine`, else `logText` for an action). An action's or undo's line says the step as
+// the engine does: `key` (the verb) and `params` (each argument by name, a secret one null for a
+// viewer who may not see it); plugins word it from those, never by parsing its `text`.
 
 import { COLOURS } from "./colours.js";
 import { capitalise, h } from "./dom.js";
@@ -17,10 +19,11 @@ export function actorName(i18n, actor) {
 /** One entry's line. `ctx`: what the plugin's `logContext` says of this entry. */
 export function logLine(i18n, e, ctx = {}, plugin = null) {
   const actor = actorName(i18n, e.actor) ?? i18n.t("colour.chance");
-  const label = (text) => (plugin?.logText ? plugin.logText(i18n, text, ctx) : text);
+  // a step (`key`, `params`) in the plugin's words; its notation where the plugin has none
+  const label = () => (plugin?.logText && e.key ? plugin.logText(i18n, e, ctx) : e.text);
   switch (e.kind) {
     case "undo":
-      return i18n.t("log.undo", { actor, text: label(e.text) });
+      return i18n.t("log.undo", { actor, text: label() });
     case "correction": {
       const how = e.text.startsWith("confirm ")
         ? `${i18n.t("check.confirm_send")}: ${e.text.slice(8).split(" ").map((c) => i18n.colour(c)).join(", ")}`
@@ -34,7 +37,7 @@ export function logLine(i18n, e, ctx = {}, plugin = null) {
     case "problem":
       return i18n.t(`log.problem.${e.text}`, { entry: e.entry });
     default:
-      return plugin?.logLine?.(i18n, e, ctx) ?? i18n.t("log.line", { actor, text: label(e.text) });
+      return plugin?.logLine?.(i18n, e, ctx) ?? i18n.t("log.line", { actor, text: label() });
   }
 }
 

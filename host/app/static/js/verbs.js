@@ -42,6 +42,11 @@ export class VerbTable {
     return this.verbs.get(verb)?.args?.[index];
   }
 
+  /** The names of the verb's arguments in a log line's `params`, in order ([] for none). */
+  params(verb) {
+    return this.verbs.get(verb)?.params ?? [];
+  }
+
   /** The kind of a parameter of a `family` ("prompt", "refusal"); undefined when not declared. */
   paramKind(family, name) {
     return this.paramKinds[family]?.[name];

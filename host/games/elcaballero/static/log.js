@@ -1,7 +1,7 @@
 // El Caballero's log in sentences (every language): who did what, where on the map by the names
 // the map shows (labels.js), never a catalogue id or a coordinate. The facts a sentence needs
-// beyond the action's text (which island, which sea, the card turned up) come with the log line
-// (the adapter's log_fields: `facts`, for the line whose text is `facts.about`).
+// beyond the step's `key` and `params` (which island, which sea, the card turned up) come with the
+// log line (the adapter's log_fields: `facts`, for the line whose text is `facts.about`).
 
 import { capitalise } from "/static/js/dom.js";
 import { parseCard, SIDES, LAND } from "./map.js";
@@ -34,23 +34,27 @@ export function logContext(entries) {
   return entries.map((e) => ((e.kind ?? "action") === "action" && e.facts && e.facts.about === e.text ? { facts: e.facts } : {}));
 }
 
-/** An action as a phrase without its actor (an undo line: "Red took back: a caballero card"). */
-export function logText(i18n, text, ctx = {}, cardsById = new Map()) {
-  const [verb, a = "", b = ""] = String(text).split(" ");
+/** A step (a log line's `key`, `params`) as a phrase without its actor (an undo line: "Red
+ * took back: a caballero card"). */
+export function logText(i18n, line, ctx = {}, cardsById = new Map()) {
+  const verb = line.key;
+  const p = line.params ?? {};
   const key = `ec.log.${verb}`;
-  if (!i18n.has(key)) return text;
-  const card = cardWords(i18n, ctx.facts?.card ?? cardsById.get(a) ?? a) ?? "";
-  return i18n.t(key, { n: verb === "power" ? a : b, card });
+  if (!i18n.has(key)) return line.text;
+  const card = p.card ? cardWords(i18n, ctx.facts?.card ?? cardsById.get(p.card) ?? p.card) ?? "" : "";
+  return i18n.t(key, { n: (verb === "power" ? p.value : p.number) ?? "", card });
 }
 
 const WHERE = new Set(["area", "knight", "knightgrande", "raise", "castillo", "withdraw", "grande", "governor", "lakeship"]);
 const SEA = new Set(["ship", "reship", "shipback"]);
 const MOVE = new Set(["moveship", "movecastillo", "movegrande"]);
 
-/** An action's sentence ("Red placed a caballero card next to island B (5 towards north)");
- * null for what the shell words (undo, corrections, the tower). */
+/** An action's sentence ("Red placed a caballero card next to island B (5 towards north)")
+ * from its step's `key` and `params`; null for what the shell words (undo, corrections, the
+ * tower). */
 export function actionSentence(i18n, e, ctx = {}, cardsById = new Map()) {
-  const [verb, a = "", b = ""] = String(e.text).split(" ");
+  const verb = e.key;
+  const p = e.params ?? {};
   const facts = ctx.facts ?? {};
   const who = e.actor === "chance" ? "" : capitalise(i18n.colour(e.actor));
   const where = places(i18n, facts.islands, facts.seas);
@@ -59,12 +63,12 @@ export function actionSentence(i18n, e, ctx = {}, cardsById = new Map()) {
   switch (verb) {
     case "start":
     case "reveal":
-      params.card = cardWords(i18n, facts.card ?? cardsById.get(a) ?? a);
+      params.card = cardWords(i18n, facts.card ?? cardsById.get(p.card) ?? p.card);
       if (!params.card) return i18n.t(`ec.say.${verb}_unknown`);
       break;
     case "power":
-      params.n = a;
-      if (!a) return i18n.t("ec.say.power_hidden", { who });
+      params.n = p.value ?? "";
+      if (!p.value) return i18n.t("ec.say.power_hidden", { who });
       break;
     case "reinforce":
       if (facts.n === undefined) return i18n.t("ec.say.reinforce_some", { who });
@@ -73,8 +77,8 @@ export function actionSentence(i18n, e, ctx = {}, cardsById = new Map()) {
     case "knight":
     case "knightgrande":
     case "raise":
-      params.n = b;
-      params.side = sideName(i18n, a.slice(-1).toUpperCase());
+      params.n = p.number ?? "";
+      params.side = sideName(i18n, String(p.spot ?? "").slice(-1).toUpperCase());
       break;
     case "moveship":
       params.from = sea(facts.sea);

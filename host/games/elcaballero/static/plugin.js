@@ -432,9 +432,9 @@ export function logLine(i18n, e, ctx = {}) {
 
 export const logContext = log.logContext;
 
-/** An action as a phrase (the shell's undo line). */
-export function logText(i18n, text, ctx = {}) {
-  return log.logText(i18n, text, ctx, cardsById);
+/** A step (a log line's `key`, `params`) as a phrase (the shell's undo line). */
+export function logText(i18n, line, ctx = {}) {
+  return log.logText(i18n, line, ctx, cardsById);
 }
 
 /** The shared table (the tablet). */

@@ -10,7 +10,7 @@ import { logSentence, revealSentence } from "./notation.js";
 export function logContext(entries) {
   const taken = {};
   return entries.map((e) => {
-    if (e.kind !== "undo" && String(e.text).startsWith("card ")) taken[e.actor] = String(e.text).slice(5);
+    if (e.kind !== "undo" && e.key === "card") taken[e.actor] = e.params?.card;
     return { card: taken[e.actor] };
   });
 }
@@ -31,7 +31,7 @@ function sentence(i18n, e, ctx, actor) {
       return revealSentence(i18n, e.text, e.discs, e.round);
     case undefined:
     case "action":
-      return capitalise(logSentence(i18n, actor, e.text, ctx));
+      return capitalise(logSentence(i18n, actor, e, ctx));
     default:
       return "";
   }

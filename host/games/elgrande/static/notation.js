@@ -136,43 +136,55 @@ export function label(i18n, action, ctx = {}) {
   }
 }
 
-/** A log line's text for an action (secret steps arrive redacted: "disc", "powerback"). */
-export function logText(i18n, text, ctx = {}) {
-  const action = parse(text);
-  // a secret argument arrives as HIDDEN (the engine's one redaction, `deal purple ?`)
-  const secret = (at) => action.args.length <= at || action.args[at] === HIDDEN;
-  if (action.verb === "disc" && secret(0)) return i18n.t("log.disc");
-  if (action.verb === "powerback" && secret(0)) return i18n.t("log.powerback");
-  if (action.verb === "pass" && secret(0)) return i18n.t("group.pass");
-  if (action.verb === "deal" && secret(1)) return i18n.t("log.deal", { colour: i18n.colour(action.args[0]) });
-  if (action.verb === "power") return i18n.t("ui.power_card", { n: action.args[0] });
-  if (action.verb === "card") return i18n.t("log.card", { card: i18n.card(action.args[0]) });
-  return label(i18n, action, ctx);
+/** A log line's secret argument the viewer may not see (null: the engine's; undefined: none). */
+const unseen = (value) => value === null || value === undefined;
+
+/** A log line's step as an action: its arguments in the verb table's order, a secret one the
+ * viewer may not see as HIDDEN (for the button labels' words). */
+function actionOf(line) {
+  const params = line.params ?? {};
+  const args = table().params(line.key).map((name) => params[name] ?? HIDDEN);
+  return { verb: line.key, args, text: line.text };
+}
+
+/** A log line's step (`key`, `params`; a secret argument null) as a phrase without its actor. */
+export function logText(i18n, line, ctx = {}) {
+  const verb = line.key;
+  const p = line.params ?? {};
+  if (verb === "disc" && unseen(p.area)) return i18n.t("log.disc");
+  if (verb === "powerback" && unseen(p.card_or_modifier)) return i18n.t("log.powerback");
+  if (verb === "pass" && unseen(p.modifier)) return i18n.t("group.pass");
+  if (verb === "deal" && unseen(p.modifier)) return i18n.t("log.deal", { colour: i18n.colour(p.colour) });
+  if (verb === "power") return i18n.t("ui.power_card", { n: p.number });
+  if (verb === "card") return i18n.t("log.card", { card: i18n.card(p.card) });
+  return label(i18n, actionOf(line), ctx);
 }
 
 /**
- * One log line as one plain sentence (issue 11): `actor` is the actor's display name (null for
- * chance steps, which need none). Secret steps arrive redacted ("disc ?", "powerback ?", "pass ?",
- * "deal purple ?"); revealed ones with their argument. `ctx.card`: the card the actor took last.
+ * One log line as one plain sentence (issue 11), from its step's `key` and `params`: `actor` is
+ * the actor's display name (null for chance steps, which need none). A secret argument the
+ * viewer may not see is null ("disc", "powerback", "pass", the card of a "deal"); revealed ones
+ * and a seat's own come with their value. `ctx.card`: the card the actor took last.
  */
-export function logSentence(i18n, actor, text, ctx = {}) {
-  const { verb, args } = parse(text);
+export function logSentence(i18n, actor, line, ctx = {}) {
+  const verb = line.key;
+  const p = line.params ?? {};
   const say = (key, params = {}) => i18n.t(`log.say.${key}`, { actor, ...params });
   const area = (a) => i18n.area(a);
   const colour = (c) => i18n.colour(c);
   switch (verb) {
     case "power":
-      return say("power", { n: args[0] });
+      return say("power", { n: p.number });
     case "shift":
-      return say("shift", { n: args[0], card: i18n.card(args[1]) });
+      return say("shift", { n: p.number, card: i18n.card(p.modifier) });
     case "take":
-      return say("take", { n: args[0] });
+      return say("take", { n: p.number });
     case "recall":
-      return say("recall", { area: area(args[0]) });
+      return say("recall", { area: area(p.area) });
     case "card":
-      return say("card", { card: i18n.card(args[0]) });
+      return say("card", { card: i18n.card(p.card) });
     case "place":
-      return args[0] === "castillo" ? say("place_castillo") : say("place", { area: area(args[0]) });
+      return p.area === "castillo" ? say("place_castillo") : say("place", { area: area(p.area) });
     case "special":
       return ctx.card ? say("special", { card: i18n.card(ctx.card) }) : say("special_plain");
     case "skip":
@@ -182,53 +194,55 @@ export function logSentence(i18n, actor, text, ctx = {}) {
     case "allow":
       return say(verb);
     case "pick":
-      return say("pick", { colour: colour(args[0]), area: area(args[1]) });
+      return say("pick", { colour: colour(p.colour), area: area(p.area) });
     case "to":
-      return args[0] === "castillo" ? say("to_castillo") : say("to", { area: area(args[0]) });
+      return p.area === "castillo" ? say("to_castillo") : say("to", { area: area(p.area) });
     case "return":
-      return say("return", { colour: colour(args[0]), area: area(args[1]) });
+      return say("return", { colour: colour(p.colour), area: area(p.area) });
     case "disc":
-      return args.length && args[0] !== HIDDEN ? say("disc", { area: area(args[0]) }) : say("disc_secret");
+      return !unseen(p.area) ? say("disc", { area: area(p.area) }) : say("disc_secret");
     case "region":
     case "king":
     case "grande":
-      return say(verb, { area: area(args[0]) });
+      return say(verb, { area: area(p.area) });
     case "tile":
-      return say("tile", { tile: args[0], area: area(args[1]) });
-    case "powerback":
-      if (!args.length || args[0] === HIDDEN) return say("powerback_secret");
-      return /^\d+$/.test(args[0]) ? say("powerback", { n: args[0] }) : say("powerback_modifier", { card: i18n.card(args[0]) });
+      return say("tile", { tile: p.tile, area: area(p.area) });
+    case "powerback": {
+      const card = p.card_or_modifier;
+      if (unseen(card)) return say("powerback_secret");
+      return /^\d+$/.test(card) ? say("powerback", { n: card }) : say("powerback_modifier", { card: i18n.card(card) });
+    }
     case "option":
-      return say("option", { choice: (ctx.card && i18n.cardOption(ctx.card, args[0])) || args[0] });
+      return say("option", { choice: (ctx.card && i18n.cardOption(ctx.card, p.number)) || p.number });
     case "first":
-      return say("first", { colour: colour(args[0]) });
+      return say("first", { colour: colour(p.colour) });
     case "kingcard":
-      return say("kingcard", { area: area(args[0]) });
+      return say("kingcard", { area: area(p.area) });
     case "home":
-      return say("home", { colour: colour(args[0]), area: area(args[1]) });
+      return say("home", { colour: colour(p.colour), area: area(p.area) });
     case "reveal":
-      return say("reveal", { deck: args[0], card: i18n.card(args[1]) });
+      return say("reveal", { deck: p.deck, card: i18n.card(p.card) });
     case "remove":
-      return !args[1] || args[1] === HIDDEN ? say("remove_unseen", { deck: args[0] }) : say("remove", { deck: args[0], card: i18n.card(args[1]) });
+      return unseen(p.card) ? say("remove_unseen", { deck: p.deck }) : say("remove", { deck: p.deck, card: i18n.card(p.card) });
     case "deal":
-      return args.length > 1 && args[1] !== HIDDEN ? say("deal", { colour: colour(args[0]), card: i18n.card(args[1]) }) : say("deal_secret", { colour: colour(args[0]) });
+      return !unseen(p.modifier) ? say("deal", { colour: colour(p.colour), card: i18n.card(p.modifier) }) : say("deal_secret", { colour: colour(p.colour) });
     case "dummycard":
-      return say("dummycard", { area: area(args[0]) });
+      return say("dummycard", { area: area(p.area) });
     case "dummypower":
-      return say("dummypower", { n: args[0] });
+      return say("dummypower", { n: p.number });
     case "pass":
       return say("pass_secret");
     case "movegrande":
-      return say("movegrande", { colour: colour(args[0]), area: area(args[1]) });
+      return say("movegrande", { colour: colour(p.colour), area: area(p.area) });
     case "viceroy":
-      return say("viceroy", { colour: colour(args[0]) });
+      return say("viceroy", { colour: colour(p.colour) });
     case "castillo-fix": {
-      const m = /^([a-z]+)([+-]\d+)$/.exec(args[0] ?? "");
+      const m = /^([a-z]+)([+-]\d+)$/.exec(p.colour_change ?? "");
       if (m) return say("castillo_fix", { colour: colour(m[1]), delta: m[2] });
-      return say("other", { text: label(i18n, parse(text), ctx) });
+      return say("other", { text: label(i18n, actionOf(line), ctx) });
     }
     default:
-      return say("other", { text: label(i18n, parse(text), ctx) });
+      return say("other", { text: label(i18n, actionOf(line), ctx) });
   }
 }
 

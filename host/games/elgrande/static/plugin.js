@@ -39,18 +39,19 @@ export const coloursInPlay = (state) => (state.game ? table.inPlay(state.game) :
 
 export const logContext = log.logContext;
 export const logLine = (i18n, entry, ctx) => log.logLine(wordsOver(i18n), entry, ctx);
-export const logText = (i18n, text, ctx) => actionText(wordsOver(i18n), text, ctx);
+export const logText = (i18n, line, ctx) => actionText(wordsOver(i18n), line, ctx);
 
 /** The colour whose cube an undo would leave in the tower: the last move threw a caballero into
  * the castillo and the tower has seen it (El Grande's `place castillo`, or a move `to castillo`). */
 export function cubeLeftByUndo(state) {
   const log = state?.log ?? [];
   const last = log[log.length - 1];
-  if (!last || last.kind !== "action" || !["place castillo", "to castillo"].includes(last.text)) return null;
+  const into = last?.kind === "action" && ["place", "to"].includes(last.key) && last.params?.area === "castillo";
+  if (!into) return null;
   let colour = last.actor;
-  if (last.text === "to castillo") {
-    const pick = log[log.length - 2]?.text?.split(" ") ?? [];
-    colour = pick[0] === "pick" ? pick[1] : null;
+  if (last.key === "to") {
+    const pick = log[log.length - 2];
+    colour = pick?.key === "pick" ? pick.params?.colour : null;
   }
   const waiting = (state.checks?.open ?? []).some((o) => o.colour === colour && o.waiting);
   return colour && !waiting ? colour : null;

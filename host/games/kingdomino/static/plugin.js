@@ -101,12 +101,18 @@ function kingLabel(i18n, king) {
 
 function actionWords(i18n, text) {
   const { verb, domino } = parsed(text);
+  return stepWords(i18n, verb, domino, text.split(" ")[1]) ?? text;
+}
+
+/** A step in words: its verb, the domino it names, the seat a king is drawn for (null: a verb
+ * without words of its own). */
+function stepWords(i18n, verb, domino, seat) {
   if (verb === "draw") return i18n.t("kingdomino.ui.does.draw", { domino });
-  if (verb === "king") return i18n.t("kingdomino.ui.does.king", { colour: i18n.colour(text.split(" ")[1]) });
+  if (verb === "king") return i18n.t("kingdomino.ui.does.king", { colour: i18n.colour(seat) });
   if (verb === "place") return i18n.t("kingdomino.ui.does.place", { domino });
   if (verb === "claim") return i18n.t("kingdomino.ui.does.claim", { domino });
   if (verb === "discard") return i18n.t("kingdomino.ui.does.discard", { domino });
-  return text;
+  return null;
 }
 
 // ------------------------------------------------------------------ pieces
@@ -559,20 +565,24 @@ function watchSize(board) {
 }
 
 // ------------------------------------------------------------------ the plugin's pages
-/** An action of the public log in words (the shell's log tab: an undone move). */
-export function logText(i18n, text) {
-  return actionWords(i18n, text);
+/** A step of the public log (`key`, `params`) in words (the shell's log tab: an undone move). */
+export function logText(i18n, line) {
+  const p = line.params ?? {};
+  return stepWords(i18n, line.key, Number(p.number), p.seat) ?? line.text;
 }
 
 /** One entry of the public log as a sentence ("Blue claimed domino 28 (forest, 1 crown /
- * lake)."): the adapter adds each domino's `faces`; null for the kinds the shell words. */
+ * lake).") from its step's `key` and `params`: the adapter adds each domino's `faces`; null for
+ * the kinds the shell words. */
 export function logLine(i18n, e) {
   if (e.kind && e.kind !== "action") return null;
-  const { verb, domino } = parsed(String(e.text));
+  const verb = e.key;
+  const p = e.params ?? {};
+  const domino = Number(p.number);
   const faces = facesWords(i18n, e.faces);
   const who = e.actor === "chance" ? "" : capitalise(i18n.colour(e.actor));
   if (verb === "draw") return i18n.t("kingdomino.log.draw", { domino, faces });
-  if (verb === "king") return i18n.t("kingdomino.log.king", { colour: capitalise(i18n.colour(String(e.text).split(" ")[1])) });
+  if (verb === "king") return i18n.t("kingdomino.log.king", { colour: capitalise(i18n.colour(p.seat)) });
   if (verbsOf("kingdomino").group(verb) === "turn") return i18n.t(`kingdomino.log.${verb}`, { who, domino, faces });
   return null;
 }
