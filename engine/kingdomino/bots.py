@@ -4,12 +4,11 @@ The table's levels: 1 random, 2 greedy, 3-5 the turn search of engine.kingdomino
 0.25, 1 and 2 seconds a turn (a turn: the placement and the claim together).
 
 Each answers `choose(game) -> Action` for the seat acting now, from `game.state` (in table
-mode too: a playout
-draws the unknown lines from the numbers not seen yet). Flat Monte Carlo (the method Gedda,
-Lagerkvist and Butler found stronger than MCTS for Kingdomino, IEEE CIG 2018) plays random
-games from each candidate move, round-robin over the candidates until the time budget (or a
-playout limit) is spent, and takes the move with the best mean final margin (own score minus
-the best other score).
+mode too: a playout draws the unknown lines from the numbers not seen yet). Flat Monte Carlo
+(the method Gedda, Lagerkvist and Butler found stronger than MCTS for Kingdomino, IEEE CIG
+2018) plays random games from each candidate move, round-robin over the candidates until the
+time budget (or a playout limit) is spent, and takes the move with the best mean final margin
+(own score minus the best other score).
 
 >>> from engine.kingdomino.options import Options
 >>> game = Game(Options(players=("pink", "blue"), mode="dealer", seed=1))
@@ -23,11 +22,11 @@ import random
 import time
 
 from engine.core.actions import Action
+from engine.kingdomino import scoring
 from engine.kingdomino.game import Game
 from engine.kingdomino.kingdom import Kingdom
 from engine.kingdomino.legal import move_action
 from engine.kingdomino.rounds import play
-from engine.kingdomino.scoring import totals
 from engine.kingdomino.search import SearchBot
 from engine.kingdomino.state import State
 from engine.kingdomino.steps import CLAIM, DISCARD, PLACE
@@ -125,7 +124,7 @@ class GreedyBot(Bot):
 
 def margin(state: State, seat: int) -> int:
     """Own score minus the best other score."""
-    scores = totals(state)
+    scores = scoring.totals(state)
     return scores[seat] - max(t for s, t in enumerate(scores) if s != seat)
 
 

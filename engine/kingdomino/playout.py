@@ -3,7 +3,7 @@
 `Sim` holds only what a playout needs (the kingdoms, the lines, the dominoes not seen yet) and
 deals from its own small generator (xorshift32), never the real game's dealer: a copy made
 from a game knows what its seat could see and nothing more (the dominoes still to be drawn are
-drawn at random from those not seen). A turn of a king is one call: `turn(placement, claim)`.
+drawn at random from those not seen). A turn of a king is one call: `turn_move(placement, claim)`.
 The rules are the engine's (engine.kingdomino.rounds over a `State`): tests play both side by
 side and compare the legal moves and the final scores.
 
