@@ -58,13 +58,17 @@ class Game:
     (`self.state`, engine.elcaballero.state); the rules are functions over that state, in the
     modules of each part (`rounds`, `steps`, `checks`, `extended`, `legal`, `views`)."""
 
+    state: State  # everything the game's steps change (its own: a clone holds a copy)
+
     def __init__(
         self, options: Options, catalogue: Catalogue | None = None, source: Game | None = None
     ) -> None:
         """A new game; given `source`, a copy of it (`clone`)."""
         if source is not None:
-            # a dealer game's copy deals from a fresh unpredictable seed
-            self.state: State = source.state.copy(fresh_seed())
+            # a copy of the source's state (`State.copy_from`); a dealer game's copy deals from
+            # a fresh unpredictable seed
+            held = source.state
+            self.state = State(held.options, held.rules, held.catalogue, held, fresh_seed())
             return
         options.check()
         if catalogue is None and options.catalogue == "synthetic":
@@ -89,7 +93,7 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy (the game protocol's `clone`: a new game over a copy of the
-        state, see `State.copy_from`). A dealer game's clone deals from a fresh unpredictable
+        state, `State.copy_from`). A dealer game's clone deals from a fresh unpredictable
         seed: never the real game's future cards."""
         return Game(self.state.options, self.state.catalogue, self)
 

@@ -150,10 +150,6 @@ class State:
         self.dealing = source.dealing
         self.dealer_seed = dealer_seed
 
-    def copy(self, dealer_seed: int | None) -> State:
-        """An independent copy (`copy_from`) whose dealer deals from `dealer_seed`."""
-        return State(self.options, self.rules, self.catalogue, self, dealer_seed)
-
 
 class Saved:
     """Everything a turn's step can change, as it was before the turn's first step: undo (and a
