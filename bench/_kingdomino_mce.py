@@ -21,8 +21,10 @@ from __future__ import annotations
 import random
 import time
 
-from engine.kingdomino.game import CLAIM, DISCARD, PLACE, Game
+from engine.kingdomino.game import Game
 from engine.kingdomino.playout import LOOKAHEAD, NO_CLAIM, RANDOM, Sim
+from engine.kingdomino.state import State
+from engine.kingdomino.steps import CLAIM, DISCARD, PLACE
 
 
 class MceBot:
@@ -32,38 +34,39 @@ class MceBot:
         self.budget = budget
         self.cap = playouts
         self.rng = random.Random(seed)
-        self.plan: tuple[int, int] | None = None  # (game.drawn, claim) decided with a placement
+        self.plan: tuple[int, int] | None = None  # (state.drawn, claim) decided with a placement
         self.last_playouts = 0
         self.playouts = 0
         self.seconds = 0.0
 
     def choose_move(self, game: Game) -> int:
         started = time.perf_counter()
-        seat = game.current_players()[0]
-        free = [n for slot, n in enumerate(game.line_next) if game.next_kings[slot] < 0]
-        if game.step == CLAIM and game.line:
+        state = game.state
+        seat = state.current_players()[0]
+        free = [n for slot, n in enumerate(state.line_next) if state.next_kings[slot] < 0]
+        if state.step == CLAIM and state.line:
             planned, self.plan = self.plan, None
-            if planned is not None and planned[0] == game.drawn and planned[1] in free:
+            if planned is not None and planned[0] == state.drawn and planned[1] in free:
                 return planned[1]
-        if game.step == PLACE:
+        if state.step == PLACE:
             claims = free if free else [NO_CLAIM]
-            moves = [(p, c) for p in game.moves() for c in claims]
+            moves = [(p, c) for p in state.moves() for c in claims]
         else:
             moves = [(DISCARD, c) for c in free]
         best = moves[0]
         if len(moves) > 1:
-            best = self._evaluate(game, seat, moves, started)
+            best = self._evaluate(state, seat, moves, started)
         self.seconds += time.perf_counter() - started
-        if game.step == PLACE:
-            self.plan = (game.drawn, best[1])
+        if state.step == PLACE:
+            self.plan = (state.drawn, best[1])
             return best[0]
         return best[1]
 
     def _evaluate(
-        self, game: Game, seat: int, moves: list[tuple[int, int]], started: float
+        self, state: State, seat: int, moves: list[tuple[int, int]], started: float
     ) -> tuple[int, int]:
-        root = Sim(game, self.rng.getrandbits(32))
-        policies = [RANDOM] * len(game.kingdoms)
+        root = Sim(state, self.rng.getrandbits(32))
+        policies = [RANDOM] * len(state.kingdoms)
         policies[seat] = LOOKAHEAD
         totals = [0.0] * len(moves)
         counts = [0] * len(moves)

@@ -119,7 +119,7 @@ def legal_listing_times(games: int = 20) -> list[float]:
         draw = random.Random(seed).random
         while not game.is_terminal():
             player = game.current_players()[0]
-            game.touched()
+            game.state.touched()
             started = time.perf_counter()
             actions = game.legal_actions(player)
             times.append(time.perf_counter() - started)

@@ -4,7 +4,8 @@ Games/s: random complete 4-player games (dealer mode; every decision uniform ove
 moves), plain Python (engine/) and mypyc-compiled (build/mypyc) side by side, each engine in its
 own worker process, runs interleaved, medians reported. Two paths: the platform API
 (`legal_actions()` + `apply()` with text actions and a history, what the app does) and the
-playout path (`moves()` + `play()`: integer moves, what the computer players run). Target:
+playout path (`state.moves()` + `rounds.play(state, move)`: integer moves on the game's state,
+what the computer players run). Target:
 >= 500 games/s compiled (the issue's figure is a playout: "a naive pure-Python random playout
 takes about 24 ms a game").
 
@@ -43,6 +44,7 @@ def _worker(root: str) -> None:
     from engine.kingdomino import bots
     from engine.kingdomino.game import PLACE, Game
     from engine.kingdomino.options import Options
+    from engine.kingdomino.rounds import play
 
     print(f"ready {bots.__file__}", flush=True)
     seed = 0
@@ -55,9 +57,10 @@ def _worker(root: str) -> None:
                 game = Game(Options(mode="dealer", seed=seed))
                 seed += 1
                 if words[1] == "fast":
-                    while not game.is_terminal():
-                        moves = game.moves()
-                        game.play(moves[rng.randrange(len(moves))])
+                    state = game.state
+                    while not state.is_terminal():
+                        moves = state.moves()
+                        play(state, moves[rng.randrange(len(moves))])
                 else:
                     while not game.is_terminal():
                         actions = game.legal_actions()
@@ -68,15 +71,15 @@ def _worker(root: str) -> None:
             rng = random.Random(1)
             times: list[float] = []
             for number in range(int(words[1])):
-                game = Game(Options(mode="dealer", seed=10_000 + number))
-                while not game.is_terminal():
-                    if game.step == PLACE:
+                state = Game(Options(mode="dealer", seed=10_000 + number)).state
+                while not state.is_terminal():
+                    if state.step == PLACE:
                         started = time.perf_counter()
-                        moves = game.moves()
+                        moves = state.moves()
                         times.append(time.perf_counter() - started)
                     else:
-                        moves = game.moves()
-                    game.play(moves[rng.randrange(len(moves))])
+                        moves = state.moves()
+                    play(state, moves[rng.randrange(len(moves))])
             print(statistics.median(times), max(times), len(times), flush=True)
         elif words[0] == "match":
             opponent, count, playouts = words[1], int(words[2]), int(words[3])
@@ -96,7 +99,7 @@ def _worker(root: str) -> None:
                     if bot is mc:
                         thinking += time.perf_counter() - started
                         moves_timed += 1
-                    game.play(move)
+                    play(game.state, move)
                 mine = 0 if seats[0] is mc else 1
                 totals = game.returns()
                 score += (

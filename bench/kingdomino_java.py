@@ -55,19 +55,21 @@ def _positions(seed: int) -> list[Any]:
 
     from engine.kingdomino.game import CLAIM, PLACE, Game
     from engine.kingdomino.options import Options
+    from engine.kingdomino.rounds import play
 
     game = Game(Options(mode="dealer", seed=seed))
+    state = game.state
     rng = random.Random(seed)
     found: dict[int, Game] = {}
     turn = 0
-    while not game.is_terminal():
-        begins = game.step == PLACE or (game.step == CLAIM and not game.line)
-        if begins and game.current_players() == (0,):
+    while not state.is_terminal():
+        begins = state.step == PLACE or (state.step == CLAIM and not state.line)
+        if begins and state.current_players() == (0,):
             turn += 1
             if turn in TURNS:
                 found[turn] = game.clone(random.Random(0))
-        moves = game.moves()
-        game.play(moves[rng.randrange(len(moves))])
+        moves = state.moves()
+        play(state, moves[rng.randrange(len(moves))])
     return [found[turn] for turn in TURNS]
 
 

@@ -34,10 +34,14 @@ from bench._match import run_match
 from engine.core.actions import Action
 from engine.core.protocol import GameState
 from engine.kingdomino.bots import GreedyBot
-from engine.kingdomino.game import CLAIM, PLACE, Game
+from engine.kingdomino.game import Game
+from engine.kingdomino.legal import move_action
 from engine.kingdomino.options import Options
 from engine.kingdomino.playout import GREEDY, LOOKAHEAD, RANDOM, Sim
+from engine.kingdomino.rounds import play
 from engine.kingdomino.search import SearchBot
+from engine.kingdomino.state import State
+from engine.kingdomino.steps import CLAIM, PLACE
 
 SHORT_GAMES = 4
 FULL_GAMES = 200
@@ -62,11 +66,11 @@ class Seat:
         spent = time.perf_counter() - started
         self.thinking += spent
         self.playouts += getattr(self.bot, "last_playouts", 0)
-        if state.step == CLAIM and state.line and self.turns:
+        if state.state.step == CLAIM and state.state.line and self.turns:
             self.turns[-1] += spent  # the claim of a turn whose placement came first
         else:
             self.turns.append(spent)
-        return state.move_action(move)
+        return move_action(state.state, move)
 
 
 def options_for(offset: int, i: int) -> Options:
@@ -121,18 +125,18 @@ def _flags(flags: tuple[str, ...]) -> dict[str, str]:
 def playout_rates(seconds: float = 1.0) -> list[str]:
     """Playouts a second of each policy from fixed positions (one process, this load)."""
     lines = []
-    game = Game(Options(mode="dealer", seed=1))
+    game = Game(Options(mode="dealer", seed=1)).state
     rng = random.Random(1)
-    positions: dict[int, Game] = {}
+    positions: dict[int, State] = {}
     turn = 0  # seat 0's turns so far
     while not game.is_terminal():
         begins = game.step == PLACE or (game.step == CLAIM and not game.line)
         if begins and game.current_players() == (0,):
             turn += 1
             if turn in (2, 6, 10):
-                positions[turn] = game.clone(random.Random(0))
+                positions[turn] = game.copy(random.Random(0))
         moves = game.moves()
-        game.play(moves[rng.randrange(len(moves))])
+        play(game, moves[rng.randrange(len(moves))])
     for name, own in (("random", RANDOM), ("player-greedy", GREEDY), ("MCE_PG_R", LOOKAHEAD)):
         rates = []
         for turn, position in sorted(positions.items()):

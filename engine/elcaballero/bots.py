@@ -35,9 +35,11 @@ from collections import OrderedDict
 from engine.core.actions import Action
 from engine.core.errors import IllegalAction
 from engine.core.protocol import CHANCE
+from engine.elcaballero import checks
 from engine.elcaballero.cards import LAND
 from engine.elcaballero.game import DONE, REINFORCE, Game
 from engine.elcaballero.notation import parse_spot
+from engine.elcaballero.state import State
 from engine.elcaballero.turn import REINFORCED
 
 # Levels for the table app: 1 random, 2 greedy, 3.. Monte Carlo with a time budget a turn.
@@ -92,7 +94,7 @@ def after(game: Game, seat: int, action: Action) -> Game:
 
 def power_by_caballeros(game: Game, seat: int) -> Action:
     """The power card bringing the most caballeros (of two alike, the higher: it acts first)."""
-    table = game.rules.power_caballeros
+    table = game.state.rules.power_caballeros
     best = Action("")
     best_key = (-1, -1)
     for action in game.legal_actions(seat):
@@ -110,7 +112,7 @@ class GreedyPlayer(Player):
         self.rng = random.Random(seed)
 
     def choose(self, game: Game, seat: int) -> Action:
-        if game.phase == "power":
+        if game.state.phase == "power":
             return power_by_caballeros(game, seat)
         actions = game.legal_actions(seat)
         if REINFORCE in actions:
@@ -143,28 +145,29 @@ class GreedyPlayer(Player):
 
 
 # ---------------------------------------------------------------- the Monte Carlo player
-def scorings_left(game: Game) -> int:
+def scorings_left(state: State) -> int:
     """The scorings still to come (this round's included until it is scored)."""
-    if game.phase == "over":
+    if state.phase == "over":
         return 0
-    return sum(1 for r in game.size.scorings if r >= game.round)
+    return sum(1 for r in state.size.scorings if r >= state.round)
 
 
 def worths(game: Game) -> list[float]:
     """Each seat's worth: its points, the map as it stands scored at every scoring to come,
     and what it holds at the court while turns remain."""
-    left = scorings_left(game)
+    state = game.state
+    left = scorings_left(state)
     if left == 0:
-        return [float(s) for s in game.scores]
+        return [float(s) for s in state.scores]
     points = game.projected_scores()  # the points so far + the map scored once
     out = []
-    for p in range(game.n):
-        now = points[p] - game.scores[p]
+    for p in range(state.n):
+        now = points[p] - state.scores[p]
         out.append(
-            game.scores[p]
+            state.scores[p]
             + left * now
-            + COURT_WORTH * game.court[p]
-            + SHIP_WORTH * game.court_ships[p]
+            + COURT_WORTH * state.court[p]
+            + SHIP_WORTH * state.court_ships[p]
         )
     return out
 
@@ -207,7 +210,7 @@ def rollout_turn(game: Game, seat: int, rng: random.Random) -> None:
     """One turn by the rollout policy: a sampled greedy (reinforce; the best of a few area
     placements; up to two caballero cards and a ship or other gain when the best of a few
     raises the projected score)."""
-    if not game.turn[REINFORCED]:
+    if not game.state.turn[REINFORCED]:
         game.apply(REINFORCE, seat)
     for _ in range(2):
         areas = game.area_actions(seat)
@@ -220,12 +223,12 @@ def rollout_turn(game: Game, seat: int, rng: random.Random) -> None:
         gaining = [a for a in game.legal_actions(seat) if a.kind in GAINING]
         if not gaining:
             break
-        gaining = worth_weighing(game, seat, gaining)
+        gaining = worth_weighing(game.state, seat, gaining)
         choice, gain = best_by_gain(game, seat, sample(gaining, ROLLOUT_KNIGHTS, rng))
         if choice is None or gain <= 0:
             break
         game.apply(choice, seat)
-    while game.current_players() == (seat,) and game.phase == "turn":
+    while game.current_players() == (seat,) and game.state.phase == "turn":
         try:
             game.apply(DONE, seat)
         except IllegalAction:  # (a rare map) whatever the rules still require first
@@ -242,7 +245,7 @@ def rollout(game: Game, turns: int, rng: random.Random) -> None:
             step_chance(game, rng)
             continue
         seat = actors[0]
-        if game.phase == "power":
+        if game.state.phase == "power":
             actions = game.legal_actions(seat)
             game.apply(actions[rng.randrange(len(actions))], seat)
         else:
@@ -250,7 +253,7 @@ def rollout(game: Game, turns: int, rng: random.Random) -> None:
             turns -= 1
 
 
-def worth_weighing(game: Game, seat: int, actions: list[Action]) -> list[Action]:
+def worth_weighing(state: State, seat: int, actions: list[Action]) -> list[Action]:
     """`actions` without the caballero cards that cannot be better than a cheaper one: on one
     land, of the numbers that give the seat the same standing in that region, only the
     smallest is kept (the least that leads or passes each other seat's total, and the least
@@ -264,8 +267,8 @@ def worth_weighing(game: Game, seat: int, actions: list[Action]) -> list[Action]
             out.append(action)
     if not groups:
         return out
-    board = game.board
-    totals = game.totals()
+    board = state.board
+    totals = checks.totals(state)
     for (kind, spot), group in groups.items():
         key, side = parse_spot(spot)
         facing, root = board.facing(key, side)
@@ -273,7 +276,7 @@ def worth_weighing(game: Game, seat: int, actions: list[Action]) -> list[Action]
         if facing != LAND or not board.land_sides(key):
             out.extend(group)  # next to sea only: the number faces no land yet
             continue
-        now = game.number(board.caballeros[key], side) if kind == "raise" else 0
+        now = checks.number(state, board.caballeros[key], side) if kind == "raise" else 0
         mine = row[seat] if row is not None else 0
         wanted = {t + 1 for p, t in enumerate(row) if p != seat} if row is not None else set()
         smallest = min(int(a.arg2) for a in group)
@@ -357,10 +360,10 @@ class MonteCarloPlayer(Player):
 
     def choose(self, game: Game, seat: int) -> Action:
         started = time.perf_counter()
-        if game.phase == "power":
+        if game.state.phase == "power":
             actions = game.legal_actions(seat)
             budget = None if self.seconds is None else self.seconds * POWER_SHARE
-            turns = game.n * self.horizon
+            turns = game.state.n * self.horizon
             scores = self._evaluate(game, seat, [[a] for a in actions], budget, turns)
             choice = actions[max(range(len(actions)), key=lambda i: scores[i])]
         else:
@@ -383,7 +386,7 @@ class MonteCarloPlayer(Player):
                 budget = max(
                     0.0, self.seconds * (1 - POWER_SHARE) - (time.perf_counter() - started)
                 )
-            turns = (game.n - 1) * self.horizon
+            turns = (game.state.n - 1) * self.horizon
             scores = self._evaluate(game, seat, plans, budget, turns)
             best = plans[max(range(len(plans)), key=lambda i: scores[i])]
         PLANS_KEPT.keep(game, seat, best)
@@ -464,7 +467,7 @@ def ranked_steps(game: Game, seat: int) -> list[tuple[float, Action]]:
     if REINFORCE in copy.legal_actions(seat):
         copy.apply(REINFORCE, seat)
     out: list[tuple[float, Action]] = []
-    for action in worth_weighing(copy, seat, copy.legal_actions(seat)):
+    for action in worth_weighing(copy.state, seat, copy.legal_actions(seat)):
         if action.kind in SKIPPED:
             continue
         out.append((margin(after(copy, seat, action), seat), action))
@@ -490,7 +493,7 @@ def greedy_plan(game: Game, seat: int, start: Action | None) -> list[Action]:
         best_value = now
         best_area: Action | None = None
         best_area_value = -1e18
-        for action in worth_weighing(copy, seat, actions):
+        for action in worth_weighing(copy.state, seat, actions):
             if action.kind in SKIPPED:
                 continue
             value = margin(after(copy, seat, action), seat)
@@ -505,7 +508,11 @@ def greedy_plan(game: Game, seat: int, start: Action | None) -> list[Action]:
             best = best_area if best_area is not None else actions[0]
         copy.apply(best, seat)
         steps.append(best)
-    if copy.current_players() == (seat,) and copy.phase == "turn" and copy.is_legal(seat, DONE):
+    if (
+        copy.current_players() == (seat,)
+        and copy.state.phase == "turn"
+        and copy.is_legal(seat, DONE)
+    ):
         steps.append(DONE)
     return steps
 

@@ -12,7 +12,7 @@ refilled only after a round's last turn), so a preview holds nothing a seat may 
 >>> game = Game(Options(players=("red", "blue"), mode="dealer", seed=3, catalogue="synthetic"))
 >>> game.apply("power 13"); game.apply("power 9", 1)
 >>> out = preview(game, 0, game.area_actions(0)[0])
->>> out["legal"], out["lost"], str(game.history[-1][1])
+>>> out["legal"], out["lost"], str(game.state.history[-1][1])
 (True, [], 'power 9')
 """
 
@@ -29,6 +29,7 @@ from engine.elcaballero.cards import LAND
 from engine.elcaballero.checks import totals
 from engine.elcaballero.game import Game
 from engine.elcaballero.notation import parse_spot
+from engine.elcaballero.state import State
 from engine.elcaballero.views import areas_view, caballeros_view, regions_view
 
 __all__ = ["PreviewError", "preview"]
@@ -42,8 +43,8 @@ def preview(game: Game, seat: int, action: Action | str) -> dict[str, Any]:
         action = game.parse(action)
     if action.kind != "area":
         raise PreviewError(f"a preview is of an area card's placement, not {action.kind!r}")
-    names = game.options.players
-    out: dict[str, Any] = {"action": str(action), "seat": _seat_name(game, seat)}
+    names = game.state.options.players
+    out: dict[str, Any] = {"action": str(action), "seat": _seat_name(game.state, seat)}
     before = _copy(game)
     after = _copy(game)
     try:
@@ -56,16 +57,16 @@ def preview(game: Game, seat: int, action: Action | str) -> dict[str, Any]:
         return out
     # the same steps with no court capacity: what each court keeps beyond it
     uncapped = _copy(game)
-    uncapped.options = dataclasses.replace(game.options, court_capacity=False)
+    uncapped.state.options = dataclasses.replace(game.state.options, court_capacity=False)
     uncapped.apply(action, seat)
 
     key, _ = parse_spot(action.arg2)
-    placed = after.board.areas[key]
+    placed = after.state.board.areas[key]
     lost = [
         key + DELTA[side]
         for side in range(4)
-        if key + DELTA[side] in before.board.caballeros
-        and key + DELTA[side] not in after.board.caballeros
+        if key + DELTA[side] in before.state.board.caballeros
+        and key + DELTA[side] not in after.state.board.caballeros
     ]
     out.update(
         legal=True,
@@ -76,23 +77,23 @@ def preview(game: Game, seat: int, action: Action | str) -> dict[str, Any]:
             "rotation": placed.rotation,
         },
         lost=[cell_name(k) for k in lost],
-        islands=_islands(before, after, key, lost),
+        islands=_islands(before.state, after.state, key, lost),
         courts=[
-            {"colour": names[p], "lost": uncapped.court[p] - after.court[p]}
-            for p in range(game.n)
-            if uncapped.court[p] > after.court[p]
+            {"colour": names[p], "lost": uncapped.state.court[p] - after.state.court[p]}
+            for p in range(game.state.n)
+            if uncapped.state.court[p] > after.state.court[p]
         ],
         map={
-            "areas": areas_view(after),
-            "caballeros": caballeros_view(after),
-            "regions": regions_view(after),
+            "areas": areas_view(after.state),
+            "caballeros": caballeros_view(after.state),
+            "regions": regions_view(after.state),
         },
     )
     return out
 
 
-def _seat_name(game: Game, seat: int) -> str | None:
-    names = game.options.players
+def _seat_name(state: State, seat: int) -> str | None:
+    names = state.options.players
     return names[seat] if 0 <= seat < len(names) else None
 
 
@@ -100,11 +101,11 @@ def _copy(game: Game) -> Game:
     """A copy of the game that never deals (its dealer could only draw on a chance step, which
     a placement never reaches: this makes sure)."""
     copy = game.clone()
-    copy.dealing = False
+    copy.state.dealing = False
     return copy
 
 
-def _islands(before: Game, after: Game, key: int, lost: list[int]) -> list[dict[str, Any]]:
+def _islands(before: State, after: State, key: int, lost: list[int]) -> list[dict[str, Any]]:
     """Each island the new card at `key` belongs to (its land regions, in the card's order),
     then each island a knocked-off card faced: as it is after, and the islands it was made of
     before (none for new land)."""
@@ -137,12 +138,12 @@ def _islands(before: Game, after: Game, key: int, lost: list[int]) -> list[dict[
     ]
 
 
-def _island(game: Game, root: int) -> dict[str, Any]:
+def _island(state: State, root: int) -> dict[str, Any]:
     """One island: its cards, gold, each colour's caballeros and their ranking (most first,
     colours tied for a place together, by name)."""
-    board = game.board
-    names = game.options.players
-    row = totals(game).get(root, [0] * game.n)
+    board = state.board
+    names = state.options.players
+    row = totals(state).get(root, [0] * state.n)
     caballeros = {names[p]: n for p, n in enumerate(row) if n > 0}
     places: dict[int, list[str]] = {}
     for colour, n in caballeros.items():

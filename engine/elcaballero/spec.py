@@ -19,10 +19,12 @@ from engine.elcaballero.bots import (
     player_for_level,
 )
 from engine.elcaballero.catalogue import Catalogue, from_entries
+from engine.elcaballero.checks import court_cap, lands_differ
 from engine.elcaballero.extended import GRANDE_NONE
 from engine.elcaballero.game import Game
 from engine.elcaballero.options import OPTION_KINDS, OPTION_SECTIONS, Options, options_from_json
 from engine.elcaballero.preview import preview as preview_placement
+from engine.elcaballero.state import State
 from engine.elcaballero.verbs import VERBS
 
 __all__ = ["SPEC", "ElCaballeroSpec"]
@@ -119,16 +121,16 @@ class ElCaballeroSpec(TableOrDealerSpec):
 
     def check_invariants(self, state: GameState) -> None:
         assert isinstance(state, Game)
-        check_invariants(state)
+        check_invariants(state.state)
 
     # the events' public facts (engine.core.events)
     def scorings(self, state: GameState) -> Sequence[Mapping[str, Any]]:
         assert isinstance(state, Game)
-        return state.scorings
+        return state.state.scorings
 
     def phase(self, state: GameState) -> str | None:
         assert isinstance(state, Game)
-        return state.phase
+        return state.state.phase
 
     def preview(self, state: GameState, seat: int, action: str) -> dict[str, Any]:
         """An area card's placement tried on copies of the game (engine.elcaballero.preview)."""
@@ -161,7 +163,7 @@ def _catalogue(data: Any) -> Catalogue | None:
     raise TypeError("El Caballero's data is a card catalogue")
 
 
-def check_invariants(g: Game) -> None:
+def check_invariants(g: State) -> None:
     """Cards, ships and castillos are all somewhere, once; nothing negative; regions sane."""
     size = g.size
     board = g.board
@@ -170,7 +172,7 @@ def check_invariants(g: Game) -> None:
         assert on_map + g.stack[p] == size.caballero_cards, f"seat {p} has lost a card"
         assert g.court[p] >= 0 and g.court_ships[p] >= 0
         if g.options.court_capacity:
-            assert g.court[p] <= g.court_cap(p)
+            assert g.court[p] <= court_cap(g, p)
     ships_on_map = sum(bin(c.ships).count("1") for c in board.caballeros.values())
     ships_on_lakes = sum(1 for governor in board.governors if governor.ship)
     assert ships_on_map + ships_on_lakes + sum(g.court_ships) + g.ship_supply == size.ships
@@ -179,7 +181,7 @@ def check_invariants(g: Game) -> None:
     for card in board.caballeros.values():
         assert board.touches_area(card.key)
         if board.land_sides(card.key) > 1 and not card.grande:
-            assert not g.options.remove_on_same_island and not g.lands_differ(card.key)
+            assert not g.options.remove_on_same_island and not lands_differ(g, card.key)
         for side in range(4):
             if card.ships >> side & 1:
                 assert board.facing(card.key, side)[0] == 1, "a ship faces no sea"
@@ -191,7 +193,7 @@ def check_invariants(g: Game) -> None:
     check_extended_invariants(g)
 
 
-def check_extended_invariants(g: Game) -> None:
+def check_extended_invariants(g: State) -> None:
     """Governors: placed + left = 5 a seat, on closed regions, one a region, a ship only on a
     lake. The Grande: on its owner's card where `grande_at` says, or at the court."""
     board = g.board

@@ -6,7 +6,8 @@ The rules are functions over a `State`, one module per part of the game (docs/ga
 "El Caballero's engine"): `rounds` (the chance steps, the power cards, the turn order and the
 scorings), `checks` (the small rules a step is refused by, each written once), `steps` (what a
 turn's step does), `extended` (the extended game's pieces), `legal` (the legal actions), `views`
-(what a seat sees); `game.Game` is the state with the game protocol on top.
+(what a seat sees). `game.Game` holds one `State` (`game.state`) and plays the game protocol
+over it; nothing here knows of it.
 """
 
 from __future__ import annotations
@@ -58,9 +59,21 @@ class State:
     """Everything a game's steps change: the map, the seats' courts, supplies, hands and
     scores, the market and the pile, the round, the phase and the acting turn's counters
     (`turn`, indexed by engine.elcaballero.turn), the history, the log and the dealer's seed.
-    `options`, `rules`, `catalogue` and `size` are the tables (shared, never changed)."""
+    `options`, `rules`, `catalogue` and `size` are the tables (shared, never changed).
 
-    def __init__(self, options: Options, rules: Rules, catalogue: Catalogue | None) -> None:
+    Given `source`, the new state is a copy of it (`copy_from`) dealing from `dealer_seed`."""
+
+    def __init__(
+        self,
+        options: Options,
+        rules: Rules,
+        catalogue: Catalogue | None,
+        source: State | None = None,
+        dealer_seed: int | None = None,
+    ) -> None:
+        if source is not None:
+            self.copy_from(source, dealer_seed)
+            return
         self.options = options
         self.rules = rules
         self.catalogue = catalogue
@@ -143,33 +156,33 @@ class Saved:
     refusal) restores it and replays the steps to keep, so a turn is copied once, not each
     step."""
 
-    def __init__(self, game: State) -> None:
-        self.board = game.board.copy()
-        self.court = list(game.court)
-        self.stack = list(game.stack)
-        self.court_ships = list(game.court_ships)
-        self.ship_supply = game.ship_supply
-        self.castillo_supply = game.castillo_supply
-        self.market = list(game.market)
-        self.turn = list(game.turn)
-        self.placed_now = set(game.placed_now)
-        self.governors_left = list(game.governors_left)
-        self.grande_at = list(game.grande_at)
-        self.log_length = len(game.log)
-        self.history_length = len(game.history)
+    def __init__(self, state: State) -> None:
+        self.board = state.board.copy()
+        self.court = list(state.court)
+        self.stack = list(state.stack)
+        self.court_ships = list(state.court_ships)
+        self.ship_supply = state.ship_supply
+        self.castillo_supply = state.castillo_supply
+        self.market = list(state.market)
+        self.turn = list(state.turn)
+        self.placed_now = set(state.placed_now)
+        self.governors_left = list(state.governors_left)
+        self.grande_at = list(state.grande_at)
+        self.log_length = len(state.log)
+        self.history_length = len(state.history)
 
-    def restore(self, game: State) -> None:
-        """Put this state back into the game (copies: it may be restored again)."""
-        game.board = self.board.copy()
-        game.court = list(self.court)
-        game.stack = list(self.stack)
-        game.court_ships = list(self.court_ships)
-        game.ship_supply = self.ship_supply
-        game.castillo_supply = self.castillo_supply
-        game.market = list(self.market)
-        game.turn = list(self.turn)
-        game.placed_now = set(self.placed_now)
-        game.governors_left = list(self.governors_left)
-        game.grande_at = list(self.grande_at)
-        del game.log[self.log_length :]
-        del game.history[self.history_length :]
+    def restore(self, state: State) -> None:
+        """Put what was saved back into `state` (copies: it may be restored again)."""
+        state.board = self.board.copy()
+        state.court = list(self.court)
+        state.stack = list(self.stack)
+        state.court_ships = list(self.court_ships)
+        state.ship_supply = self.ship_supply
+        state.castillo_supply = self.castillo_supply
+        state.market = list(self.market)
+        state.turn = list(self.turn)
+        state.placed_now = set(self.placed_now)
+        state.governors_left = list(self.governors_left)
+        state.grande_at = list(self.grande_at)
+        del state.log[self.log_length :]
+        del state.history[self.history_length :]

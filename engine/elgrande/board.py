@@ -1,6 +1,7 @@
 """The El Grande board model: the state of the pieces, cards and scores, what it means, and
-the small mutations the rules make to it. No rules driver here (engine.elgrande.game): the
-steps of a card's special action (frames.py) and its effects (effects.py) work on a `Board`.
+the small mutations the rules make to it. No rules here: the rules driver (driver.py), the
+phases (phase_*.py), the steps of a card's special action (frames.py) and its effects
+(effects.py) are functions over a `Board`, and the game protocol (game.py) holds one.
 
 Board indices come from the data: regions 0 … R-1, then the castillo (R), France, Portugal
 and the court (R+1, R+2, R+3), so an override file that adds a region shifts them all.
@@ -176,8 +177,9 @@ def _check_options(options: Options, data: gamedata.GameData) -> None:
 class Board:
     """The state of one game of El Grande: pieces, cards, scores and the pending step.
 
-    The rules driver (engine.elgrande.game.Game) subclasses it and supplies the hooks at the
-    end (who acts, legal actions, undo, and how a finished choice resolves)."""
+    Plain state: its fields and small helpers over them. `engine.elgrande.game.Game` holds one
+    as `Game.state`; who acts and the legal actions are engine.elgrande.driver's (cached in
+    the fields `_actors` and `_legal*`)."""
 
     # From the shared layout (read-only)
     data: gamedata.GameData
@@ -357,6 +359,10 @@ class Board:
         self._dealer = options.mode == "dealer"
         self.dealer_seed = options.seed
 
+    def copy(self) -> Board:
+        """An independent copy (`copy_from`)."""
+        return Board(self.options, self.data, self)
+
     def copy_from(self, source: Board) -> None:
         """Become an independent copy of `source`, written out field by field (copy.deepcopy
         costs more than a whole random game): every mutable container is copied; shared are the
@@ -458,7 +464,7 @@ class Board:
     def __deepcopy__(self, memo: dict[int, Any]) -> Board:
         """An independent copy (tests plant canaries in one); the data and the shared layout
         are not copied. Explicit, so that copy.deepcopy works on the compiled engine too."""
-        clone = type(self)(dataclasses.replace(self.options, mode="table"), self.data)
+        clone = Board(dataclasses.replace(self.options, mode="table"), self.data)
         for name in OWN_FIELDS:
             setattr(clone, name, copy.deepcopy(getattr(self, name), memo))
         clone.options = self.options
@@ -622,24 +628,6 @@ class Board:
         else:
             self.throws.append(Throw(round=self.round_number, by=by, colour=colour, count=1))
         self.throw_key = key
-
-    # ------------------------------------------------------------------ the rules driver's hooks
-    def current_players(self) -> tuple[int, ...]:
-        raise NotImplementedError
-
-    def legal_actions(self, player: int | None = None) -> list[Action]:
-        raise NotImplementedError
-
-    def can_undo(self, player: int) -> bool:
-        raise NotImplementedError
-
-    def resolve_choice(self, frame: Any, action: Action) -> None:
-        """A one-choice step (frames.ChoiceFrame) is decided."""
-        raise NotImplementedError
-
-    def resolve_veto(self, frame: Any, vetoed: bool) -> None:
-        """A Veto holder decided (frames.VetoFrame)."""
-        raise NotImplementedError
 
 
 # Every attribute of a board, by name, in the order of the annotations above (the test suite

@@ -38,6 +38,7 @@ import random
 from collections import Counter
 
 from engine.core.actions import Action, shared_action
+from engine.elgrande.board import Board
 from engine.elgrande.frames import DiscFrame, PassFrame
 from engine.elgrande.game import Game
 from engine.elgrande.options import Throw
@@ -65,7 +66,7 @@ class Belief:
         self.view = view
         template = state.clone()
         self.template = template
-        g = template
+        g = template.state
         me = seat
         options = g.options
         log: list[list[str]] = view["log"]
@@ -86,7 +87,7 @@ class Belief:
         g.dealer_seed = 0
         g.touched()
 
-    def _forget_history(self, g: Game, closed: bool) -> None:
+    def _forget_history(self, g: Board, closed: bool) -> None:
         """The history: the public log's masking, the castillo steps' colours hidden; the
         seat's own secret steps are its own knowledge."""
         me = self.seat
@@ -101,7 +102,7 @@ class Belief:
                 public_history[i] = (player, action)
         g.history = public_history
 
-    def _forget_power_cards(self, g: Game, log: list[list[str]]) -> list[list[str]]:
+    def _forget_power_cards(self, g: Board, log: list[list[str]]) -> list[list[str]]:
         """Power cards played, per colour, from the public log; the hands the seat cannot
         see emptied. Returns the modifiers each colour played (Power Shift)."""
         n, colours, me, options, view = g.n, g.colours, self.seat, g.options, self.view
@@ -134,7 +135,7 @@ class Belief:
                 g.power_discards[p] = []
         return shifted
 
-    def _forget_modifiers(self, g: Game, shifted: list[list[str]]) -> None:
+    def _forget_modifiers(self, g: Board, shifted: list[list[str]]) -> None:
         """Power Shift's modifiers: the hands the seat cannot see emptied, the pool of the
         unseen ones kept for the sampler."""
         n, colours, me, options, view = g.n, g.colours, self.seat, g.options, self.view
@@ -168,7 +169,7 @@ class Belief:
         else:
             self.modifier_pool = []
 
-    def _forget_decks(self, g: Game, log: list[list[str]]) -> None:
+    def _forget_decks(self, g: Board, log: list[list[str]]) -> None:
         """The decks: a deck a card was set aside from (for an alternative card, unseen) holds
         the public candidates: the box's cards of that deck, the alternatives put in, less the
         cards turned face up from it; the sampler sets the right number aside."""
@@ -197,7 +198,7 @@ class Belief:
             g.unseen_set_aside[deck] = 0
             self.unseen[deck] = count
 
-    def _forget_castillo(self, g: Game) -> None:
+    def _forget_castillo(self, g: Board) -> None:
         """A closed castillo: only the seat's own caballeros in it, the others' count in the
         province for the sampler to share out; throws heard by the thrower's colour."""
         n, colours, me, view = g.n, g.colours, self.seat, self.view
@@ -231,7 +232,8 @@ class Belief:
     def sample(self, rng: random.Random) -> Game:
         """A copy of the game drawn from what the seat may know (the module docstring), in
         dealer mode with a seed drawn from `rng`."""
-        g = self.template.clone()
+        game = self.template.clone()
+        g = game.state
         n = g.n
         me = self.seat
         options = g.options
@@ -304,11 +306,11 @@ class Belief:
                 if p != me:
                     g.province[p] = self.free[p] - castillo[p]
         g.touched()
-        g.resume_as(dataclasses.replace(options, mode="dealer", seed=rng.getrandbits(63)))
-        return g
+        game.resume_as(dataclasses.replace(options, mode="dealer", seed=rng.getrandbits(63)))
+        return game
 
 
-def _deck_after_merge(g: Game, deck: int) -> int:
+def _deck_after_merge(g: Board, deck: int) -> int:
     """The deck a set-up card set aside from `deck` belongs to now (3 merged into 2)."""
     return 2 if deck == 3 and 3 not in g.slots else deck
 

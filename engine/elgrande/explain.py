@@ -15,6 +15,7 @@ Reasons go to the player who tried the action: they never reveal another player'
 from __future__ import annotations
 
 from engine.core.actions import Action
+from engine.elgrande import driver
 from engine.elgrande.board import Board
 from engine.elgrande.chance_checks import chance_check
 from engine.elgrande.checks import area_check, card_check, main_check, power_check, take_check
@@ -42,7 +43,7 @@ def explain(g: Board, player: int, action: Action) -> Refusal:
     reason = check(g, player, action)
     if reason is not None:
         return reason
-    legal = g.legal_actions(player)
+    legal = driver.legal_actions(g, player)
     words = PHASE_WORDS.get(g.phase, g.phase)
     return refusal("not_now", phase=g.phase, words=words, legal=sample(list(legal)))
 

@@ -1,9 +1,10 @@
 """Pending decisions inside a turn: one frame per step of a card's special action.
 
 A frame says who acts, lists the legal actions and applies one. `apply` returns True when the
-frame is finished. Frames work on the board model (`engine.elgrande.board.Board`) and change it
-only through its mutation helpers (place, move, escort, recall, return a caballero), so the
-bookkeeping (throws into the castillo, the supplies) lives in one place.
+frame is finished (a one-choice step and a Veto are then resolved by the rules driver,
+engine.elgrande.driver). Frames work on the board model (`engine.elgrande.board.Board`) and
+change it only through its mutation helpers (place, move, escort, recall, return a caballero),
+so the bookkeeping (throws into the castillo, the supplies) lives in one place.
 """
 
 from __future__ import annotations
@@ -302,8 +303,7 @@ class ChoiceFrame(Frame):
         return list(self.choices)
 
     def apply(self, g: Board, player: int, action: Action) -> bool:
-        g.resolve_choice(self, action)
-        return True
+        return True  # the choice is resolved by its effect (engine.elgrande.driver.step)
 
     def describe(self, g: Board, viewer: int | None) -> dict[str, Any]:
         out = super().describe(g, viewer)
@@ -428,8 +428,7 @@ class VetoFrame(Frame):
         return [VETO, ALLOW]
 
     def apply(self, g: Board, player: int, action: Action) -> bool:
-        g.resolve_veto(self, action.kind == "veto")
-        return True
+        return True  # resolved by the rules of the turn (engine.elgrande.driver.step)
 
     def describe(self, g: Board, viewer: int | None) -> dict[str, Any]:
         return {**super().describe(g, viewer), "against": g.colours[self.against]}

@@ -1,5 +1,6 @@
 """What El Grande allows now: the legal actions of each phase (a pending step's come from its
-frame, engine.elgrande.frames) and the chance steps' outcomes. `Game.legal_actions` caches them.
+frame, engine.elgrande.frames) and the chance steps' outcomes. `driver.legal_actions` caches
+them on the board.
 """
 
 from __future__ import annotations

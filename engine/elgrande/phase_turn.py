@@ -104,7 +104,7 @@ def ask_veto_or_run(g: Board) -> None:
 
 def resolve_veto(g: Board, frame: VetoFrame, vetoed: bool) -> None:
     if not vetoed:
-        return  # _after_frame asks the next holder or runs the special action
+        return  # driver.after_frame asks the next holder or runs the special action
     # A holder of two Vetoes spends the one that expires first.
     veto = min(
         (v for v in g.vetoes if v.holder == frame.actor), key=lambda v: v.expires_after_round

@@ -70,16 +70,17 @@ def from_record(record: Any, upto: int | None = None, data: GameData | None = No
 def summary(game: Game) -> dict[str, Any]:
     """Final (or current) scores and every scoring's breakdown. The players only: the 2-player
     dummy "does not score" (rulebook, 2 players), so it has no score and no place."""
-    scores = {game.colours[p]: game.scores[p] for p in game.seats}
+    state = game.state
+    scores = {state.colours[p]: state.scores[p] for p in state.seats}
     return {
-        "edition": game.data.edition,
-        "players": [game.colours[p] for p in game.seats],
+        "edition": state.data.edition,
+        "players": [state.colours[p] for p in state.seats],
         "finished": game.is_terminal(),
-        "round": game.round_number,
+        "round": state.round_number,
         "scores": scores,
         "standings": standings(scores),
-        "scorings": game.scorings,
-        "score_history": game.score_history,
+        "scorings": state.scorings,
+        "score_history": state.score_history,
     }
 
 

@@ -30,6 +30,7 @@ from typing import Final
 from engine.core.actions import Action
 from engine.core.protocol import GameState
 from engine.core.spec import require_acting
+from engine.elgrande.board import Board
 from engine.elgrande.determinize import Belief
 from engine.elgrande.game import Game
 
@@ -51,7 +52,7 @@ LEVEL_SECONDS: Final = {3: 0.25, 4: 1.0, 5: 2.0}
 LEVELS: Final = (1, 2, 3, 4, 5)
 
 
-def projected_scores(g: Game) -> list[float]:
+def projected_scores(g: Board) -> list[float]:
     """Each colour's score so far plus what the board would score now (the regions and the
     castillo, by the majority rules with the King's and the Grandes' bonuses) for each general
     scoring still to come; no side effects. A finished game: its scores."""
@@ -107,7 +108,7 @@ def projected_scores(g: Game) -> list[float]:
     return scores
 
 
-def rewards(g: Game) -> list[float]:
+def rewards(g: Board) -> list[float]:
     """Each colour's reward in [0, 1] from its projected margin (see the module docstring)."""
     values = projected_scores(g)
     seats = g.seats
@@ -120,16 +121,18 @@ def rewards(g: Game) -> list[float]:
 
 def _rollout_action(g: Game, player: int, rng: random.Random) -> Action:
     actions = g.legal_actions(player)
-    if g.phase == "take" and g.frame is None:
+    state = g.state
+    if state.phase == "take" and state.frame is None:
         return actions[-1]  # the most caballeros the card allows
     return actions[rng.randrange(len(actions))]
 
 
 def rollout(g: Game, rng: random.Random, rounds: int = 1) -> None:
     """Random play (see `_rollout_action`) until `rounds` rounds have ended or the game."""
-    stop = g.round_index + rounds
+    state = g.state  # (no undo here: the game keeps this state)
+    stop = state.round_index + rounds
     steps = 0
-    while g.phase != "over" and g.round_index < stop and steps < MAX_ROLLOUT_STEPS:
+    while state.phase != "over" and state.round_index < stop and steps < MAX_ROLLOUT_STEPS:
         player = g.current_players()[0]
         g.apply(_rollout_action(g, player, rng), player)
         steps += 1
@@ -193,7 +196,7 @@ class SearchPlayer:
             node = root
             path: list[_Node] = []
             player = seat
-            while g.phase != "over":
+            while g.state.phase != "over":
                 if node is not root:
                     actors = g.current_players()
                     player = actors[0]
@@ -231,7 +234,7 @@ class SearchPlayer:
             before = len(g.history)
             rollout(g, rng, self.rollout_rounds)
             steps += len(g.history) - before
-            reward = rewards(g)
+            reward = rewards(g.state)
             for child in path:
                 child.visits += 1
                 child.value += reward[child.actor]
@@ -268,8 +271,8 @@ class GreedyPlayer:
         for action in legal:
             trial = g.clone()
             trial.apply(action, seat)
-            values = projected_scores(trial)
-            others = [values[q] for q in trial.seats if q != seat]
+            values = projected_scores(trial.state)
+            others = [values[q] for q in trial.state.seats if q != seat]
             value = values[seat] - (max(others) if others else 0.0)
             if value > best_value + 1e-9:
                 best, best_value = [action], value

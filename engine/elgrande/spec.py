@@ -94,7 +94,8 @@ class ElGrandeSpec(TableOrDealerSpec):
 
     def record_header(self, state: GameState) -> dict[str, Any]:
         assert isinstance(state, Game)
-        return {"edition": state.data.edition, "players": [state.colours[p] for p in state.seats]}
+        board = state.state
+        return {"edition": board.data.edition, "players": [board.colours[p] for p in board.seats]}
 
     def export_refusal(self, state: GameState) -> str | None:
         if state.is_terminal():
@@ -111,7 +112,7 @@ class ElGrandeSpec(TableOrDealerSpec):
 
     def seat_of(self, state: GameState, name: str) -> int:
         assert isinstance(state, Game)
-        return state.colour(name)
+        return state.state.colour(name)
 
     def score_position(
         self, raw: Mapping[str, Any], overrides: Sequence[Path | str] = ()
@@ -160,33 +161,34 @@ class ElGrandeSpec(TableOrDealerSpec):
         assert isinstance(state, Game)
         check_invariants(state)
 
-    # the events' public facts (engine.core.events)
     def log_lines(self, state: GameState, viewer: int | None) -> list[dict[str, Any]]:
         """Disc choices shown once revealed, the castillo's secret kept (engine.elgrande.log)."""
         assert isinstance(state, Game)
-        return views.log_lines(state, viewer)
+        return views.log_lines(state.state, viewer)
 
     def log_line(
         self, state: GameState, player: int, action: Action, viewer: int | None
     ) -> dict[str, Any]:
         assert isinstance(state, Game)
-        return step_line(state, player, action, viewer)
+        return step_line(state.state, player, action, viewer)
 
+    # the events' public facts (engine.core.events)
     def reveals(self, state: GameState) -> Sequence[Mapping[str, Any]]:
         assert isinstance(state, Game)
-        return state.disc_reveals
+        return state.state.disc_reveals
 
     def scorings(self, state: GameState) -> Sequence[Mapping[str, Any]]:
         assert isinstance(state, Game)
-        return state.scorings
+        return state.state.scorings
 
     def phase(self, state: GameState) -> str | None:
         assert isinstance(state, Game)
-        return state.phase
+        return state.state.phase
 
 
-def check_invariants(g: Game) -> None:
+def check_invariants(game: Game) -> None:
     """Every caballero is somewhere, once; scores never fall; who acts is consistent."""
+    g = game.state
     total = g.data.caballeros_per_colour
     for colour in range(g.n):
         on_board = sum(g.pieces[area][colour] for area in range(g.R + 1))
@@ -195,11 +197,12 @@ def check_invariants(g: Game) -> None:
         assert min(g.court[colour], g.province[colour]) >= 0
         assert all(g.pieces[a][colour] >= 0 for a in range(g.R + 1))
     assert all(s >= 0 for s in g.scores)
-    actors = g.current_players()
-    assert (not actors) == g.is_terminal()
+    actors = game.current_players()
+    assert (not actors) == game.is_terminal()
     assert len(set(actors)) == len(actors)
     assert 0 <= g.checkpoint <= len(g.history)
     assert set(STATE_FIELDS) <= set(dir(g))
+    assert game.history is g.history and game.options is g.options
 
 
 SPEC = ElGrandeSpec()

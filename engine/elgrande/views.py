@@ -20,6 +20,7 @@ from engine.core.actions import Action
 from engine.core.jsondata import copied
 from engine.core.log import text_log
 from engine.core.protocol import CHANCE
+from engine.elgrande import driver
 from engine.elgrande.board import Board
 from engine.elgrande.castillo_fix import FIX_VERB
 from engine.elgrande.frames import DiscFrame, PassFrame
@@ -53,11 +54,11 @@ def _turn(g: Board) -> dict[str, Any] | None:
 
 def _highlight(g: Board, viewer: int | None) -> list[str]:
     """Areas the acting player's legal actions point at: these become the lights."""
-    players = g.current_players()
+    players = driver.current_players(g)
     if len(players) != 1 or players[0] < 0:
         return []
     areas: list[str] = []
-    for action in g.legal_actions(players[0]):
+    for action in driver.legal_actions(g, players[0]):
         for arg in (action.arg, action.arg2):
             if arg in g.area_tokens and arg not in areas:
                 areas.append(arg)
@@ -66,7 +67,7 @@ def _highlight(g: Board, viewer: int | None) -> list[str]:
 
 def public_state(g: Board) -> dict[str, Any]:
     castillo_total = sum(g.pieces[g.CASTILLO])
-    players = g.current_players()
+    players = driver.current_players(g)
     out: dict[str, Any] = {
         "edition": g.data.edition,
         "players": [g.colours[p] for p in g.seats],
@@ -129,8 +130,8 @@ def player_view(g: Board, viewer: int | None) -> dict[str, Any]:
         out["power_discards"] = list(g.power_discards[viewer])
         out["modifier_hand"] = list(g.grey_hands[viewer])
         out["modifier_discards"] = list(g.grey_discards[viewer])
-        out["legal"] = [str(a) for a in g.legal_actions(viewer)]
-        out["can_undo"] = g.can_undo(viewer)
+        out["legal"] = [str(a) for a in driver.legal_actions(g, viewer)]
+        out["can_undo"] = driver.can_undo(g, viewer)
     return out
 
 

@@ -3,12 +3,12 @@
 The table's levels: 1 random, 2 greedy, 3-5 the turn search of engine.kingdomino.search with
 0.25, 1 and 2 seconds a turn (a turn: the placement and the claim together).
 
-Each answers `choose(game) -> Action` for the seat acting now (in table mode too: a playout
-draws the unknown lines from the numbers not seen yet). Flat Monte Carlo (the method Gedda,
-Lagerkvist and Butler found stronger than MCTS for Kingdomino, IEEE CIG 2018) plays random
-games from each candidate move, round-robin over the candidates until the time budget (or a
-playout limit) is spent, and takes the move with the best mean final margin (own score minus
-the best other score).
+Each answers `choose(game) -> Action` for the seat acting now, from `game.state` (in table
+mode too: a playout draws the unknown lines from the numbers not seen yet). Flat Monte Carlo
+(the method Gedda, Lagerkvist and Butler found stronger than MCTS for Kingdomino, IEEE CIG
+2018) plays random games from each candidate move, round-robin over the candidates until the
+time budget (or a playout limit) is spent, and takes the move with the best mean final margin
+(own score minus the best other score).
 
 >>> from engine.kingdomino.options import Options
 >>> game = Game(Options(players=("pink", "blue"), mode="dealer", seed=1))
@@ -22,9 +22,14 @@ import random
 import time
 
 from engine.core.actions import Action
-from engine.kingdomino.game import CLAIM, DISCARD, PLACE, Game
+from engine.kingdomino import scoring
+from engine.kingdomino.game import Game
 from engine.kingdomino.kingdom import Kingdom
+from engine.kingdomino.legal import move_action
+from engine.kingdomino.rounds import play
 from engine.kingdomino.search import SearchBot
+from engine.kingdomino.state import State
+from engine.kingdomino.steps import CLAIM, DISCARD, PLACE
 
 DEFAULT_BUDGET = 2.0  # seconds per move of the flat Monte Carlo player
 # Levels for the table app: 1 random, 2 greedy, 3-5 the turn search, named by their seconds a
@@ -38,7 +43,7 @@ class Bot:
     """A computer player: `choose(game)` returns the acting seat's action."""
 
     def choose(self, game: Game) -> Action:
-        return game.move_action(self.choose_move(game))
+        return move_action(game.state, self.choose_move(game))
 
     def choose_move(self, game: Game) -> int:
         raise NotImplementedError
@@ -49,13 +54,13 @@ class RandomBot(Bot):
         self.rng = random.Random(seed)
 
     def choose_move(self, game: Game) -> int:
-        moves = game.moves()
+        moves = game.state.moves()
         return moves[self.rng.randrange(len(moves))]
 
 
-def _gain(kingdom: Kingdom, game: Game, number: int, move: int) -> int:
+def _gain(kingdom: Kingdom, state: State, number: int, move: int) -> int:
     """The kingdom's score after placing domino `number` by `move`."""
-    data = game.data
+    data = state.data
     trial = kingdom.copy()
     trial.place(
         move,
@@ -68,11 +73,11 @@ def _gain(kingdom: Kingdom, game: Game, number: int, move: int) -> int:
 
 
 def best_placement(
-    kingdom: Kingdom, game: Game, number: int, rng: random.Random
+    kingdom: Kingdom, state: State, number: int, rng: random.Random
 ) -> tuple[int, int]:
     """(score after, placement) of the best immediate placement of a domino; (score, DISCARD)
     when it fits nowhere. Ties are broken at random."""
-    data = game.data
+    data = state.data
     moves = kingdom.placements(
         data.terrain_a[number],
         data.crowns_a[number],
@@ -83,7 +88,7 @@ def best_placement(
         return kingdom.score(), DISCARD
     best, chosen, ties = -1, DISCARD, 0
     for move in moves:
-        value = _gain(kingdom, game, number, move)
+        value = _gain(kingdom, state, number, move)
         if value > best:
             best, chosen, ties = value, move, 1
         elif value == best:
@@ -101,12 +106,13 @@ class GreedyBot(Bot):
         self.rng = random.Random(seed)
 
     def choose_move(self, game: Game) -> int:
-        kingdom = game.kingdoms[game.current_players()[0]]
-        if game.step == PLACE:
-            return best_placement(kingdom, game, game.current_domino(), self.rng)[1]
+        state = game.state
+        kingdom = state.kingdoms[state.current_players()[0]]
+        if state.step == PLACE:
+            return best_placement(kingdom, state, state.current_domino(), self.rng)[1]
         best, chosen, ties = -1, 0, 0
-        for number in game.moves():
-            value = best_placement(kingdom, game, number, self.rng)[0]
+        for number in state.moves():
+            value = best_placement(kingdom, state, number, self.rng)[0]
             if value > best:
                 best, chosen, ties = value, number, 1
             elif value == best:
@@ -116,17 +122,17 @@ class GreedyBot(Bot):
         return chosen
 
 
-def margin(game: Game, seat: int) -> int:
+def margin(state: State, seat: int) -> int:
     """Own score minus the best other score."""
-    totals = game.returns()
-    return totals[seat] - max(t for s, t in enumerate(totals) if s != seat)
+    scores = scoring.totals(state)
+    return scores[seat] - max(t for s, t in enumerate(scores) if s != seat)
 
 
-def playout(game: Game, rng: random.Random) -> None:
+def playout(state: State, rng: random.Random) -> None:
     """Random moves to the end of the game (the copy draws its own chance outcomes)."""
-    while game.step == PLACE or game.step == CLAIM:
-        moves = game.moves()
-        game.play(moves[rng.randrange(len(moves))])
+    while state.step == PLACE or state.step == CLAIM:
+        moves = state.moves()
+        play(state, moves[rng.randrange(len(moves))])
 
 
 class MonteCarloBot(Bot):
@@ -142,19 +148,20 @@ class MonteCarloBot(Bot):
         self.last_playouts = 0
 
     def choose_move(self, game: Game) -> int:
-        moves = game.moves()
+        state = game.state
+        moves = state.moves()
         if len(moves) == 1:
             self.last_playouts = 0
             return moves[0]
-        seat = game.current_players()[0]
+        seat = state.current_players()[0]
         totals = [0] * len(moves)
         counts = [0] * len(moves)
         deadline = time.perf_counter() + self.budget if self.budget else 0.0
         done = 0
         while True:
             for index, move in enumerate(moves):
-                trial = game.clone(self.rng)
-                trial.play(move)
+                trial = state.copy(self.rng)
+                play(trial, move)
                 playout(trial, self.rng)
                 totals[index] += margin(trial, seat)
                 counts[index] += 1

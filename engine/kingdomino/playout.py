@@ -3,9 +3,9 @@
 `Sim` holds only what a playout needs (the kingdoms, the lines, the dominoes not seen yet) and
 deals from its own small generator (xorshift32), never the real game's dealer: a copy made
 from a game knows what its seat could see and nothing more (the dominoes still to be drawn are
-drawn at random from those not seen). A turn of a king is one call: `turn(placement, claim)`.
-The rules are the engine's (engine.kingdomino.game): tests play both side by side and compare
-the legal moves and the final scores.
+drawn at random from those not seen). A turn of a king is one call: `turn_move(placement, claim)`.
+The rules are the engine's (engine.kingdomino.rounds over a `State`): tests play both side by
+side and compare the legal moves and the final scores.
 
 Policies for the playouts, per seat: RANDOM (a uniform placement, a uniform claim), GREEDY
 (the placement that scores most now, the claim whose best placement scores most now), and
@@ -20,9 +20,10 @@ from __future__ import annotations
 from typing import Final
 
 from engine.kingdomino.data import GameData
-from engine.kingdomino.game import CLAIM, DISCARD, DRAW, KING, OVER, PLACE, Game
 from engine.kingdomino.kingdom import Kingdom
 from engine.kingdomino.scoring import HARMONY_BONUS, MIDDLE_KINGDOM_BONUS
+from engine.kingdomino.state import State
+from engine.kingdomino.steps import CLAIM, DISCARD, DRAW, KING, OVER, PLACE
 
 RANDOM: Final = 0
 GREEDY: Final = 1
@@ -54,9 +55,9 @@ class Sim:
     step: int
     state: int
 
-    def __init__(self, game: Game | None, seed: int, source: Sim | None = None) -> None:
-        """A copy of `game` as it stands, dealing from `seed` (any integer); or, without a
-        game, a copy of the Sim `source` (see `copy`)."""
+    def __init__(self, game: State | None, seed: int, source: Sim | None = None) -> None:
+        """A copy of the game state `game` (a Game's `state`) as it stands, dealing from `seed`
+        (any integer); or, without a game, a copy of the Sim `source` (see `copy`)."""
         self.state = (seed & _MASK) or 0x9E3779B9
         if game is None:
             assert source is not None

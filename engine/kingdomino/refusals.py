@@ -1,6 +1,7 @@
-"""Why a Kingdomino action is refused: the legality checks of `Game.apply` and `Game.is_legal`,
-each raising IllegalAction with a translation key (kingdomino.refuse.KEY; the texts are in
-host/games/kingdomino/static/i18n/<lang>/engine.json) and its parameters.
+"""Why a Kingdomino action is refused: the legality checks of `Game.apply` and `Game.is_legal`
+over the game's `State`, each raising IllegalAction with a translation key
+(kingdomino.refuse.KEY; the texts are in host/games/kingdomino/static/i18n/<lang>/engine.json)
+and its parameters.
 
 >>> refuse("claim 9", "the game is over", "game_over").key
 'kingdomino.refuse.game_over'

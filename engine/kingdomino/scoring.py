@@ -1,4 +1,5 @@
-"""Scores, bonuses and the winners with the rulebook's tie-breaks.
+"""Scores, bonuses and the winners with the rulebook's tie-breaks; a game state's breakdown
+and totals.
 
 >>> winners([10, 10, 4], [5, 3, 9], [4, 4, 1])
 [0]
@@ -11,6 +12,8 @@ from __future__ import annotations
 from typing import Final
 
 from engine.kingdomino.kingdom import Kingdom
+from engine.kingdomino.state import State
+from engine.kingdomino.steps import OVER
 
 MIDDLE_KINGDOM_BONUS: Final = 10
 HARMONY_BONUS: Final = 5
@@ -29,6 +32,24 @@ class Breakdown:
         self.total = self.points + self.middle_kingdom + self.harmony
         self.largest = max((squares for _, squares, _ in self.territories), default=0)
         self.crowns = sum(crowns for _, _, crowns in self.territories)
+
+
+def breakdown(state: State, seat: int) -> Breakdown:
+    """The seat's score in the game in progress (or just finished)."""
+    return Breakdown(
+        state.kingdoms[seat],
+        state.options.middle_kingdom,
+        state.options.harmony,
+        state.discarded[seat],
+    )
+
+
+def totals(state: State) -> list[int]:
+    """Each seat's total: the finished games of a Dynasty plus the game in progress."""
+    out = [sum(game[seat] for game in state.past) for seat in range(state.setup.players)]
+    if state.step != OVER:
+        out = [t + breakdown(state, s).total for s, t in enumerate(out)]
+    return out
 
 
 def winners(totals: list[int], largest: list[int], crowns: list[int]) -> list[int]:

@@ -28,8 +28,12 @@ import time
 from typing import Final
 
 from engine.core.actions import Action
-from engine.kingdomino.game import CLAIM, DISCARD, PLACE, Game
+from engine.kingdomino.game import Game
+from engine.kingdomino.legal import move_action
 from engine.kingdomino.playout import GREEDY, NO_CLAIM, RANDOM, Sim
+from engine.kingdomino.rounds import play
+from engine.kingdomino.state import State
+from engine.kingdomino.steps import CLAIM, DISCARD, PLACE
 
 # Planned claims by the state of the claim step they answer (see `_plan_key`): a table makes a
 # new player for each step, so the plan outlives the player; a few recent ones are kept.
@@ -66,31 +70,32 @@ class SearchBot:
 
     # ------------------------------------------------------------------ the platform's side
     def choose(self, game: Game) -> Action:
-        return game.move_action(self.choose_move(game))
+        return move_action(game.state, self.choose_move(game))
 
     def choose_move(self, game: Game) -> int:
-        """The acting seat's move in the fast integer form of Game.moves()."""
+        """The acting seat's move in the fast integer form of `game.state.moves()`."""
         started = time.perf_counter()
-        moves = game.moves()
-        if game.step == CLAIM:
-            key = _plan_key(game)
+        state = game.state
+        moves = state.moves()
+        if state.step == CLAIM:
+            key = _plan_key(state)
             with _PLANS_LOCK:
                 planned = _PLANS.pop(key, NO_CLAIM)
             if planned in moves:
                 self.last_playouts = 0
                 return planned
         deadline = started + self.budget if self.budget else 0.0
-        pairs = self.candidates(game, self._width(game, deadline))
+        pairs = self.candidates(state, self._width(state, deadline))
         self.last_candidates = len(pairs)
         if len(pairs) == 1:
             self.last_playouts = 0
             best = pairs[0]
         else:
-            best = self.halving(game, pairs, deadline)
+            best = self.halving(state, pairs, deadline)
         placement, claim = best
-        if game.step == PLACE:
+        if state.step == PLACE:
             if claim != NO_CLAIM:
-                key = _claim_key(game, placement)
+                key = _claim_key(state, placement)
                 with _PLANS_LOCK:
                     while len(_PLANS) >= _PLANS_KEPT:
                         del _PLANS[next(iter(_PLANS))]
@@ -99,7 +104,7 @@ class SearchBot:
         return claim
 
     # ------------------------------------------------------------------ candidates
-    def _width(self, game: Game, deadline: float) -> int:
+    def _width(self, state: State, deadline: float) -> int:
         """How many candidates the playouts can tell apart: about an eighth of the playouts
         the decision will get (the cap, or the time left over one timed playout), at most
         `width`, at least 2."""
@@ -107,9 +112,9 @@ class SearchBot:
             expected = self.cap
         elif deadline:
             started = time.perf_counter()
-            sim = Sim(game, self.rng.getrandbits(32))
-            policies = [self.others] * len(game.kingdoms)
-            policies[game.current_players()[0]] = self.policy
+            sim = Sim(state, self.rng.getrandbits(32))
+            policies = [self.others] * len(state.kingdoms)
+            policies[state.current_players()[0]] = self.policy
             sim.play_out(policies)
             spent = max(time.perf_counter() - started, 1e-6)
             expected = int((deadline - time.perf_counter()) / spent)
@@ -117,24 +122,24 @@ class SearchBot:
             return self.width
         return max(2, min(self.width, expected // 8))
 
-    def candidates(self, game: Game, width: int = WIDTH) -> list[tuple[int, int]]:
+    def candidates(self, state: State, width: int = WIDTH) -> list[tuple[int, int]]:
         """The (placement, claim) pairs worth playouts, best look-ahead value first: all of
         them when few, else the best of each claim (`width` in all). A claim step's
         candidates are (DISCARD, claim); the last round's are (placement, NO_CLAIM)."""
-        seat = game.current_players()[0]
-        kingdom = game.kingdoms[seat]
-        data = game.data
-        free = [n for slot, n in enumerate(game.line_next) if game.next_kings[slot] < 0]
-        if game.step != PLACE:
+        seat = state.current_players()[0]
+        kingdom = state.kingdoms[seat]
+        data = state.data
+        free = [n for slot, n in enumerate(state.line_next) if state.next_kings[slot] < 0]
+        if state.step != PLACE:
             return [(DISCARD, number) for number in free]
-        placements = game.moves()
+        placements = state.moves()
         claims = free if free else [NO_CLAIM]
         if len(placements) * len(claims) <= width:
             return [(p, c) for c in claims for p in placements]
-        number = game.current_domino()
+        number = state.current_domino()
         ta, ca = data.terrain_a[number], data.crowns_a[number]
         tb, cb = data.terrain_b[number], data.crowns_b[number]
-        scratch = Sim(game, self.rng.getrandbits(32))
+        scratch = Sim(state, self.rng.getrandbits(32))
         ranked: list[list[tuple[int, int, int]]] = [[] for _ in claims]
         for placement in placements:
             now = kingdom.gain(placement, ta, ca, tb, cb) if placement != DISCARD else 0
@@ -153,10 +158,12 @@ class SearchBot:
         return out
 
     # ------------------------------------------------------------------ successive halving
-    def halving(self, game: Game, pairs: list[tuple[int, int]], deadline: float) -> tuple[int, int]:
-        seat = game.current_players()[0]
-        root = Sim(game, self.rng.getrandbits(32))
-        policies = [self.others] * len(game.kingdoms)
+    def halving(
+        self, state: State, pairs: list[tuple[int, int]], deadline: float
+    ) -> tuple[int, int]:
+        seat = state.current_players()[0]
+        root = Sim(state, self.rng.getrandbits(32))
+        policies = [self.others] * len(state.kingdoms)
         policies[seat] = self.policy
         alive = list(range(len(pairs)))
         totals = [0.0] * len(pairs)
@@ -207,24 +214,24 @@ class SearchBot:
         return pairs[best]
 
 
-def _plan_key(game: Game) -> tuple[int, ...]:
+def _plan_key(state: State) -> tuple[int, ...]:
     """What identifies the claim step that follows a planned placement: the game, the round,
     the king, the line to claim from, and the seat's kingdom so far."""
-    seat = game.current_players()[0]
+    seat = state.current_players()[0]
     return (
-        game.game_number,
-        game.drawn,
-        game.turn,
+        state.game_number,
+        state.drawn,
+        state.turn,
         seat,
-        game.kingdoms[seat].dominoes + game.discarded[seat],
-        game.kingdoms[seat].points,
-        *game.line_next,
-        *game.next_kings,
+        state.kingdoms[seat].dominoes + state.discarded[seat],
+        state.kingdoms[seat].points,
+        *state.line_next,
+        *state.next_kings,
     )
 
 
-def _claim_key(game: Game, placement: int) -> tuple[int, ...]:
+def _claim_key(state: State, placement: int) -> tuple[int, ...]:
     """The plan key the game will have once `placement` is played (on a copy)."""
-    after = game.clone(random.Random(0))
-    after.play(placement)
+    after = state.copy(random.Random(0))
+    play(after, placement)
     return _plan_key(after)

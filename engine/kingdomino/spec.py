@@ -12,9 +12,11 @@ from engine.core.protocol import GameState
 from engine.core.spec import RANDOM_AND_GREEDY, ComputerPlayer, TableOrDealerSpec, require_acting
 from engine.kingdomino import position
 from engine.kingdomino.bots import LEVEL_SECONDS, LEVELS, Bot, bot_for_level
-from engine.kingdomino.game import CLAIM, OVER, Game
+from engine.kingdomino.game import Game
 from engine.kingdomino.options import COLOURS, OPTION_KINDS, OPTION_SECTIONS, Options
 from engine.kingdomino.search import SearchBot
+from engine.kingdomino.state import State
+from engine.kingdomino.steps import CLAIM, OVER
 from engine.kingdomino.verbs import VERBS
 from engine.kingdomino.views import STEPS, result
 
@@ -46,7 +48,7 @@ class KingdominoSpec(TableOrDealerSpec):
         claim and placement): a game in play may be exported, unless it is dealt from a seed,
         which would tell the dominoes still to be drawn."""
         assert isinstance(state, Game)
-        if state.is_terminal() or state.options.seed is None:
+        if state.is_terminal() or state.state.options.seed is None:
             return None
         return (
             "a Kingdomino game dealt from a seed cannot be exported in play: the seed would "
@@ -103,17 +105,18 @@ class KingdominoSpec(TableOrDealerSpec):
         """The rulebook's tie-breaks: the largest territory, then the most crowns."""
         if not state.is_terminal():
             return None
-        outcome = result(state)
+        assert isinstance(state, Game)
+        outcome = result(state.state)
         return list(outcome["winners"]), str(outcome["decided_by"])
 
     def check_invariants(self, state: GameState) -> None:
         assert isinstance(state, Game)
-        check_invariants(state)
+        check_invariants(state.state)
 
     def phase(self, state: GameState) -> str | None:
         """The step now (the view's "step"), for the events (engine.core.events)."""
         assert isinstance(state, Game)
-        return STEPS[state.step]
+        return STEPS[state.state.step]
 
 
 class _Computer:
@@ -131,22 +134,22 @@ class _Computer:
         return self.bot.choose(state.clone(random.Random()))
 
 
-def check_invariants(game: Game) -> None:
+def check_invariants(state: State) -> None:
     """Every drawn domino is in exactly one place; kingdoms fit their frame; who acts is
     consistent with the step."""
-    size = game.setup.size
+    size = state.setup.size
     placed = 0
-    for seat, kingdom in enumerate(game.kingdoms):
+    for seat, kingdom in enumerate(state.kingdoms):
         assert kingdom.right - kingdom.left < size and kingdom.bottom - kingdom.top < size
         assert kingdom.squares() == 2 * kingdom.dominoes + 1, f"seat {seat}: squares"
-        placed += kingdom.dominoes + game.discarded[seat]
+        placed += kingdom.dominoes + state.discarded[seat]
     # The current line keeps the dominoes its kings placed this round until the round ends.
-    done = (game.turn + (1 if game.step == CLAIM else 0)) if game.line else 0
-    waiting = len(game.line) - done + len(game.line_next) + len(game.left_over)
-    assert placed + waiting == game.drawn, "a drawn domino is lost or counted twice"
-    assert game.drawn == sum(game.seen)
-    assert game.drawn <= game.setup.dominoes
-    assert (game.step == OVER) == game.is_terminal()
+    done = (state.turn + (1 if state.step == CLAIM else 0)) if state.line else 0
+    waiting = len(state.line) - done + len(state.line_next) + len(state.left_over)
+    assert placed + waiting == state.drawn, "a drawn domino is lost or counted twice"
+    assert state.drawn == sum(state.seen)
+    assert state.drawn <= state.setup.dominoes
+    assert (state.step == OVER) == state.is_terminal()
 
 
 SPEC = KingdominoSpec()

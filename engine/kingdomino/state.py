@@ -1,8 +1,10 @@
 """The state of a Kingdomino game (one plain class, `State`): the kingdoms, the lines of
 dominoes and the kings on them, what was drawn, whose turn it is, and the questions asked of it
 (who acts, the acting king's moves). The immutable tables it refers to are `GameData` (the
-dominoes) and `Setup` (the options' consequences). The rules that change it are `Game`'s
-(engine.kingdomino.game); why an action is refused, engine.kingdomino.refusals.
+dominoes) and `Setup` (the options' consequences). The rules that change it are the functions
+of engine.kingdomino.rounds; what is legal and how moves are named, engine.kingdomino.legal;
+why an action is refused, engine.kingdomino.refusals; the protocol that holds it,
+engine.kingdomino.game (`Game.state`).
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ from engine.core.protocol import CHANCE
 from engine.kingdomino import kingdom as kd
 from engine.kingdomino.data import GameData
 from engine.kingdomino.kingdom import Kingdom
-from engine.kingdomino.options import Options, Setup
+from engine.kingdomino.options import Options, Setup, check
 from engine.kingdomino.steps import CLAIM, DISCARD, DRAW, KING, OVER, PLACE
 
 
 class State:
-    """The mutable state of one game (or Dynasty match); `Game` adds the rules."""
+    """The mutable state of one game (or Dynasty match): a new one (the options are checked:
+    OptionsError), or, given `source` and `rng`, a copy for playouts (see `_copy`)."""
 
     options: Options
     data: GameData
@@ -45,9 +48,34 @@ class State:
     order: list[int]
     turn: int
     step: int
-    _saved_kingdom: Kingdom | None
+    saved_kingdom: Kingdom | None  # the acting seat's kingdom before its placement (undo)
 
-    def _new_game(self) -> None:
+    def __init__(
+        self,
+        options: Options,
+        data: GameData,
+        source: State | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.options = options
+        self.data = data
+        if source is not None and rng is not None:
+            self._copy(source, rng)
+            return
+        check(options)
+        self.setup = Setup(options)
+        self.dealer = options.mode == "dealer"
+        self.chance_rng = None
+        self.recording = True
+        self.history = []
+        self.steps = 0
+        self.game_number = 0
+        self.past = []
+        self.saved_kingdom = None
+        self.new_game()
+
+    def new_game(self) -> None:
+        """The kingdoms and lines of a new game (the next of a Dynasty, or the first)."""
         players = self.setup.players
         self.kingdoms = [Kingdom(self.setup.size) for _ in range(players)]
         self.discarded = [0] * players
@@ -116,7 +144,13 @@ class State:
         """ "c4e" to an encoded placement (NotationError if it is not one)."""
         return kd.parse_placement(self.kingdoms[0], text)
 
+    def copy(self, rng: random.Random) -> State:
+        """A copy for playouts: it deals from `rng` and keeps no history (see `_copy`)."""
+        return State(self.options, self.data, self, rng)
+
     def _copy(self, source: State, rng: random.Random) -> None:
+        """A copy of `source` that deals from `rng` and keeps no history (the data, options
+        and set-up are shared: immutable)."""
         self.setup = source.setup
         self.dealer = True
         self.chance_rng = rng
@@ -137,4 +171,4 @@ class State:
         self.order = source.order[:]
         self.turn = source.turn
         self.step = source.step
-        self._saved_kingdom = None
+        self.saved_kingdom = None

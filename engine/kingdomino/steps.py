@@ -1,4 +1,4 @@
-"""The steps of a Kingdomino round (`Game.step`) and the integer move for a discard.
+"""The steps of a Kingdomino round (`State.step`) and the integer move for a discard.
 
 >>> STEP_NAMES[PLACE]
 'place'

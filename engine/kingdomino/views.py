@@ -3,8 +3,8 @@
 Kingdomino has no secret: every line is revealed when drawn and every kingdom is open. What the
 engine never knows in table mode (the dominoes removed unseen) it cannot show; in dealer mode
 the dealer draws each domino when the line is laid out, so there is no hidden pile order to
-leak. A seat's view adds its own legal actions. `game` is an engine.kingdomino.game.Game (not
-imported: the game imports this module).
+leak. A seat's view adds its own legal actions. `game` is the game's state (the `State` that
+engine.kingdomino.game.Game holds).
 """
 
 from __future__ import annotations
@@ -14,13 +14,15 @@ from typing import Any
 from engine.core.log import log_lines, text_log
 from engine.core.protocol import CHANCE
 from engine.kingdomino import kingdom as kd
-from engine.kingdomino.scoring import deciding_tie_break, winners
+from engine.kingdomino.legal import legal_actions
+from engine.kingdomino.scoring import breakdown, deciding_tie_break, totals, winners
+from engine.kingdomino.state import State
 from engine.kingdomino.verbs import VERBS
 
 STEPS = ("draw", "king", "place", "claim", "over")
 
 
-def kingdom_rows(game: Any, seat: int) -> list[str]:
+def kingdom_rows(game: State, seat: int) -> list[str]:
     """The kingdom's bounding box as rows of squares ("C" castle, "." empty, "F1"...), with
     the window coordinates of its top-left square."""
     kingdom: kd.Kingdom = game.kingdoms[seat]
@@ -40,14 +42,14 @@ def kingdom_rows(game: Any, seat: int) -> list[str]:
     return rows
 
 
-def _king_name(game: Any, king: int) -> str:
+def _king_name(game: State, king: int) -> str:
     seat = game.setup.seat_of_king[king]
     colour: str = game.options.players[seat]
     return colour if game.setup.kings_each == 1 else f"{colour}-{king % 2 + 1}"
 
 
 def _line(
-    game: Any, numbers: list[int], kings: list[int], done: frozenset[int] = frozenset()
+    game: State, numbers: list[int], kings: list[int], done: frozenset[int] = frozenset()
 ) -> list[dict[str, Any]]:
     """A line's dominoes with the king on each; `placed`: its king has placed it this round
     (the domino stays in the line, its king has moved on)."""
@@ -65,7 +67,7 @@ def _line(
     return out
 
 
-def _kings_done(game: Any) -> frozenset[int]:
+def _kings_done(game: State) -> frozenset[int]:
     """The kings of the current line that have placed their domino this round."""
     if game.step not in (2, 3) or not game.line:
         return frozenset()
@@ -73,9 +75,9 @@ def _kings_done(game: Any) -> frozenset[int]:
     return frozenset(game.order[:done])
 
 
-def _seat(game: Any, seat: int) -> dict[str, Any]:
+def _seat(game: State, seat: int) -> dict[str, Any]:
     kingdom: kd.Kingdom = game.kingdoms[seat]
-    score = game.breakdown(seat)
+    score = breakdown(game, seat)
     return {
         "colour": game.options.players[seat],
         "kingdom": kingdom_rows(game, seat),
@@ -97,26 +99,26 @@ def _seat(game: Any, seat: int) -> dict[str, Any]:
     }
 
 
-def result(game: Any) -> dict[str, Any]:
+def result(game: State) -> dict[str, Any]:
     """The winners and what decided: the score, the largest territory, the crowns, or a
     shared win. A Dynasty is decided by its sum alone (the rulebook names no tie-break)."""
-    totals: list[int] = game.returns()
+    totals_now = totals(game)
     seats = range(game.setup.players)
     if game.setup.games > 1:
         largest = crowns = [0 for _ in seats]
     else:
-        largest = [game.breakdown(seat).largest for seat in seats]
-        crowns = [game.breakdown(seat).crowns for seat in seats]
+        largest = [breakdown(game, seat).largest for seat in seats]
+        crowns = [breakdown(game, seat).crowns for seat in seats]
     players = game.options.players
     return {
-        "winners": [players[seat] for seat in winners(totals, largest, crowns)],
-        "decided_by": deciding_tie_break(totals, largest, crowns),
+        "winners": [players[seat] for seat in winners(totals_now, largest, crowns)],
+        "decided_by": deciding_tie_break(totals_now, largest, crowns),
         "largest": largest,
         "crowns": crowns,
     }
 
 
-def view(game: Any, viewer: int | None = None) -> dict[str, Any]:
+def view(game: State, viewer: int | None = None) -> dict[str, Any]:
     actors = game.current_players()
     king = game.acting_king()
     out: dict[str, Any] = {
@@ -135,17 +137,17 @@ def view(game: Any, viewer: int | None = None) -> dict[str, Any]:
         "in_play": game.setup.dominoes,
         "seats": [_seat(game, seat) for seat in range(game.setup.players)],
         "past_games": [list(row) for row in game.past],
-        "totals": game.returns(),
+        "totals": totals(game),
         "log": text_log(VERBS, log_lines(VERBS, game.history, game.options.players, None)),
     }
     if game.is_terminal():
         out["result"] = result(game)
     if viewer is not None:
-        out["legal"] = [str(a) for a in game.legal_actions(viewer)]
+        out["legal"] = [str(a) for a in legal_actions(game, viewer)]
     return out
 
 
-def snapshot(game: Any) -> dict[str, Any]:
+def snapshot(game: State) -> dict[str, Any]:
     """Everything, for persistence and tests (Kingdomino has no secret to keep out)."""
     return {
         **view(game, None),

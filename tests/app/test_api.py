@@ -97,7 +97,7 @@ def test_seat_acts_only_for_itself_and_keeps_secrets(client: TestClient, table: 
     created = new_game(client)
     game = table.session.active
     assert game is not None
-    actor = game.game.colours[game.game.current_players()[0]]
+    actor = game.game.state.colours[game.game.current_players()[0]]
     seats = {s["colour"]: s["token"] for s in created["seats"]}
     other = next(c for c in PLAYERS if c != actor)
     with client.websocket_connect(f"/ws?seat={seats[other]}") as ws:
@@ -188,7 +188,7 @@ def test_undo_follows_the_engine_policy(client: TestClient, table: Table) -> Non
     assert active is not None
     game = active.game
     # play until someone is placing; an own placement step can be undone
-    while not (game.phase == "main" and any(a.kind == "place" for a in game.legal_actions())):
+    while not (game.state.phase == "main" and any(a.kind == "place" for a in game.legal_actions())):
         legal = [a for a in game.legal_actions() if a.kind not in ("special",)]
         client.post("/api/action", json={"text": str(legal[0])})
     before = len(game.history)
@@ -197,7 +197,7 @@ def test_undo_follows_the_engine_policy(client: TestClient, table: Table) -> Non
     undone = client.post("/api/undo", json={}).json()
     assert undone["ok"] and undone["undone"] == str(place)
     assert len(game.history) == before
-    checkpoint = game.checkpoint
+    checkpoint = game.state.checkpoint
     while True:  # own earlier steps of this turn (card, take) undo too, then it stops
         answer = client.post("/api/undo", json={})
         if answer.status_code != 200:

@@ -55,7 +55,7 @@ def _game(session: Session) -> Game:
 def _act(session: Session, text: str) -> None:
     game = _game(session)
     player = game.current_players()[0]
-    session.act(Role("seat", game.colours[player]), text)
+    session.act(Role("seat", game.state.colours[player]), text)
 
 
 def _random_step(session: Session, rng: random.Random) -> None:
@@ -65,7 +65,7 @@ def _random_step(session: Session, rng: random.Random) -> None:
     legal = [str(a) for a in game.legal_actions(player)]
     castillo = [t for t in legal if t in ("place castillo", "to castillo")]
     text = castillo[0] if castillo and rng.random() < 0.5 else rng.choice(legal)
-    session.act(Role("seat", game.colours[player]), text)
+    session.act(Role("seat", game.state.colours[player]), text)
 
 
 def _cancelled(lines: list[dict[str, Any]]) -> set[int]:
@@ -93,7 +93,7 @@ def check_log_against_engine(session: Session) -> dict[str, Any]:
     kept = list(active.log)  # everything, hidden lines too (the session's own copy)
     steps = [line["step"] for line in kept if line["kind"] in ("action", "undo")]
     first = min(steps, default=len(game.history))
-    hidden = hidden_steps(game)
+    hidden = hidden_steps(game.state)
     cancelled = _cancelled(kept)
     raw = shown_raw(session)  # the session's line of each line shown (clients' `n` differ)
     assert len(raw) == len(state["log"])
@@ -108,7 +108,7 @@ def check_log_against_engine(session: Session) -> dict[str, Any]:
     for i, line in shown.items():
         player, action = game.history[i]
         assert line["text"] == public_step(action, options), (i, line)
-        assert line["actor"] == ("chance" if player < 0 else game.colours[player])
+        assert line["actor"] == ("chance" if player < 0 else game.state.colours[player])
     # the engine's own public log: the same steps, the same words (a disc once revealed names
     # its region there; the table's log names it on its `reveal` line)
     engine_log = game.view(None)["log"]
@@ -162,7 +162,7 @@ def test_the_tables_log_shows_the_steps_the_engine_shows_in_its_words(
     throws = [a for _, a in game.history if str(a) in ("place castillo", "to castillo")]
     assert len(throws) >= 3
     if not open_castillo:
-        assert hidden_steps(game)  # earlier turns' throws were left out
+        assert hidden_steps(game.state)  # earlier turns' throws were left out
 
 
 def _until_a_move_may_end_in_the_castillo(session: Session, rng: random.Random) -> str:
@@ -178,14 +178,14 @@ def _until_a_move_may_end_in_the_castillo(session: Session, rng: random.Random) 
             return regions[0]
         # no castillo throws before: the turn under test makes the only one
         choices = [t for t in legal if "castillo" not in t] or legal
-        session.act(Role("seat", game.colours[player]), rng.choice(choices))
+        session.act(Role("seat", game.state.colours[player]), rng.choice(choices))
     raise AssertionError("no move to the castillo offered")
 
 
 def _end_the_turn(session: Session, rng: random.Random) -> None:
     game = _game(session)
-    turn = game.turn
-    while game.turn is turn:
+    turn = game.state.turn
+    while game.state.turn is turn:
         legal = [str(a) for a in game.legal_actions(game.current_players()[0])]
         quiet = [t for t in ("skip", "done") if t in legal]
         others = [t for t in legal if "castillo" not in t] or legal
@@ -213,7 +213,7 @@ def test_a_picks_line_follows_where_its_caballero_went(
     assert pick_line["kind"] == "action" and pick_line["text"].startswith("pick ")
     first, second = (region if m == "region" else m for m in (tried, final))
     _act(session, first)
-    colour = game.colours[game.current_players()[0]]
+    colour = game.state.colours[game.current_players()[0]]
     session.undo(Role("seat", colour))
     _act(session, second)
     assert pick_line in shown_raw(session)  # heard during the turn
@@ -230,7 +230,7 @@ def test_a_picks_line_follows_where_its_caballero_went(
     assert ("action", "to castillo") not in shown and ("undo", "to castillo") not in shown
     assert ("action", region) in shown  # a move to a region is no secret, taken back or not
     assert (("undo", region) in shown) == (tried == "region")
-    assert (pick_step in hidden_steps(game)) == into_castillo
+    assert (pick_step in hidden_steps(game.state)) == into_castillo
     check_log_against_engine(session)
 
 
@@ -241,7 +241,7 @@ def test_a_confirmed_throw_is_left_out_once_its_turn_is_over(tmp_path: Path) -> 
     rng = random.Random(11)
     _until_a_move_may_end_in_the_castillo(session, rng)
     game = _game(session)
-    start = turn_start(game)
+    start = turn_start(game.state)
     assert start < len(game.history)
     lines: list[dict[str, Any]] = []
     n = 0

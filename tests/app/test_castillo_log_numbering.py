@@ -84,7 +84,7 @@ def test_a_clients_log_numbers_its_lines_without_a_gap(tmp_path: Path) -> None:
         game = _game(session)
         if game.is_terminal():
             break
-        turn = game.turn
+        turn = game.state.turn
         _random_step(session, rng)
         log = _client_log(session)
         numbers = [line["n"] for line in log]
@@ -108,7 +108,7 @@ def test_a_clients_log_numbers_its_lines_without_a_gap(tmp_path: Path) -> None:
         for mine, line in zip(raw, log, strict=True):
             before = public.get(mine)
             if before is not None and before != line["n"]:
-                assert game.turn is not turn, (step, mine, before, line["n"])
+                assert game.state.turn is not turn, (step, mine, before, line["n"])
                 assert mine not in renumbered, (step, mine)
                 renumbered.add(mine)
             public[mine] = line["n"]
@@ -124,7 +124,7 @@ def test_a_clients_log_numbers_its_lines_without_a_gap(tmp_path: Path) -> None:
     assert len(throws) >= 10, len(throws)
     assert active.logged > LOG_LINES + 50  # well past the window
     assert active.left_out > 0  # lines left out that left the window are counted
-    assert len(hidden_steps(game)) > active.left_out  # and some are still in it
+    assert len(hidden_steps(game.state)) > active.left_out  # and some are still in it
     assert renumbered  # a turn's throws were left out as it ended
     assert restarts >= 10, restarts
     log = _client_log(session)

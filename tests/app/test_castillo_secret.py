@@ -23,7 +23,7 @@ def game_of(table: Table) -> Game:
 def act(table: Table, text: str) -> None:
     game = game_of(table)
     (player,) = game.current_players()
-    table.session.act(Role("seat", game.colours[player]), text)
+    table.session.act(Role("seat", game.state.colours[player]), text)
 
 
 def passive(game: Game) -> str:
@@ -39,20 +39,20 @@ def throw_then_end_the_turn(table: Table, client: TestClient) -> tuple[str, dict
     colour and the table's state during that turn, then ends the turn."""
     game = game_of(table)
     for _ in range(500):
-        if game.phase == "take":
+        if game.state.phase == "take":
             break
         for player in game.current_players():
-            table.session.act(Role("seat", game.colours[player]), passive(game))
-    colour = game.colours[game.current_players()[0]]
+            table.session.act(Role("seat", game.state.colours[player]), passive(game))
+    colour = game.state.colours[game.current_players()[0]]
     takes = [a for a in game.legal_actions() if a.kind == "take"]
     act(table, str(max(takes, key=lambda a: int(a.arg))))
     cards = [a for a in game.legal_actions() if a.kind == "card"]
-    act(table, str(max(cards, key=lambda a: game.data.cards[a.arg].place)))
+    act(table, str(max(cards, key=lambda a: game.state.data.cards[a.arg].place)))
     act(table, "place castillo")
     table.link.drop(colour)
     during = client.get("/api/state").json()
-    turn = game.turn
-    while game.turn is turn:
+    turn = game.state.turn
+    while game.state.turn is turn:
         act(table, passive(game))
     return colour, during
 

@@ -53,7 +53,11 @@ class SimTable:
 
     def game_castillo(self) -> dict[str, int]:
         game = self.game
-        return {game.colours[p]: n for p, n in enumerate(game.pieces[game.CASTILLO]) if n}
+        return {
+            game.state.colours[p]: n
+            for p, n in enumerate(game.state.pieces[game.state.CASTILLO])
+            if n
+        }
 
     def close(self) -> None:
         self.session.close()
@@ -134,7 +138,7 @@ def passive(game: Game, player: int) -> str:
 
 def act(table: SimTable, player: int, text: str) -> None:
     game = table.game
-    role = Role("seat", game.colours[player])
+    role = Role("seat", game.state.colours[player])
     table.session.act(role, text)
 
 
@@ -145,7 +149,7 @@ def play_until(table: SimTable, done: Callable[[Game], bool], limit: int = 2000)
         if done(game):
             return
         players = game.current_players()
-        assert players and players[0] >= 0, f"stuck at {game.phase}"
+        assert players and players[0] >= 0, f"stuck at {game.state.phase}"
         for player in players:
             act(table, player, passive(game, player))
     raise AssertionError("the game did not get there")
@@ -154,15 +158,15 @@ def play_until(table: SimTable, done: Callable[[Game], bool], limit: int = 2000)
 def to_castillo_placement(table: SimTable) -> str:
     """The next player takes all they may and the card with the most caballeros, and stands
     ready to place into the castillo; returns their colour."""
-    play_until(table, lambda g: g.phase == "take")
+    play_until(table, lambda g: g.state.phase == "take")
     game = table.game
     player = game.current_players()[0]
     takes = [a for a in game.legal_actions(player) if a.kind == "take"]
     act(table, player, str(max(takes, key=lambda a: int(a.arg))))
     cards = [a for a in game.legal_actions(player) if a.kind == "card"]
-    act(table, player, str(max(cards, key=lambda a: game.data.cards[a.arg].place)))
+    act(table, player, str(max(cards, key=lambda a: game.state.data.cards[a.arg].place)))
     assert "place castillo" in [str(a) for a in game.legal_actions(player)]
-    return game.colours[player]
+    return game.state.colours[player]
 
 
 def other_than(colour: str) -> str:
@@ -308,7 +312,9 @@ def test_undo_after_a_throw_the_cube_stays_in(sim_table: SimTable, api: Client) 
 def test_a_refused_correction_changes_nothing(sim_table: SimTable, api: Client) -> None:
     _colour, stray, issue = wrong_colour_thrown(sim_table, api)
     game = sim_table.game
-    game.province[game.colour(stray)] = game.court[game.colour(stray)] = 0  # none to spare
+    game.state.province[game.state.colour(stray)] = game.state.court[game.state.colour(stray)] = (
+        0  # none to spare
+    )
     answer = api.post("/api/resolve", json={"issue": issue["id"], "how": "tower_wins"})
     assert answer.status_code == 409, answer.text
     assert answer.json()["key"] == "elgrande.refuse.fix_supply_short"
@@ -322,17 +328,17 @@ def test_at_the_general_scoring_the_castillo_scored_is_the_towers(
     # a wrong colour and a too-many throw, each settled by the tower's count
     _colour, _stray, issue = wrong_colour_thrown(sim_table, api)
     post(api, "/api/resolve", issue=issue["id"], how="tower_wins")
-    play_until(sim_table, lambda g: g.turn is None or g.phase == "take")
+    play_until(sim_table, lambda g: g.state.turn is None or g.state.phase == "take")
     _colour, issue = too_many_thrown(sim_table, api)
     post(api, "/api/resolve", issue=issue["id"], how="tower_wins")
     active = sim_table.session.active
     assert active is not None
-    play_until(sim_table, lambda g: g.phase == "scoring")
+    play_until(sim_table, lambda g: g.state.phase == "scoring")
     wait_for(lambda: not active.checks.waiting_for_scoring_check())
     assert not active.checks.issues, active.checks.issues
     tower = sim_table.tower_castillo()
-    play_until(sim_table, lambda g: any(s["kind"] == "general" for s in g.scorings))
-    general = next(s for s in sim_table.game.scorings if s["kind"] == "general")
+    play_until(sim_table, lambda g: any(s["kind"] == "general" for s in g.state.scorings))
+    general = next(s for s in sim_table.game.state.scorings if s["kind"] == "general")
     castillo = next(a for a in general["areas"] if a["area"] == "castillo")
     assert {c: n for c, n in castillo["counts"].items() if n} == tower
     assert sum(tower.values()) == 3  # the stray cube, and the announced one with its extra

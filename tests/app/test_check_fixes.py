@@ -203,9 +203,9 @@ def test_el_grande_names_the_colours_that_can_still_be_announced() -> None:
         player = actor if actor >= 0 else None
         actions = game.legal_actions(player)
         if player is not None and any(str(a) == "place castillo" for a in actions):
-            assert game.colours[player] in announceable(game)
+            assert game.state.colours[player] in announceable(game)
             seen_place = True
-        if game.phase == "scoring":
+        if game.state.phase == "scoring":
             assert announceable(game) == frozenset()
             seen_scoring = True
         game.apply(actions[rng.randrange(len(actions))], player)

@@ -87,9 +87,9 @@ def test_power_cards_in_hand_are_only_on_their_own_phone(client: TestClient, tab
     for seat, colour in enumerate(PLAYERS):
         state = client.get(f"/api/seat/{tokens[colour]}/state").json()
         hands = [(p, v) for p, v in _keys(state) if p.endswith((".hand", ".hands"))]
-        assert hands == [(".game.hand", game.hands[seat])], colour
-        others = [h for s, h in enumerate(game.hands) if s != seat]
-        assert all(other != game.hands[seat] for other in others)
+        assert hands == [(".game.hand", game.state.hands[seat])], colour
+        others = [h for s, h in enumerate(game.state.hands) if s != seat]
+        assert all(other != game.state.hands[seat] for other in others)
 
 
 def _used_keys() -> set[str]:

@@ -450,10 +450,10 @@ PREFER = ("reinforce", "knightgrande", "knight", "area", "castillo", "grande", "
 
 def _engine_losses(game: Game, player: int, text: str) -> dict[str, int]:
     trial = game.clone()
-    before = len(trial.log)
+    before = len(trial.state.log)
     trial.apply(text, player)
     out: dict[str, int] = {}
-    for line in trial.log[before:]:
+    for line in trial.state.log[before:]:
         match = LOST.match(line)
         if match:
             out[match[1]] = out.get(match[1], 0) + int(match[2])
@@ -479,7 +479,7 @@ def _cases(options: Options, seed: int) -> list[dict[str, Any]]:
     while not game.is_terminal():
         (player,) = game.current_players()[:1]
         legal = [str(a) for a in game.legal_actions(player)]
-        if game.phase == "turn":
+        if game.state.phase == "turn":
             view = game.view(player)
             for text in legal:
                 kind = text.split()[0]

@@ -51,7 +51,7 @@ def test_the_tower_is_told_while_a_grande_may_fall_in(
     game = session.active.game
     session._changed()
     assert told == []  # the tower was told "no Grande" when it attached
-    game.grandes[2] = game.CASTILLO  # what a Tournament in blue's Grande's region does
+    game.state.grandes[2] = game.state.CASTILLO  # what a Tournament in blue's Grande's region does
     session._changed()
     assert told == [True]
     table.link.emit("grande", c="blue", pulse_us=19000)  # the tower counted it

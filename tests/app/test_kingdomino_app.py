@@ -185,6 +185,20 @@ def test_at_a_real_table_the_computer_shows_its_move_and_the_table_confirms_it(
     assert state["computer"] is None and state["game"]["step"] == "king"
 
 
+def test_the_public_log_gives_each_named_domino_its_faces(app: TestClient) -> None:
+    """The adapter reads the dominoes from the game's state (`game.state.data`): every log line
+    naming a domino carries its faces, the others none."""
+    _create(app, players=["pink", "blue"], mode="table")
+    steps = [("chance", t) for t in ("draw 1", "draw 2", "draw 40", "draw 48", "king blue")]
+    for actor, text in [*steps, ("blue", "claim 40")]:
+        answer = app.post("/api/action", json={"text": text, "as": actor})
+        assert answer.status_code == 200, answer.text
+    lines = {line["text"]: line for line in app.get("/api/state").json()["log"]}
+    assert lines["draw 40"]["faces"] == "M1 W0" and lines["draw 48"]["faces"] == "W0 M3"
+    assert lines["claim 40"]["faces"] == "M1 W0"
+    assert "faces" not in lines["king blue"]
+
+
 def test_a_hint_is_a_legal_move_for_the_acting_seat_only(app: TestClient) -> None:
     created = _create(app, players=["pink", "blue"], mode="dealer", seed=3)
     tokens = {s["colour"]: s["token"] for s in created["seats"]}

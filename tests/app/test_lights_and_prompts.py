@@ -114,7 +114,7 @@ def test_every_reachable_state_has_a_known_prompt() -> None:
         assert prompt.key in texts, f"no prompt text for {prompt.key}"
         assert "{" not in prompt.text, prompt.text
         if len(game.current_players()) == 1 and game.current_players()[0] >= 0:
-            actor = game.colours[game.current_players()[0]]
+            actor = game.state.colours[game.current_players()[0]]
             assert all(h.colour == actor for h in prompt.highlights)
     assert {"power", "take", "card", "main.place", "disc.general", "over"} <= seen
 
@@ -136,7 +136,7 @@ def test_every_seat_page_gets_its_prompt_from_the_server() -> None:
             seen.add(own.key)
             assert own.key in texts and "{" not in own.text, own.key
             if own.key == "seat.wait":
-                who = {game.colours[p] for p in acting if p >= 0}
+                who = {game.state.colours[p] for p in acting if p >= 0}
                 assert not legal and set(own.params["who"]) == who
             if any(text.startswith("disc ") for text in legal):
                 assert own.key.startswith("seat.disc")
@@ -146,18 +146,21 @@ def test_every_seat_page_gets_its_prompt_from_the_server() -> None:
 def test_a_general_scoring_disc_says_how_many_of_yours_go_and_where_the_king_sends_them() -> None:
     rng = random.Random(5)
     game = Game(Options(players=tuple(PLAYERS), mode="dealer", seed=2, short_game=True))
-    while game.frame is None or getattr(game.frame, "purpose", None) != "general":
+    while game.state.frame is None or getattr(game.state.frame, "purpose", None) != "general":
         player = rng.choice(game.current_players())
         game.apply(rng.choice(game.legal_actions(player)), player)
     for seat in game.current_players():
         legal = [str(a) for a in game.legal_actions(seat)]
         prompt = seat_prompt(game, seat, legal)
         assert prompt is not None
-        own = game.pieces[game.CASTILLO][seat]
+        own = game.state.pieces[game.state.CASTILLO][seat]
         if own:
             assert prompt.key == "seat.disc.general"
-            assert prompt.params == {"castillo": own, "king": game.tok[game.king]}
-            assert f"your {own} caballeros" in prompt.text and game.tok[game.king] in prompt.text
+            assert prompt.params == {"castillo": own, "king": game.state.tok[game.state.king]}
+            assert (
+                f"your {own} caballeros" in prompt.text
+                and game.state.tok[game.state.king] in prompt.text
+            )
         else:
             assert prompt.key == "seat.disc.general.empty"
 
@@ -189,12 +192,12 @@ def test_session_sends_the_scenes_to_the_tower(table: Table) -> None:
     active = session.active
     assert active is not None
     game = active.game
-    while not (game.phase == "main" and any(a.kind == "place" for a in game.legal_actions())):
+    while not (game.state.phase == "main" and any(a.kind == "place" for a in game.legal_actions())):
         player = game.current_players()[0]
         legal = [a for a in game.legal_actions(player) if a.kind != "special"]
-        session.act(Role("seat", game.colours[player]), str(legal[0]))
-    actor = game.colours[game.current_players()[0]]
-    king = game.tok[game.king]
+        session.act(Role("seat", game.state.colours[player]), str(legal[0]))
+    actor = game.state.colours[game.current_players()[0]]
+    king = game.state.tok[game.state.king]
     targets = {str(a.arg) for a in game.legal_actions() if a.kind == "place"}
     colour = list(palette().players[actor])
     deadline = time.monotonic() + 5

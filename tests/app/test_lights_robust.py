@@ -121,7 +121,7 @@ def test_many_refused_actions_then_play_on_and_the_frames_keep_coming(
     for _ in range(6):  # play on: every move changes the lights
         player = game.current_players()[0]
         legal = [a for a in game.legal_actions(player) if a.kind != "special"]
-        session.act(Role("seat", game.colours[player]), str(legal[0]))
+        session.act(Role("seat", game.state.colours[player]), str(legal[0]))
     frames = len(sim.frames())
     deadline = time.monotonic() + 10
     while session.lights.sent == before or len(sim.frames()) == frames:

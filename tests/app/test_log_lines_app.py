@@ -125,18 +125,18 @@ def test_a_seat_sees_its_own_disc_and_nobody_elses_before_the_reveal(tmp_path: P
     rng = random.Random(4)
     game = _game(session)
     # play until several seats choose discs at once (a scoring's castillo or a Coup)
-    while not (isinstance(game.frame, DiscFrame) and len(game.current_players()) > 1):
+    while not (isinstance(game.state.frame, DiscFrame) and len(game.current_players()) > 1):
         _random_step(session, rng)
         assert not game.is_terminal(), "no secret disc choice in this game"
-    choosers = [game.colours[p] for p in game.current_players()]
+    choosers = [game.state.colours[p] for p in game.current_players()]
     chosen: dict[str, str] = {}
     game_id = _game_id(session)
     for colour in choosers[:-1]:  # the last one would reveal them all
-        player = game.colour(colour)
+        player = game.state.colour(colour)
         text = str(rng.choice(game.legal_actions(player)))
         session.act(Role("seat", colour), text)
         chosen[colour] = text.split()[1]
-        assert isinstance(game.frame, DiscFrame)  # not revealed yet
+        assert isinstance(game.state.frame, DiscFrame)  # not revealed yet
         _check_discs(session, chosen)
     session.close()
     again = Session(Store(db), checks_enabled=False)

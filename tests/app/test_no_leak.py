@@ -120,7 +120,7 @@ class Audit:
                 # revealed discs are public (the log names them): the same choice made earlier
                 # may be shown, the undisclosed one may not
                 line = json.dumps([colour, f"disc {region}"])
-                seat = game.colour(colour)
+                seat = game.state.colour(colour)
                 made = sum(1 for p, a in game.history if p == seat and str(a) == f"disc {region}")
                 shown = public.count(line)
                 assert shown < made, f"{colour}'s disc reached {receiver}"
@@ -128,8 +128,8 @@ class Audit:
 
 def castillo_delta(before: dict[str, int], game: Game) -> list[str]:
     after: dict[str, int] = {}
-    for throw in game.throws:
-        colour = game.colours[throw.colour]
+    for throw in game.state.throws:
+        colour = game.state.colours[throw.colour]
         after[colour] = after.get(colour, 0) + throw.count
     out: list[str] = []
     for colour, count in after.items():
@@ -139,8 +139,8 @@ def castillo_delta(before: dict[str, int], game: Game) -> list[str]:
 
 def throw_counts(game: Game) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for throw in game.throws:
-        colour = game.colours[throw.colour]
+    for throw in game.state.throws:
+        colour = game.state.colours[throw.colour]
         counts[colour] = counts.get(colour, 0) + throw.count
     return counts
 
@@ -187,7 +187,7 @@ def test_a_whole_game_leaks_nothing(client: TestClient, table: Table) -> None:
             actors = game.current_players()
             player = rng.choice(actors)
             assert player != CHANCE  # dealer mode
-            colour = game.colours[player]
+            colour = game.state.colours[player]
             legal = game.legal_actions(player)
             into_castillo = [a for a in legal if a.arg == "castillo" and a.kind in ("place", "to")]
             if into_castillo and rng.random() < 0.5:
@@ -203,9 +203,12 @@ def test_a_whole_game_leaks_nothing(client: TestClient, table: Table) -> None:
             # the discs set and not yet revealed (revealed discs are public: a set completed
             # may be followed at once by the discs of a general scoring)
             undisclosed.clear()
-            if isinstance(game.frame, DiscFrame):
+            if isinstance(game.state.frame, DiscFrame):
                 undisclosed.update(
-                    {game.colours[p]: game.tok[r] for p, r in game.frame.chosen.items()}
+                    {
+                        game.state.colours[p]: game.state.tok[r]
+                        for p, r in game.state.frame.chosen.items()
+                    }
                 )
             for cube in castillo_delta(before, game):
                 if uncertain_thrown < 3 and rng.random() < 0.3:
@@ -244,8 +247,8 @@ def resolve_issue(table: Table, conn: Conn, game: Game, rng: random.Random) -> N
         return
     elif issue.kind == "recount":
         table.link.lift_castillo()
-        for p, count in enumerate(game.pieces[game.CASTILLO]):
-            table.link.drop(*([game.colours[p]] * count))
+        for p, count in enumerate(game.state.pieces[game.state.CASTILLO]):
+            table.link.drop(*([game.state.colours[p]] * count))
         return
     else:
         payload = {"type": "resolve", "issue": issue.id, "how": issue.options[-1], "id": ident}

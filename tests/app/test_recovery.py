@@ -50,18 +50,18 @@ def test_restore_rebuilds_engine_and_checks(tmp_path: Path) -> None:
         legal = game.legal_actions(player)
         castillo = [a for a in legal if a.kind == "place" and a.arg == "castillo"]
         action = castillo[0] if castillo else rng.choice(legal)
-        session.act(Role("seat", game.colours[player]), str(action))
+        session.act(Role("seat", game.state.colours[player]), str(action))
         clock.advance(0.5)
         if castillo:
             thrown += 1
             if thrown == 2:
                 table.link.emit("uncertain", best="", d=4.0, pulse_us=11000)
                 (issue,) = active.checks.issues
-                session.confirm(issue.id, [game.colours[player]])
+                session.confirm(issue.id, [game.state.colours[player]])
             elif thrown == 3:
-                missing = game.colours[player]  # the third cube never arrives
+                missing = game.state.colours[player]  # the third cube never arrives
             else:
-                table.link.drop(game.colours[player])
+                table.link.drop(game.state.colours[player])
     table.link.drop(*[next(c for c in PLAYERS if c != missing)] * 2)  # unannounced
     clock.advance(10.0)
     assert session.run_due()
@@ -187,8 +187,10 @@ def test_a_dealer_game_restores_from_its_logged_draws(tmp_path: Path, monkeypatc
     rng = random.Random(2)
     for _ in range(150):
         player = rng.choice(game.current_players())
-        session.act(Role("seat", game.colours[player]), str(rng.choice(game.legal_actions(player))))
-    assert game.round_number > 2  # action cards were revealed by the dealer on the way
+        session.act(
+            Role("seat", game.state.colours[player]), str(rng.choice(game.legal_actions(player)))
+        )
+    assert game.state.round_number > 2  # action cards were revealed by the dealer on the way
     snapshot = game.snapshot()
     store.close()
 
@@ -224,9 +226,9 @@ def _game_with_a_throw(table: Table) -> tuple[int, str]:
         if player < 0:
             session.act(Role.table(), str(action))
         else:
-            session.act(Role("seat", game.colours[player]), str(action))
+            session.act(Role("seat", game.state.colours[player]), str(action))
         if castillo:
-            colour = game.colours[player]
+            colour = game.state.colours[player]
             table.link.drop(colour)
             return game_id, colour
 

@@ -24,7 +24,7 @@ def test_the_list_names_the_active_game_and_finished_scores(client: TestClient) 
     assert listed["active"] == first
     saved = {g["id"]: g for g in listed["games"]}
     assert saved[imported]["finished"] is True
-    assert saved[imported]["scores"] == dict(zip(PLAYERS, done.scores, strict=True))
+    assert saved[imported]["scores"] == dict(zip(PLAYERS, done.state.scores, strict=True))
     assert isinstance(saved[imported]["updated"], float)
     second = new_game(client)["id"]
     assert client.get("/api/games").json()["active"] == second

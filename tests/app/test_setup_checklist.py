@@ -32,13 +32,15 @@ def test_a_dealer_start_lists_the_king_homes_reserves_first_player_and_cards() -
     game = Game(Options(players=tuple(PLAYERS), mode="dealer", seed=3))
     items = setup_checklist(game)
     assert items is not None
-    assert _params(items, "checklist.king") == [{"area": game.tok[game.king]}]
+    assert _params(items, "checklist.king") == [{"area": game.state.tok[game.state.king]}]
     homes = {p["colour"]: p["area"] for p in _params(items, "checklist.home")}
-    assert homes == {game.colours[p]: game.tok[game.grandes[p]] for p in range(len(PLAYERS))}
+    assert homes == {
+        game.state.colours[p]: game.state.tok[game.state.grandes[p]] for p in range(len(PLAYERS))
+    }
     # every player starts alike: one line for all
     assert _params(items, "checklist.reserve_all") == [{"court": 7, "province": 21, "power": 13}]
     assert _params(items, "checklist.reserve") == []
-    assert _params(items, "checklist.first") == [{"colour": game.colours[game.first]}]
+    assert _params(items, "checklist.first") == [{"colour": game.state.colours[game.state.first]}]
     (cards,) = _params(items, "checklist.cards")
     assert cards["cards"] == game.view(None)["face_up"] and len(cards["cards"]) == 5
 

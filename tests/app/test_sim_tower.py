@@ -31,8 +31,8 @@ def test_a_cube_through_the_simulated_tower_matches_its_throw(sim_session: Sessi
         while "place castillo" not in [str(a) for a in game.legal_actions()]:
             player = game.current_players()[0]
             legal = [a for a in game.legal_actions(player) if a.kind not in ("special", "skip")]
-            session.act(Role("seat", game.colours[player]), str(legal[0]))
-        colour = game.colours[game.current_players()[0]]
+            session.act(Role("seat", game.state.colours[player]), str(legal[0]))
+        colour = game.state.colours[game.current_players()[0]]
         assert client.post("/api/action", json={"text": "place castillo"}).status_code == 200
         state = client.get("/api/state").json()
         assert state["checks"]["open"][0] == {

@@ -64,7 +64,7 @@ def test_the_running_game_continues_after_the_upgrade(old_db: Path) -> None:
         player = game.current_players()[0]
         action = random.Random(1).choice(game.legal_actions(player))
         before = len(game.history)
-        session.act(Role("seat", game.colours[player]), str(action))
+        session.act(Role("seat", game.state.colours[player]), str(action))
         assert len(game.history) > before  # the action and any dealer draws after it
         history = [(p, str(a)) for p, a in game.history]
     finally:

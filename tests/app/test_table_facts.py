@@ -29,26 +29,26 @@ def _play_until(table: Table, done: Any) -> None:
         if done(game):
             return
         for player in game.current_players():
-            table.session.act(Role("seat", game.colours[player]), passive(game))
+            table.session.act(Role("seat", game.state.colours[player]), passive(game))
     raise AssertionError("never reached")
 
 
 def test_open_power_cards_are_in_every_clients_state(table: Table, client: TestClient) -> None:
     new_game(client, open_power_cards=True)
     game = game_of(table)
-    _play_until(table, lambda g: g.phase == "take")
+    _play_until(table, lambda g: g.state.phase == "take")
     state = client.get("/api/state").json()
     assert state["options"]["open_power_cards"] is True
     remaining = state["game"]["remaining_power"]
-    for p, colour in enumerate(game.colours):
-        assert remaining[colour] == sorted(game.hands[p])
+    for p, colour in enumerate(game.state.colours):
+        assert remaining[colour] == sorted(game.state.hands[p])
         assert len(remaining[colour]) == 12  # one played this round
     assert _seat_state(client, "green")["game"]["remaining_power"] == remaining
 
 
 def test_power_cards_stay_secret_without_the_option(table: Table, client: TestClient) -> None:
     new_game(client)
-    _play_until(table, lambda g: g.phase == "take")
+    _play_until(table, lambda g: g.state.phase == "take")
     state = client.get("/api/state").json()
     assert state["options"]["open_power_cards"] is False
     assert "remaining_power" not in state["game"]
@@ -57,11 +57,11 @@ def test_power_cards_stay_secret_without_the_option(table: Table, client: TestCl
 
 def test_the_cards_taken_this_round_are_public(table: Table, client: TestClient) -> None:
     new_game(client)
-    _play_until(table, lambda g: g.phase == "main")
+    _play_until(table, lambda g: g.state.phase == "main")
     game = game_of(table)
-    acting = game.colours[game.current_players()[0]]
+    acting = game.state.colours[game.current_players()[0]]
     state = client.get("/api/state").json()
-    assert state["game"]["taken"] == {acting: game.turn.card}  # type: ignore[union-attr]
+    assert state["game"]["taken"] == {acting: game.state.turn.card}  # type: ignore[union-attr]
     assert _seat_state(client, "green")["game"]["taken"] == state["game"]["taken"]
 
 
@@ -69,15 +69,15 @@ def test_a_general_scorings_discs_are_logged_once_revealed(
     table: Table, client: TestClient
 ) -> None:
     new_game(client)
-    _play_until(table, lambda g: g.phase == "scoring")
+    _play_until(table, lambda g: g.state.phase == "scoring")
     game = game_of(table)
     first = game.current_players()[0]
-    table.session.act(Role("seat", game.colours[first]), passive(game))
+    table.session.act(Role("seat", game.state.colours[first]), passive(game))
     state = client.get("/api/state").json()
     assert not [line for line in state["log"] if line["kind"] == "reveal"]
     assert state["log"][-1]["text"] == "disc ?"  # set, not shown
-    _play_until(table, lambda g: g.phase != "scoring")
-    scoring = game.scorings[-1]
+    _play_until(table, lambda g: g.state.phase != "scoring")
+    scoring = game.state.scorings[-1]
     for state in (client.get("/api/state").json(), _seat_state(client, "blue")):
         reveals = [line for line in state["log"] if line["kind"] == "reveal"]
         assert len(reveals) == 1

@@ -213,7 +213,7 @@ def test_the_ui_translates_every_prompt_and_phase_of_the_variants(options: Optio
         rng = random.Random(seed)
         game = Game(options)
         while not game.is_terminal():
-            seen.update((f"prompt.{prompt_for(game, None).key}", f"phase.{game.phase}"))
+            seen.update((f"prompt.{prompt_for(game, None).key}", f"phase.{game.state.phase}"))
             player = rng.choice(game.current_players())
             game.apply(rng.choice(game.legal_actions(player)), player)
     assert len(seen) > 20
@@ -354,10 +354,10 @@ def test_power_shift_deals_on_the_seat_pages_and_leaks_nothing(
             state = settle()
         assert state["legal"] == [] and state["game"]["acting"] == ["chance"]
 
-        while game.phase == "setup_deal":
+        while game.state.phase == "setup_deal":
             colour = state["prompt"]["params"]["colour"]
             assert state["prompt"]["params"]["dealt"] == len(dealt[colour])
-            card = rng.choice(game.grey_deck)  # the card the player really drew
+            card = rng.choice(game.state.grey_deck)  # the card the player really drew
             other = next(c for c in players if c != colour)
             refusals = [
                 (table_conn, f"deal {colour} {card}", "forbidden"),  # the table never sees it

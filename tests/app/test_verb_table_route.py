@@ -40,7 +40,7 @@ def test_el_grande_serves_its_parameter_kinds_and_its_areas(client: TestClient) 
     regions = [r.ascii for r in elgrande_data.load("2023").regions]
     assert body["areas"] == [*regions, "castillo", "France", "Portugal", "court"]
     # the board's own area tokens: every one an action may name is served
-    board = Game(Options(players=tuple(PLAYERS)))
+    board = Game(Options(players=tuple(PLAYERS))).state
     assert set(body["areas"]) == set(board.area_tokens)
 
 

@@ -49,8 +49,8 @@ def test_the_stages_are_seat_0s_turns_2_6_10_with_a_placement_to_make() -> None:
     assert len(positions) == 3
     dominoes = []
     for game in positions:
-        assert game.current_players() == (0,) and game.step == PLACE
-        dominoes.append(game.kingdoms[0].dominoes)
+        assert game.current_players() == (0,) and game.state.step == PLACE
+        dominoes.append(game.state.kingdoms[0].dominoes)
     # one domino placed a turn from turn 2 on, at most (a domino that fits nowhere is discarded)
     assert dominoes[0] == 0 and 0 < dominoes[1] <= 4 and 4 < dominoes[2] <= 8
 

@@ -48,16 +48,18 @@ def table_game(
     start = first or colours[0]
     game.apply(f"first {start}", CHANCE)
     keep = set(reveals or ())
-    while game.phase == "setup_remove":  # alternative cards: set aside a card not to be revealed
+    while (
+        game.state.phase == "setup_remove"
+    ):  # alternative cards: set aside a card not to be revealed
         game.apply(next(a for a in game.legal_actions(CHANCE) if a.arg2 not in keep), CHANCE)
     game.apply(f"kingcard {king}", CHANCE)
     seat = colours.index(start)
     for i in range(len(colours)):
         game.apply(f"home {colours[(seat + i) % len(colours)]} {homes[i]}", CHANCE)
-    cards = reveals or [game.decks[d][0] for d in range(1, 5)]
+    cards = reveals or [game.state.decks[d][0] for d in range(1, 5)]
     for deck, card in enumerate(cards, start=1):
         game.apply(f"reveal {deck} {card}", CHANCE)
-    assert game.phase == "power", game.phase
+    assert game.state.phase == "power", game.state.phase
     return game
 
 
@@ -130,15 +132,15 @@ def record_text(game: Game) -> str:
 
 
 def castillo(game: Game) -> list[int]:
-    return list(game.pieces[game.CASTILLO])
+    return list(game.state.pieces[game.state.CASTILLO])
 
 
 def counts(game: Game) -> Mapping[str, Any]:
     """Where every caballero is, per colour (a compact state summary for assertions)."""
     return {
-        "pieces": [list(row) for row in game.pieces],
-        "court": list(game.court),
-        "province": list(game.province),
+        "pieces": [list(row) for row in game.state.pieces],
+        "court": list(game.state.court),
+        "province": list(game.state.province),
     }
 
 
@@ -167,21 +169,24 @@ def advance(game: Game, stop: Callable[[Game], bool]) -> None:
 
 def next_round(game: Game) -> None:
     """Play the rest of the round passively; stop at the next round's power phase."""
-    index = game.round_index
-    advance(game, lambda g: g.is_terminal() or (g.round_index > index and g.phase == "power"))
+    index = game.state.round_index
+    advance(
+        game,
+        lambda g: g.is_terminal() or (g.state.round_index > index and g.state.phase == "power"),
+    )
 
 
 def next_round_with(game: Game, reveals: Sequence[str], first_to_act: str) -> None:
     """Play the round out passively, enter the next round's cards for decks 1–4, then play
     power cards so that `first_to_act` plays 13 (acts first) and the others the lowest they
     can; stops at that player's take step."""
-    advance(game, lambda g: g.phase == "reveal")
+    advance(game, lambda g: g.state.phase == "reveal")
     for deck, card in enumerate(reveals, start=1):
         game.apply(f"reveal {deck} {card}", CHANCE)
-    leader = game.colour(first_to_act)
-    while game.phase == "power":
+    leader = game.state.colour(first_to_act)
+    while game.state.phase == "power":
         player = game.current_player()
         legal = game.legal_actions(player)
         wanted = [a for a in legal if a.arg == "13"] if player == leader else legal[:1]
         game.apply(wanted[0], player)
-    assert game.turn is not None and game.turn.player == leader
+    assert game.state.turn is not None and game.state.turn.player == leader

@@ -25,21 +25,21 @@ def purple_to_place() -> Game:
     play_powers(game, {"purple": 9, "green": 1, "blue": 2, "orange": 3})
     game.apply("take 2")
     game.apply(game.legal_actions()[0])  # the first face-up card
-    assert game.phase == "main"
+    assert game.state.phase == "main"
     return game
 
 
 def castillo_scored(game: Game) -> dict[str, int]:
     """Play to the general scoring, set every disc, and read the castillo the scoring counted."""
-    turn = game.turn
-    while game.turn is turn and game.phase == "main" and game.frame is None:
+    turn = game.state.turn
+    while game.state.turn is turn and game.state.phase == "main" and game.state.frame is None:
         moves = game.legal_actions()
         game.apply(Action("skip") if Action("skip") in moves else Action("done"))
     play_to_general_scoring(game)
-    while game.phase == "scoring" and game.frame is not None:
+    while game.state.phase == "scoring" and game.state.frame is not None:
         for seat in game.current_players():
             game.apply(game.legal_actions(seat)[0], seat)
-    general = next(s for s in game.scorings if s["kind"] == "general")
+    general = next(s for s in game.state.scorings if s["kind"] == "general")
     area = next(a for a in general["areas"] if a["area"] == "castillo")
     return dict(area["counts"])
 
@@ -60,9 +60,9 @@ def test_too_many_cubes_the_tower_wins() -> None:
     # Announced 1, threw 2: the second came from purple's court.
     game = purple_to_place()
     game.apply("place castillo")
-    court = game.court[game.colour("purple")]
+    court = game.state.court[game.state.colour("purple")]
     game.apply("castillo-fix purple+1 too-many", CHANCE)
-    assert game.court[game.colour("purple")] == court - 1
+    assert game.state.court[game.state.colour("purple")] == court - 1
     assert_conserved(game)
     assert castillo_scored(game) == {"purple": 2}
 
@@ -70,10 +70,10 @@ def test_too_many_cubes_the_tower_wins() -> None:
 def test_undo_after_a_throw_the_cube_stays_in_the_tower() -> None:
     game = purple_to_place()
     game.apply("place castillo")
-    game.undo(game.colour("purple"))  # the game takes it back; the cube is in the tower
-    assert game.pieces[game.CASTILLO] == [0, 0, 0, 0]
+    game.undo(game.state.colour("purple"))  # the game takes it back; the cube is in the tower
+    assert game.state.pieces[game.state.CASTILLO] == [0, 0, 0, 0]
     game.apply("castillo-fix purple+1 undo", CHANCE)
-    assert not game.can_undo(game.colour("purple"))  # a correction is never undone
+    assert not game.can_undo(game.state.colour("purple"))  # a correction is never undone
     assert_conserved(game)
     assert castillo_scored(game) == {"purple": 1}
 

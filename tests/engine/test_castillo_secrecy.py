@@ -37,22 +37,22 @@ CASES = [
 def swapped(game: Game) -> Game | None:
     """The same state with one caballero swapped between the castillo and the provinces of two
     colours (None when no such swap keeps what the turn's throws told the table)."""
-    castillo = game.pieces[game.CASTILLO]
+    castillo = game.state.pieces[game.state.CASTILLO]
     heard: Counter[int] = Counter()
-    for throw in heard_throws(game):
+    for throw in heard_throws(game.state):
         heard[throw.colour] += throw.count
-    out_of = [p for p in range(game.n) if castillo[p] > heard[p]]
-    into = [p for p in range(game.n) if game.province[p] > 0]
+    out_of = [p for p in range(game.state.n) if castillo[p] > heard[p]]
+    into = [p for p in range(game.state.n) if game.state.province[p] > 0]
     pairs = [(a, b) for a in out_of for b in into if a != b]
     if not pairs:
         return None
     a, b = pairs[0]
-    other = copy.deepcopy(game, memo={id(game.data): game.data})
-    other.pieces[other.CASTILLO][a] -= 1
-    other.province[a] += 1
-    other.pieces[other.CASTILLO][b] += 1
-    other.province[b] -= 1
-    other.touched()
+    other = copy.deepcopy(game, memo={id(game.state.data): game.state.data})
+    other.state.pieces[other.state.CASTILLO][a] -= 1
+    other.state.province[a] += 1
+    other.state.pieces[other.state.CASTILLO][b] += 1
+    other.state.province[b] -= 1
+    other.state.touched()
     return other
 
 
@@ -65,8 +65,8 @@ def check_closed(game: Game) -> bool:
     looks the same to the public and to every seat whose province did not change."""
     public = game.view(None)
     assert "province" not in public and "contents" not in public["castillo"]
-    assert len(public["throws"]) == len(heard_throws(game))
-    start = turn_start(game)
+    assert len(public["throws"]) == len(heard_throws(game.state))
+    start = turn_start(game.state)
     in_turn = sum(castillo_step(a) for _, a in game.history[start:])
     logged = sum(
         text in ("place castillo", "to castillo") or text.startswith("castillo-fix ")
@@ -76,16 +76,16 @@ def check_closed(game: Game) -> bool:
     other = swapped(game)
     if other is None:
         return False
-    changed = {p for p in range(game.n) if other.province[p] != game.province[p]}
-    for viewer in [None, *[p for p in range(game.n) if p not in changed]]:
+    changed = {p for p in range(game.state.n) if other.state.province[p] != game.state.province[p]}
+    for viewer in [None, *[p for p in range(game.state.n) if p not in changed]]:
         assert view_text(game, viewer) == view_text(other, viewer), f"viewer {viewer}"
     return True
 
 
 def check_open(game: Game) -> bool:
     public = game.view(None)
-    castillo = game.pieces[game.CASTILLO]
-    contents = {game.colours[p]: n for p, n in enumerate(castillo) if n}
+    castillo = game.state.pieces[game.state.CASTILLO]
+    contents = {game.state.colours[p]: n for p, n in enumerate(castillo) if n}
     assert public["castillo"]["contents"] == contents
     assert public["throws"] == game.snapshot()["throws"]  # the whole history
     other = swapped(game)
@@ -134,7 +134,7 @@ def test_the_throws_of_the_turn_are_heard_then_gone() -> None:
         ("purple", "purple", 1)
     ]
     assert ["purple", "place castillo"] in heard["log"]
-    while game.turn is not None and game.colours[game.turn.player] == "purple":
+    while game.state.turn is not None and game.state.colours[game.state.turn.player] == "purple":
         moves = [str(a) for a in game.legal_actions()]
         game.apply(
             next(m for m in ("skip", "done") if m in moves)

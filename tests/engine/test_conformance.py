@@ -128,23 +128,23 @@ class Checker:
     def king_region(self, g: Game) -> tuple[object, ...]:
         """Everything in the King's region (the castillo, after Revolt; nothing in France or
         Portugal, after Exile)."""
-        k = g.king
-        if not 0 <= k <= g.CASTILLO:
+        k = g.state.king
+        if not 0 <= k <= g.state.CASTILLO:
             return ()
-        grandes = tuple(p for p in range(g.n) if g.grandes[p] == k)
-        tiles = tuple(sorted(t for t, area in g.tiles.items() if area == k))
-        return (tuple(g.pieces[k]), grandes, tiles)
+        grandes = tuple(p for p in range(g.state.n) if g.state.grandes[p] == k)
+        tiles = tuple(sorted(t for t, area in g.state.tiles.items() if area == k))
+        return (tuple(g.state.pieces[k]), grandes, tiles)
 
     def before(self, g: Game, player: int, action: Action) -> None:
         self.last = Before(
-            king=g.king,
+            king=g.state.king,
             king_region=self.king_region(g),
-            castillo=list(g.pieces[g.CASTILLO]),
-            scores=list(g.scores),
-            scorings=len(g.scorings),
-            escort=isinstance(g.frame, EscortFrame),
-            king_card=g.turn is not None and moves_king(g, g.turn.card),
-            infiltrate=g.turn is not None and getattr(g.turn, "infiltrate", False),
+            castillo=list(g.state.pieces[g.state.CASTILLO]),
+            scores=list(g.state.scores),
+            scorings=len(g.state.scorings),
+            escort=isinstance(g.state.frame, EscortFrame),
+            king_card=g.state.turn is not None and moves_king(g, g.state.turn.card),
+            infiltrate=g.state.turn is not None and getattr(g.state.turn, "infiltrate", False),
         )
 
     def after(self, g: Game, player: int, action: Action) -> None:
@@ -152,21 +152,21 @@ class Checker:
         assert before is not None
         self.steps += 1
         self.check_counts(g)
-        new_scorings = g.scorings[before.scorings :]
+        new_scorings = g.state.scorings[before.scorings :]
         general = any(s["kind"] == "general" for s in new_scorings)
         self.check_king_region(g, player, action, before, general)
-        castillo = g.pieces[g.CASTILLO]
-        if general and g.king != g.CASTILLO:
-            assert castillo == [0] * g.n, (
+        castillo = g.state.pieces[g.state.CASTILLO]
+        if general and g.state.king != g.state.CASTILLO:
+            assert castillo == [0] * g.state.n, (
                 f"the castillo is not empty after a general scoring: {castillo}"
             )
         elif not general:
-            left = [p for p in range(g.n) if castillo[p] < before.castillo[p]]
+            left = [p for p in range(g.state.n) if castillo[p] < before.castillo[p]]
             assert not left, (
                 f"{action} took caballeros out of the castillo: {before.castillo} -> {castillo}"
             )
-        assert all(a >= b for a, b in zip(g.scores, before.scores, strict=True)), (
-            f"{action} lowered a score: {before.scores} -> {g.scores}"
+        assert all(a >= b for a, b in zip(g.state.scores, before.scores, strict=True)), (
+            f"{action} lowered a score: {before.scores} -> {g.state.scores}"
         )
         self.scoring_kinds.extend(s["kind"] for s in new_scorings)
         self.check_legal(g)
@@ -179,26 +179,34 @@ class Checker:
         card_starts = before.king_card and action.kind in ("special", "allow")
         if action.kind in KING_MOVES or before.escort or card_starts:
             return  # the King moves (and an Escort follows him)
-        assert g.king == before.king, f"the King moved by {action}"
+        assert g.state.king == before.king, f"the King moved by {action}"
         now = self.king_region(g)
-        if general and g.king == g.CASTILLO:
+        if general and g.state.king == g.state.CASTILLO:
             return  # Revolt: the castillo is scored and its pieces go back in
-        if before.infiltrate and action.kind == "place" and g.area(action.arg) == g.king:
+        if (
+            before.infiltrate
+            and action.kind == "place"
+            and g.state.area(action.arg) == g.state.king
+        ):
             pieces = list(before.king_region[0])  # type: ignore[call-overload]
             pieces[player] += 1
             expected = (tuple(pieces), *before.king_region[1:])
             assert now == expected, f"Infiltration placed wrongly: {before.king_region} -> {now}"
             return
         assert now == before.king_region, (
-            f"{action} changed the King's region {g.tok[g.king]}: {before.king_region} -> {now}"
+            f"{action} changed the King's region {g.state.tok[g.state.king]}: "
+            f"{before.king_region} -> {now}"
         )
 
     def check_counts(self, g: Game) -> None:
-        for p, colour in enumerate(g.colours):
-            on_board = sum(g.pieces[a][p] for a in range(g.R + 1))
-            total = on_board + g.court[p] + g.province[p]
+        for p, colour in enumerate(g.state.colours):
+            on_board = sum(g.state.pieces[a][p] for a in range(g.state.R + 1))
+            total = on_board + g.state.court[p] + g.state.province[p]
             assert total == self.total, f"{colour} has {total} caballeros, not {self.total}"
-            places = [g.pieces[a][p] for a in range(g.R + 1)] + [g.court[p], g.province[p]]
+            places = [g.state.pieces[a][p] for a in range(g.state.R + 1)] + [
+                g.state.court[p],
+                g.state.province[p],
+            ]
             assert min(places) >= 0, f"{colour} has a negative count: {places}"
 
     def check_legal(self, g: Game) -> None:
@@ -206,7 +214,7 @@ class Checker:
         if g.is_terminal():
             assert actors == (), f"a finished game still has actors {actors}"
             assert g.legal_actions() == []
-            for p in range(g.n):
+            for p in range(g.state.n):
                 assert g.legal_actions(p) == []
             return
         assert actors, "a running game has nobody to act"
@@ -219,17 +227,19 @@ class Checker:
             assert [a for a, _ in outcomes] == entries
         for p in actors:
             legal = g.legal_actions(p)
-            assert legal, f"{g.colours[p] if p >= 0 else 'chance'} acts but has no legal action"
+            assert legal, (
+                f"{g.state.colours[p] if p >= 0 else 'chance'} acts but has no legal action"
+            )
             assert len(set(legal)) == len(legal), f"duplicate legal actions: {legal}"
             for action in legal:
                 assert g.parse(str(action)) == action, f"{action!r} does not parse back"
-        for p in range(g.n):
+        for p in range(g.state.n):
             if p not in actors:
-                assert g.legal_actions(p) == [], f"{g.colours[p]} may act out of turn"
+                assert g.legal_actions(p) == [], f"{g.state.colours[p]} may act out of turn"
 
 
 def moves_king(g: Game, card_id: str) -> bool:
-    card = g.data.cards.get(card_id)
+    card = g.state.data.cards.get(card_id)
     return card is not None and any(step.get("op") == "king" for step in card.effect)
 
 
@@ -251,7 +261,7 @@ def reported(config: Config, seed: int, holder: list[Game]) -> Iterator[None]:
 
 
 def play_checked(config: Config, seed: int) -> Checker:
-    data_total = Game(config.options(seed)).data.caballeros_per_colour
+    data_total = Game(config.options(seed)).state.data.caballeros_per_colour
     checker = Checker(total=data_total)
     holder: list[Game] = []
 
@@ -268,12 +278,14 @@ def play_checked(config: Config, seed: int) -> Checker:
         check_round_trips(game)
         replayed = from_record(json.loads(json.dumps(to_record(game))))
         assert replayed.is_terminal()
-        assert replayed.scores == game.scores
-        assert replayed.scorings == game.scorings
-        general = [s for s in game.scorings if s["kind"] == "general"]
-        assert len(general) == len(game.data.scoring_after), "not every general scoring happened"
-        assert len(game.score_history) == len(game.rounds)
-        assert len(game.rounds) == (6 if config.short_game else game.data.rounds)
+        assert replayed.state.scores == game.state.scores
+        assert replayed.state.scorings == game.state.scorings
+        general = [s for s in game.state.scorings if s["kind"] == "general"]
+        assert len(general) == len(game.state.data.scoring_after), (
+            "not every general scoring happened"
+        )
+        assert len(game.state.score_history) == len(game.state.rounds)
+        assert len(game.state.rounds) == (6 if config.short_game else game.state.data.rounds)
     return checker
 
 

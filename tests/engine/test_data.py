@@ -154,7 +154,7 @@ def test_an_override_changes_a_value_and_adds_a_card(tmp_path: Path) -> None:
     assert "census" in data.deck_cards(3)
     assert load("2023").region("Toledo").values == (7, 4, 2)  # the shipped data is unchanged
     game = Game(Options(), data)  # override files reach a game only as loaded data
-    assert game.values_of(game.area("Toledo")) == (8, 4, 2)
+    assert game.state.values_of(game.state.area("Toledo")) == (8, 4, 2)
     scored = score_position(
         {
             "players": ["purple", "green", "blue", "orange"],

@@ -79,7 +79,7 @@ def test_the_deal_does_not_depend_on_the_decisions_before_it() -> None:
     a = play_decisions(Options(mode="dealer", seed=9), policy_seed=1, stop=1)
     b = play_decisions(Options(mode="dealer", seed=9), policy_seed=2, stop=1)
     assert chance_steps(a) == chance_steps(b)
-    assert a.phase == "power"
+    assert a.state.phase == "power"
 
 
 @pytest.mark.parametrize("options", VARIANTS, ids=IDS)
@@ -94,7 +94,7 @@ def test_a_dealer_record_replays_in_table_mode(options: Options) -> None:
     # Same state, but from here the table enters the cards itself.
     replayed = Game.replay(dataclasses.replace(options, mode="table"), dealer.history)
     assert state(replayed) == state(dealer)
-    while not table.is_chance():
+    while not table.state.is_chance():
         for player in table.current_players():
             table.apply(table.legal_actions(player)[0], player)
     assert table.current_players() == (CHANCE,)
@@ -106,13 +106,13 @@ def test_a_table_game_asks_for_every_chance_step() -> None:
     assert game.current_players() == (CHANCE,)
     assert game.history == []
     game.apply("first green", CHANCE)
-    assert game.first == 1
+    assert game.state.first == 1
     assert game.current_players() == (CHANCE,)
 
 
 def test_a_dealer_game_never_asks_for_chance_and_refuses_it() -> None:
     game = Game(Options(mode="dealer", seed=4))
-    assert game.phase == "power"
+    assert game.state.phase == "power"
     assert CHANCE not in game.current_players()
     before = game.snapshot()
     with pytest.raises(IllegalAction):
@@ -166,4 +166,4 @@ def test_a_dealer_game_resumed_from_its_record_deals_as_if_never_interrupted(cut
     while not resumed.is_terminal():
         _decide(resumed)
     assert resumed.history == whole.history
-    assert resumed.scores == whole.scores
+    assert resumed.state.scores == whole.state.scores

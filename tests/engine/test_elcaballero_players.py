@@ -87,19 +87,25 @@ def test_the_projected_score_is_the_points_plus_a_scoring_now_and_changes_nothin
         projected = game.projected_scores()
         assert game.snapshot() == before
         if game.is_terminal():
-            assert projected == game.scores
+            assert projected == game.state.scores
             continue
-        scoring = score_map(game.board, game.rules.layout, game.seat_names(), game.board.governors)
+        scoring = score_map(
+            game.state.board, game.state.rules.layout, game.seat_names(), game.state.board.governors
+        )
         now = [int(scoring["totals"][name]) for name in game.seat_names()]
-        assert projected == [s + n for s, n in zip(game.scores, now, strict=True)]
+        assert projected == [s + n for s, n in zip(game.state.scores, now, strict=True)]
 
 
 def last_turn_of_round_2(game: Game) -> bool:
-    return game.round == 2 and game.phase == "turn" and game.turn_index == game.n - 1
+    return (
+        game.state.round == 2
+        and game.state.phase == "turn"
+        and game.state.turn_index == game.state.n - 1
+    )
 
 
 def power_cards_of_round_3(game: Game) -> bool:
-    return game.round == 3 and game.phase == "power"
+    return game.state.round == 3 and game.state.phase == "power"
 
 
 def twin_positions(
@@ -150,7 +156,7 @@ def test_a_decision_depends_only_on_what_the_seat_may_know(players: int, extende
 
 def test_the_power_card_decision_depends_only_on_what_the_seat_may_know() -> None:
     dealt, table = twin_positions(4, False, power_cards_of_round_3)
-    assert dealt.view(0) == table.view(0) and dealt.dealer_seed != table.dealer_seed
+    assert dealt.view(0) == table.view(0) and dealt.state.dealer_seed != table.state.dealer_seed
     seat = dealt.current_players()[0]
     picks = [
         MonteCarloPlayer(seconds=None, seed=11, playouts=26).choose(game, seat)
@@ -162,14 +168,14 @@ def test_the_power_card_decision_depends_only_on_what_the_seat_may_know() -> Non
 def test_a_turn_is_planned_once_and_its_later_steps_follow_the_plan() -> None:
     game = random_position(3, False, 5, 0)
     player = MonteCarloPlayer(seconds=None, seed=2, playouts=9, plans=3)
-    while game.phase != "turn":
+    while game.state.phase != "turn":
         seat = game.current_players()[0]
         game.apply(player.choose(game, seat), seat)
     seat = game.current_players()[0]
     game.apply(player.choose(game, seat), seat)
     searched = player.playouts
     steps = 1
-    while game.current_players() == (seat,) and game.phase == "turn":
+    while game.current_players() == (seat,) and game.state.phase == "turn":
         game.apply(player.choose(game, seat), seat)
         steps += 1
     assert steps >= 2 and player.playouts == searched, "a later step searched again"
@@ -178,11 +184,11 @@ def test_a_turn_is_planned_once_and_its_later_steps_follow_the_plan() -> None:
 def test_caballero_numbers_weighed_are_the_least_for_each_standing() -> None:
     for seed in range(6):
         game = random_position(4, False, seed, 60 + 10 * seed)
-        if game.phase != "turn":
+        if game.state.phase != "turn":
             continue
         seat = game.current_players()[0]
         actions = game.legal_actions(seat)
-        kept = worth_weighing(game, seat, actions)
+        kept = worth_weighing(game.state, seat, actions)
         assert set(kept) <= set(actions)
         dropped = [a for a in actions if a not in kept]
         assert all(a.kind in ("knight", "raise") for a in dropped)
@@ -222,7 +228,7 @@ def test_the_monte_carlo_player_beats_random_players(
     bots: list[Player] = [RandomPlayer(seed * 10 + s) for s in range(players)]
     bots[hero] = small_monte_carlo(seed)
     game = play(Game(options(players, extended, seed)), bots)
-    assert game.scores[hero] == max(game.scores) > 0
+    assert game.state.scores[hero] == max(game.state.scores) > 0
 
 
 def test_the_greedy_player_beats_random_players() -> None:
@@ -231,7 +237,7 @@ def test_the_greedy_player_beats_random_players() -> None:
         bots: list[Player] = [RandomPlayer(seed * 10 + s) for s in range(4)]
         bots[seed] = GreedyPlayer(seed)
         game = play(Game(options(4, seed % 2 == 1, seed)), bots)
-        wins += game.scores[seed] == max(game.scores)
+        wins += game.state.scores[seed] == max(game.state.scores)
     assert wins >= 3
 
 

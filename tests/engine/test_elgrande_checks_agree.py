@@ -37,11 +37,11 @@ IDS += ["1995-4p-dealer", "1995-2p"]
 def _tokens(game: Game) -> list[str]:
     """Every kind of argument, from the game's own tokens."""
     return [
-        *sorted(game.area_tokens),
-        *game.colours,
-        *sorted(game.data.cards)[::4],
-        *sorted(game.data.grey_cards)[:4],
-        *[t.id for t in game.data.tiles],
+        *sorted(game.state.area_tokens),
+        *game.state.colours,
+        *sorted(game.state.data.cards)[::4],
+        *sorted(game.state.data.grey_cards)[:4],
+        *[t.id for t in game.state.data.tiles],
         *[str(n) for n in range(15)],
         "?",
     ]
@@ -74,7 +74,7 @@ def test_legal_actions_pass_every_check_and_the_others_are_refused_specifically(
         player = rng.choice(game.current_players())
         legal = game.legal_actions(player)
         for action in legal:
-            found = check(game, player, action)
+            found = check(game.state, player, action)
             assert found is None, (steps, str(action), found.key, found.reason)
         listed = {str(a) for a in legal}
         for text in sorted(_near_misses(game, legal, rng) - listed):
@@ -84,9 +84,9 @@ def test_legal_actions_pass_every_check_and_the_others_are_refused_specifically(
                 continue  # not notation: a NotationError, not a refusal
             if str(action) in listed:
                 continue
-            found = check(game, player, action)
-            assert found is not None, (steps, game.phase, text, [str(a) for a in legal][:8])
-            assert explain(game, player, action).key == found.key
+            found = check(game.state, player, action)
+            assert found is not None, (steps, game.state.phase, text, [str(a) for a in legal][:8])
+            assert explain(game.state, player, action).key == found.key
             name = found.key.removeprefix(KEY_PREFIX)
             assert found.key.startswith(KEY_PREFIX) and name in REFUSALS, found.key
             assert sorted(found.params) == sorted(REFUSALS[name]), (found.key, found.params)
@@ -101,19 +101,19 @@ def test_legal_actions_pass_every_check_and_the_others_are_refused_specifically(
 @pytest.mark.parametrize("edition", ["2023", "1995"])
 def test_the_dummy_named_first_player_is_refused_by_its_own_key(edition: str) -> None:
     game = Game(Options(players=players_for(edition, 2), edition=edition, mode="table"))
-    assert game.phase == "setup_first" and game.dummy >= 0
-    dummy = game.colours[game.dummy]
+    assert game.state.phase == "setup_first" and game.state.dummy >= 0
+    dummy = game.state.colours[game.state.dummy]
     action = game.parse(f"first {dummy}")
     assert action not in game.legal_actions(CHANCE)
-    found = explain(game, CHANCE, action)
+    found = explain(game.state, CHANCE, action)
     assert found.key == KEY_PREFIX + "dummy_not_first", found.key
     assert found.params == {"colour": dummy}
     assert "never gets the first-player marker" in found.reason
     with pytest.raises(IllegalAction) as refused:
         game.apply(action, CHANCE)
     assert refused.value.key == found.key and refused.value.params == found.params
-    for player in game.seats:  # a player may go first: no check refuses it
-        assert check(game, CHANCE, game.parse(f"first {game.colours[player]}")) is None
+    for player in game.state.seats:  # a player may go first: no check refuses it
+        assert check(game.state, CHANCE, game.parse(f"first {game.state.colours[player]}")) is None
 
 
 # A card's one-choice steps (engine.elgrande.effects lists their choices by
@@ -131,7 +131,8 @@ CHOICE_STEPS: list[dict[str, Any]] = [
 
 def _choice_probes(game: Game, verb: str) -> list[Action]:
     """Every action of the step's verb with one or two arguments of the game's tokens."""
-    tokens = [*sorted(game.area_tokens), *game.colours, *[t.id for t in game.data.tiles]]
+    board = game.state
+    tokens = [*sorted(board.area_tokens), *board.colours, *[t.id for t in board.data.tiles]]
     texts = [f"{verb} {a}" for a in tokens] + [f"{verb} {a} {b}" for a in tokens for b in tokens]
     out = []
     for text in texts:
@@ -157,10 +158,11 @@ def test_every_choice_a_one_choice_step_leaves_out_is_refused_specifically() -> 
         while not game.is_terminal():
             for who, action in random_step(game, rng):
                 game.apply(action, who)
-            if game.phase != "main" or game.frame is not None or rng.random() > 0.1:
+            if game.state.phase != "main" or game.state.frame is not None or rng.random() > 0.1:
                 continue
             for step in CHOICE_STEPS:
-                board = game.clone()
+                trial = game.clone()
+                board = trial.state
                 assert board.turn is not None
                 me = board.turn.player
                 STEPS[step["op"]](board, step, me)
@@ -168,8 +170,8 @@ def test_every_choice_a_one_choice_step_leaves_out_is_refused_specifically() -> 
                 if not isinstance(frame, ChoiceFrame):
                     continue  # nothing to choose (e.g. no Grande may move)
                 kinds[frame.kind] = kinds.get(frame.kind, 0) + 1
-                legal = board.legal_actions(me)
-                for action in _choice_probes(board, frame.kind):
+                legal = trial.legal_actions(me)
+                for action in _choice_probes(trial, frame.kind):
                     found = check(board, me, action)
                     if action in legal:
                         assert found is None, (str(action), found)

@@ -64,12 +64,12 @@ def _template(belief: Belief) -> str:
     included), the history, the pending secret step's choices and options, and the fields
     the snapshot leaves out."""
     g = belief.template
-    frame = g.frame
+    frame = g.state.frame
     extra = {
-        "throw_key": list(g.throw_key),
-        "throws": [(t.round, t.by, t.colour, t.count) for t in g.throws],
-        "dealer_seed": g.dealer_seed,
-        "unseen": g.unseen_set_aside,
+        "throw_key": list(g.state.throw_key),
+        "throws": [(t.round, t.by, t.colour, t.count) for t in g.state.throws],
+        "dealer_seed": g.state.dealer_seed,
+        "unseen": g.state.unseen_set_aside,
         "history": [[p, str(a)] for p, a in g.history],
         "chosen": sorted(getattr(frame, "chosen", {}).items()),
         "options": sorted(
@@ -104,7 +104,7 @@ def test_players_choose_legal_actions_everywhere(options: Options) -> None:
             _advance(game, rng, 1)
             continue
         decision += 1
-        secret = isinstance(game.frame, DiscFrame)
+        secret = isinstance(game.state.frame, DiscFrame)
         if secret or decision % 8 == 0:
             discs += secret
             before = _snapshot(game)
@@ -126,7 +126,7 @@ def _to_disc_step(options: Options, seed: int) -> Game:
     rng = random.Random(seed)
     game = SPEC.new_state(options)
     while not game.is_terminal():
-        if isinstance(game.frame, DiscFrame) and len(game.current_players()) >= 3:
+        if isinstance(game.state.frame, DiscFrame) and len(game.current_players()) >= 3:
             return game
         _advance(game, rng, 1)
     raise AssertionError("no disc step")
@@ -141,7 +141,7 @@ def test_another_seats_unrevealed_disc_changes_nothing() -> None:
     first, second = game.clone(), game.clone()
     first.apply(legal[0], a)
     second.apply(legal[-1], a)
-    assert first.frame is not None and second.frame is not None
+    assert first.state.frame is not None and second.state.frame is not None
     assert _snapshot(first) != _snapshot(second)  # the true states differ
     assert first.view(b) == second.view(b)
     one, two = Belief(first, b), Belief(second, b)
@@ -150,32 +150,32 @@ def test_another_seats_unrevealed_disc_changes_nothing() -> None:
     decide = [SearchPlayer(None, seed=9, iterations=60).choose(s, b) for s in (first, second)]
     assert decide[0] == decide[1]
     # the seat's own disc is its own knowledge: kept in its template
-    assert one.template.frame is not None
-    own = Belief(first, a).template.frame
+    assert one.template.state.frame is not None
+    own = Belief(first, a).template.state.frame
     assert isinstance(own, DiscFrame) and a in own.chosen
 
 
 def _castillo_swap(game: Game, me: int) -> Game | None:
     """`game` with one caballero of colour A moved from the castillo to A's province and one of
     colour B from B's province into it (A, B not `me`, never a caballero heard this turn)."""
-    castillo = game.pieces[game.CASTILLO]
+    castillo = game.state.pieces[game.state.CASTILLO]
     heard: Counter[int] = Counter()
-    first = game.turn.first_throw if game.turn is not None else len(game.throws)
-    for throw in game.throws[first:]:
+    first = game.state.turn.first_throw if game.state.turn is not None else len(game.state.throws)
+    for throw in game.state.throws[first:]:
         heard[throw.colour] += throw.count
-    out_of = [p for p in range(game.n) if p != me and castillo[p] > heard[p]]
-    into = [p for p in range(game.n) if p != me and game.province[p] > 0]
+    out_of = [p for p in range(game.state.n) if p != me and castillo[p] > heard[p]]
+    into = [p for p in range(game.state.n) if p != me and game.state.province[p] > 0]
     pairs = [(x, y) for x in out_of for y in into if x != y]
     if not pairs:
         return None
     x, y = pairs[0]
     other = game.clone()
-    other.dealer_seed = game.dealer_seed
-    other.pieces[other.CASTILLO][x] -= 1
-    other.province[x] += 1
-    other.pieces[other.CASTILLO][y] += 1
-    other.province[y] -= 1
-    other.touched()
+    other.state.dealer_seed = game.state.dealer_seed
+    other.state.pieces[other.state.CASTILLO][x] -= 1
+    other.state.province[x] += 1
+    other.state.pieces[other.state.CASTILLO][y] += 1
+    other.state.province[y] -= 1
+    other.state.touched()
     return other
 
 
@@ -211,7 +211,7 @@ def test_castillo_contents_change_nothing() -> None:
     _advance(game, random.Random(2), 150)
     me = game.current_players()[0]
     template = Belief(game, me).template
-    assert template.pieces[template.CASTILLO] == game.pieces[game.CASTILLO]
+    assert template.state.pieces[template.state.CASTILLO] == game.state.pieces[game.state.CASTILLO]
 
 
 def test_cards_to_come_change_nothing() -> None:
@@ -221,12 +221,12 @@ def test_cards_to_come_change_nothing() -> None:
     games = [SPEC.replay_start(options), SPEC.replay_start(options)]
     rng = random.Random(4)
     removed = 0
-    while games[0].phase != "power":
+    while games[0].state.phase != "power":
         actors = games[0].current_players()
         assert actors == (CHANCE,)
         outcomes = [a for a, _ in games[0].chance_outcomes()]
         common = [a for a in outcomes if games[1].is_legal(CHANCE, a)]
-        if games[0].phase == "setup_remove":
+        if games[0].state.phase == "setup_remove":
             # the two games set aside two different cards of the deck
             games[0].apply(common[0], CHANCE)
             games[1].apply(common[-1], CHANCE)
@@ -237,7 +237,7 @@ def test_cards_to_come_change_nothing() -> None:
             g.apply(action, CHANCE)
     assert removed >= 3
     for g in games:
-        g.dealer_seed = 12345 if g is games[0] else 67890
+        g.state.dealer_seed = 12345 if g is games[0] else 67890
     seat = games[0].current_players()[0]
     assert games[0].view(seat) == games[1].view(seat)
     one, two = Belief(games[0], seat), Belief(games[1], seat)
@@ -265,23 +265,27 @@ def test_set_aside_candidates_are_the_public_ones() -> None:
         for _, action in game.history:
             if action.kind == "remove":
                 deck = int(action.arg)
-                deck = 2 if deck == 3 and 3 not in game.slots else deck
+                deck = 2 if deck == 3 and 3 not in game.state.slots else deck
                 set_aside.setdefault(deck, []).append(action.arg2)
         for deck, cards in set_aside.items():
-            assert sorted(belief.template.decks[deck]) == sorted(game.decks[deck] + cards)
+            assert sorted(belief.template.state.decks[deck]) == sorted(
+                game.state.decks[deck] + cards
+            )
             sample = belief.sample(rng)
-            assert len(sample.decks[deck]) == len(game.decks[deck])
-            assert set(options.alternatives) & set(game.decks[deck]) <= set(sample.decks[deck])
+            assert len(sample.state.decks[deck]) == len(game.state.decks[deck])
+            assert set(options.alternatives) & set(game.state.decks[deck]) <= set(
+                sample.state.decks[deck]
+            )
 
 
 def test_projected_scores_have_no_side_effects() -> None:
     game = SPEC.new_state(Options(players=players_for("2023", 4), mode="dealer", seed=2))
     _advance(game, random.Random(2), 120)
     before = _snapshot(game)
-    projected = projected_scores(game)
+    projected = projected_scores(game.state)
     assert _snapshot(game) == before
-    assert all(p >= s for p, s in zip(projected, game.scores, strict=True))
-    assert sum(projected) > sum(game.scores)  # the board is worth something
+    assert all(p >= s for p, s in zip(projected, game.state.scores, strict=True))
+    assert sum(projected) > sum(game.state.scores)  # the board is worth something
 
 
 def test_time_budget_is_kept() -> None:
@@ -348,8 +352,8 @@ def test_a_sample_is_dealt_from_the_rng() -> None:
     belief = Belief(game, game.current_players()[0])
     one = belief.sample(random.Random(1))
     two = belief.sample(random.Random(2))
-    assert one.dealer_seed != two.dealer_seed
-    assert game.dealer_seed not in (one.dealer_seed, two.dealer_seed)
+    assert one.state.dealer_seed != two.state.dealer_seed
+    assert game.state.dealer_seed not in (one.state.dealer_seed, two.state.dealer_seed)
     assert dataclasses.replace(one.options, seed=None) == dataclasses.replace(
         two.options, seed=None
     )

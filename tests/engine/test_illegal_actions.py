@@ -76,7 +76,7 @@ def at_main(card: str, powers: tuple[int, ...] = (9, 8, 5, 3), take: int = 2, **
     play_powers(game, *powers)
     game.apply(f"take {take}")
     game.apply(f"card {card}")
-    assert game.phase == "main" and game.current_players() == (PURPLE,)
+    assert game.state.phase == "main" and game.current_players() == (PURPLE,)
     return game
 
 
@@ -144,7 +144,7 @@ def test_revealed_cards_must_be_in_the_deck_due() -> None:
         "home orange Sevilla",
     ):
         game.apply(text, CHANCE)
-    assert game.phase == "reveal"
+    assert game.state.phase == "reveal"
     refused(game, "reveal 2 fair", "deck 1", player=CHANCE)
     refused(game, "reveal 1 fair", "Fair", "deck 2", player=CHANCE)
     refused(game, "reveal 1 delegation", "alternative", player=CHANCE)
@@ -154,7 +154,7 @@ def test_revealed_cards_must_be_in_the_deck_due() -> None:
 
 def test_a_card_with_one_copy_cannot_be_revealed_twice() -> None:
     game = table_game(reveals=("ambush", "fair", "fiesta", "coup"))
-    advance(game, lambda g: g.phase == "reveal")  # round 2's cards
+    advance(game, lambda g: g.state.phase == "reveal")  # round 2's cards
     refused(game, "reveal 1 ambush", "no copy of Ambush", "deck 1", player=CHANCE)
 
 
@@ -245,7 +245,7 @@ def test_placing_with_an_empty_court() -> None:
     )
     game.apply("special")
     game.apply("done")
-    assert game.court[GREEN] == 0
+    assert game.state.court[GREEN] == 0
     game.apply("take 0")
     game.apply("card fiesta")
     refused(game, "place Toledo", "court is empty")
@@ -404,7 +404,7 @@ def test_plague_needs_enough_caballeros_in_the_disc_region() -> None:
 
 def test_general_scoring_discs_show_regions() -> None:
     game = table_game()
-    advance(game, lambda g: g.phase == "scoring")
+    advance(game, lambda g: g.state.phase == "scoring")
     refused(game, "disc France", "not a region", player=PURPLE)
     refused(game, "disc castillo", "not a region", player=PURPLE)
     refused(game, "place Toledo", "finish the current step", player=PURPLE)
@@ -431,41 +431,41 @@ def action_space(game: Game) -> list[Action]:
     """Every action the notation can name in this game (legal or not)."""
     acts = [Action("power", str(v)) for v in range(1, 14)]
     acts += [Action("take", str(k)) for k in range(7)]
-    acts += [Action("card", c) for c in game.data.cards]
+    acts += [Action("card", c) for c in game.state.data.cards]
     for verb in ("place", "to", "recall", "disc", "region", "king", "grande"):
-        acts += [Action(verb, t) for t in game.tok]
+        acts += [Action(verb, t) for t in game.state.tok]
     for verb in ("pick", "return"):
-        acts += [Action(verb, c, t) for c in game.colours for t in game.tok]
-    acts += [Action("tile", tile.id, t) for tile in game.data.tiles for t in game.tok]
+        acts += [Action(verb, c, t) for c in game.state.colours for t in game.state.tok]
+    acts += [Action("tile", tile.id, t) for tile in game.state.data.tiles for t in game.state.tok]
     acts += [Action("powerback", str(v)) for v in range(1, 14)]
     acts += [Action("option", str(k)) for k in range(1, 4)]
     acts += [Action(verb) for verb in ("special", "skip", "done", "veto", "allow")]
-    acts += [Action("first", c) for c in game.colours]
-    acts += [Action("kingcard", t) for t in game.tok]
+    acts += [Action("first", c) for c in game.state.colours]
+    acts += [Action("kingcard", t) for t in game.state.tok]
     # Variants: Power Shift, New Regency, the dummy, alternative cards.
-    greys = list(game.data.grey_cards)
+    greys = list(game.state.data.grey_cards)
     acts += [Action("shift", str(v), grey) for v in (1, 5, 9, 13) for grey in greys]
     acts += [Action("pass", grey) for grey in greys] + [Action("grey")]
     acts += [Action("powerback", grey) for grey in greys]
-    acts += [Action("movegrande", c, t) for c in game.colours for t in game.tok]
-    acts += [Action("viceroy", c) for c in game.colours]
-    acts += [Action("dummycard", t) for t in game.tok]
+    acts += [Action("movegrande", c, t) for c in game.state.colours for t in game.state.tok]
+    acts += [Action("viceroy", c) for c in game.state.colours]
+    acts += [Action("dummycard", t) for t in game.state.tok]
     acts += [Action("dummypower", str(v)) for v in (1, 7, 13)]
-    acts += [Action("deal", c, grey) for c in game.colours for grey in greys[:2]]
-    acts += [Action("remove", str(d), c) for d in (1, 2) for c in list(game.data.cards)[:6]]
+    acts += [Action("deal", c, grey) for c in game.state.colours for grey in greys[:2]]
+    acts += [Action("remove", str(d), c) for d in (1, 2) for c in list(game.state.data.cards)[:6]]
     return acts
 
 
 def fingerprint(game: Game) -> tuple[object, ...]:
     return (
         len(game.history),
-        game.phase,
+        game.state.phase,
         game.current_players(),
-        [list(row) for row in game.pieces],
-        list(game.court),
-        list(game.province),
-        [list(h) for h in game.hands],
-        list(game.scores),
+        [list(row) for row in game.state.pieces],
+        list(game.state.court),
+        list(game.state.province),
+        [list(h) for h in game.state.hands],
+        list(game.state.scores),
     )
 
 
@@ -494,7 +494,7 @@ def test_random_illegal_actions_are_refused_specifically(options: Options) -> No
         if actors != (CHANCE,):
             snapshot = game.snapshot()
             state = fingerprint(game)
-            for player in range(game.n):
+            for player in range(game.state.n):
                 legal = set(game.legal_actions(player))
                 for action in rng.sample(space, 6):
                     if action in legal:
@@ -526,24 +526,32 @@ def find(options: Options, found: Callable[[Game], bool], seeds: int = 300) -> G
 
 def test_power_shift_totals_must_differ() -> None:
     def clash(g: Game) -> bool:
-        if g.phase != "power" or g.frame is not None:
+        if g.state.phase != "power" or g.state.frame is not None:
             return False
         me = g.current_player()
-        return any(g.played_grey[q] and g.totals[q] in g.hands[me] for q in range(g.n) if q != me)
+        return any(
+            g.state.played_grey[q] and g.state.totals[q] in g.state.hands[me]
+            for q in range(g.state.n)
+            if q != me
+        )
 
     game = find(Options(power_shift=True), clash)
     me = game.current_player()
-    q = next(q for q in range(game.n) if game.played_grey[q] and game.totals[q] in game.hands[me])
-    total = game.totals[q]
-    refused(game, f"power {total}", f"a power of {total}", f"by {game.colours[q]}")
-    missing = next(c for c in game.data.grey_cards if c not in game.grey_hands[me])
-    refused(game, f"shift {game.hands[me][0]} {missing}", "do not hold the modifier card")
+    q = next(
+        q
+        for q in range(game.state.n)
+        if game.state.played_grey[q] and game.state.totals[q] in game.state.hands[me]
+    )
+    total = game.state.totals[q]
+    refused(game, f"power {total}", f"a power of {total}", f"by {game.state.colours[q]}")
+    missing = next(c for c in game.state.data.grey_cards if c not in game.state.grey_hands[me])
+    refused(game, f"shift {game.state.hands[me][0]} {missing}", "do not hold the modifier card")
 
 
 def test_passing_a_modifier_card_you_do_not_hold() -> None:
-    game = find(Options(power_shift=True), lambda g: isinstance(g.frame, PassFrame))
+    game = find(Options(power_shift=True), lambda g: isinstance(g.state.frame, PassFrame))
     me = game.current_players()[0]
-    missing = next(c for c in game.data.grey_cards if c not in game.grey_hands[me])
+    missing = next(c for c in game.state.data.grey_cards if c not in game.state.grey_hands[me])
     refused(game, f"pass {missing}", "do not hold the modifier card", player=me)
     refused(game, "place Toledo", "finish the current step", "pass", player=me)
 
@@ -551,9 +559,9 @@ def test_passing_a_modifier_card_you_do_not_hold() -> None:
 def test_nothing_is_thrown_into_the_castillo_while_the_king_stands_there() -> None:
     def revolt(g: Game) -> bool:
         return (
-            g.king == g.CASTILLO
-            and g.phase == "main"
-            and g.frame is None
+            g.state.king == g.state.CASTILLO
+            and g.state.phase == "main"
+            and g.state.frame is None
             and any(a.kind == "place" for a in g.legal_actions())
         )
 
@@ -562,14 +570,14 @@ def test_nothing_is_thrown_into_the_castillo_while_the_king_stands_there() -> No
 
 
 def test_the_kings_escort_comes_from_his_old_region() -> None:
-    game = find(Options(new_regency=True), lambda g: isinstance(g.frame, EscortFrame))
-    frame = game.frame
+    game = find(Options(new_regency=True), lambda g: isinstance(g.state.frame, EscortFrame))
+    frame = game.state.frame
     assert isinstance(frame, EscortFrame)
-    other = next(r for r in range(game.R) if r not in (frame.source, frame.target))
-    refused(game, f"pick {game.colours[0]} {game.tok[other]}", "escort", "old region")
+    other = next(r for r in range(game.state.R) if r not in (frame.source, frame.target))
+    refused(game, f"pick {game.state.colours[0]} {game.state.tok[other]}", "escort", "old region")
 
 
 def test_the_dummy_never_acts() -> None:
-    game = find(Options(players=("purple", "green")), lambda g: g.phase == "power")
-    assert game.dummy >= 0 and game.dummy not in game.current_players()
-    refused(game, "power 9", "not", player=game.dummy, error=NotYourTurn)
+    game = find(Options(players=("purple", "green")), lambda g: g.state.phase == "power")
+    assert game.state.dummy >= 0 and game.state.dummy not in game.current_players()
+    refused(game, "power 9", "not", player=game.state.dummy, error=NotYourTurn)

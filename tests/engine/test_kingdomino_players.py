@@ -17,8 +17,10 @@ from engine.kingdomino import kingdom as kd
 from engine.kingdomino.bots import GreedyBot
 from engine.kingdomino.game import CLAIM, DISCARD, DRAW, KING, OVER, PLACE, Game
 from engine.kingdomino.kingdom import Kingdom
+from engine.kingdomino.legal import move_action
 from engine.kingdomino.options import COLOURS, Options
 from engine.kingdomino.playout import GREEDY, LOOKAHEAD, RANDOM, Sim
+from engine.kingdomino.rounds import play
 from engine.kingdomino.search import SearchBot
 from engine.registry import get
 from tests.engine.kingdomino.helpers import started_4p
@@ -33,12 +35,12 @@ def _turn_of(sim: Sim, policy: int) -> None:
 def _mirror(table: Game, sim: Sim, before: Kingdom, discarded: int, line_next: list[int]) -> None:
     """Play on the table game the turn the copy just played (found from its effects)."""
     seat = table.current_players()[0]
-    if table.step == PLACE:
+    if table.state.step == PLACE:
         if sim.discarded[seat] != discarded:
-            table.play(DISCARD)
+            play(table.state, DISCARD)
         else:
-            number, data = table.current_domino(), table.data
-            for move in table.moves():
+            number, data = table.state.current_domino(), table.state.data
+            for move in table.state.moves():
                 trial = before.copy()
                 trial.place(
                     move,
@@ -48,19 +50,19 @@ def _mirror(table: Game, sim: Sim, before: Kingdom, discarded: int, line_next: l
                     data.crowns_b[number],
                 )
                 if trial.terrain == sim.kingdoms[seat].terrain:
-                    table.play(move)
+                    play(table.state, move)
                     break
             else:
                 raise AssertionError("the copy laid a domino the engine does not allow")
     if line_next:
-        free = [n for slot, n in enumerate(line_next) if table.next_kings[slot] < 0]
+        free = [n for slot, n in enumerate(line_next) if table.state.next_kings[slot] < 0]
         if sim.line_next == line_next:
             claimed = [n for slot, n in enumerate(line_next) if sim.next_kings[slot] >= 0]
             picks = [n for n in free if n in claimed]
         else:  # the round ended: the domino claimed last is in the copy's new line
             picks = [n for n in free if n in sim.line]
         assert len(picks) == 1
-        table.play(picks[0])
+        play(table.state, picks[0])
 
 
 def _lockstep(options: Options, seed: int, policies: list[int]) -> int:
@@ -70,15 +72,15 @@ def _lockstep(options: Options, seed: int, policies: list[int]) -> int:
     table = Game(dataclasses.replace(options, mode="table", seed=None))
     for player, action in start.history:
         table.apply(action, player)
-    sim = Sim(start, seed)
+    sim = Sim(start.state, seed)
     turns = 0
     while True:
         if sim.step == OVER and options.dynasty:  # the copy plays the game in progress only
-            assert table.past[0] == sim.totals()
+            assert table.state.past[0] == sim.totals()
             return turns
-        while table.step in (DRAW, KING):
-            if table.step == DRAW:
-                fresh = [n for n in sim.line_next if n not in table.line_next]
+        while table.state.step in (DRAW, KING):
+            if table.state.step == DRAW:
+                fresh = [n for n in sim.line_next if n not in table.state.line_next]
                 table.apply(f"draw {fresh[0]}", CHANCE)
             else:
                 table.apply(f"king {options.players[sim.seat()]}", CHANCE)
@@ -88,9 +90,9 @@ def _lockstep(options: Options, seed: int, policies: list[int]) -> int:
         seat = sim.seat()
         assert table.current_players() == (seat,)
         if sim.step == PLACE:
-            assert sorted(table.moves()) == sorted(sim.placements())
+            assert sorted(table.state.moves()) == sorted(sim.placements())
         assert sorted(sim.claims()) == sorted(
-            n for slot, n in enumerate(table.line_next) if table.next_kings[slot] < 0
+            n for slot, n in enumerate(table.state.line_next) if table.state.next_kings[slot] < 0
         )
         before, discarded, line_next = (
             sim.kingdoms[seat].copy(),
@@ -129,16 +131,17 @@ def test_the_kept_score_and_the_gain_of_a_placement_match_a_flood_fill() -> None
     for seed in range(6):
         game = Game(Options(players=COLOURS[:2], mode="dealer", seed=seed, mighty_duel=seed == 5))
         while not game.is_terminal():
-            if game.step == PLACE:
-                kingdom, number, data = game.kingdoms[game.current_players()[0]], 0, game.data
-                number = game.current_domino()
+            if game.state.step == PLACE:
+                state = game.state
+                kingdom, number, data = state.kingdoms[game.current_players()[0]], 0, state.data
+                number = state.current_domino()
                 halves = (
                     data.terrain_a[number],
                     data.crowns_a[number],
                     data.terrain_b[number],
                     data.crowns_b[number],
                 )
-                for move in game.moves():
+                for move in game.state.moves():
                     if move == DISCARD:
                         continue
                     trial = kingdom.copy()
@@ -146,9 +149,9 @@ def test_the_kept_score_and_the_gain_of_a_placement_match_a_flood_fill() -> None
                     assert trial.points == trial.score()
                     assert kingdom.gain(move, *halves) == trial.points - kingdom.points
                     checked += 1
-            moves = game.moves()
-            game.play(moves[rng.randrange(len(moves))])
-        assert all(k.points == k.score() for k in game.kingdoms)
+            moves = game.state.moves()
+            play(game.state, moves[rng.randrange(len(moves))])
+        assert all(k.points == k.score() for k in game.state.kingdoms)
     assert checked > 1000
 
 
@@ -177,7 +180,7 @@ def test_a_whole_turn_keeps_to_the_time_budget() -> None:
         seat = game.current_players()[0]
         started = time.perf_counter()
         game.apply(spec.computer_timed(budget).choose(game, seat), seat)
-        if game.step == CLAIM and game.current_players() == (seat,) and game.line:
+        if game.state.step == CLAIM and game.current_players() == (seat,) and game.state.line:
             game.apply(spec.computer_timed(budget).choose(game, seat), seat)
             ratios.append((time.perf_counter() - started) / budget)
     assert max(ratios) <= 1.25, ratios
@@ -190,14 +193,14 @@ def test_the_search_never_reads_the_real_games_future_draws() -> None:
     dealt = Game(Options(mode="dealer", seed=11))
     rng = random.Random(0)
     for _ in range(9):  # a few turns in
-        moves = dealt.moves()
-        dealt.apply(dealt.move_action(moves[rng.randrange(len(moves))]))
-    while dealt.step != PLACE:
-        dealt.apply(dealt.move_action(dealt.moves()[0]))
+        moves = dealt.state.moves()
+        dealt.apply(move_action(dealt.state, moves[rng.randrange(len(moves))]))
+    while dealt.state.step != PLACE:
+        dealt.apply(move_action(dealt.state, dealt.state.moves()[0]))
     table = Game(Options(mode="table"))
     for player, action in dealt.history:
         table.apply(action, player)
-    assert table.step == PLACE and table.line_next == dealt.line_next
+    assert table.state.step == PLACE and table.state.line_next == dealt.state.line_next
     other_future = Game(Options(mode="table"))
     for player, action in dealt.history:
         other_future.apply(action, player)
@@ -210,8 +213,8 @@ def test_the_search_never_reads_the_real_games_future_draws() -> None:
     # and a copy the search plays out deals its own future, not the real dealer's
     copies = set()
     for seed in range(4):
-        sim = Sim(dealt, seed)
-        while sim.step != OVER and sim.line_next == dealt.line_next:
+        sim = Sim(dealt.state, seed)
+        while sim.step != OVER and sim.line_next == dealt.state.line_next:
             sim.random_turn()
         copies.add(tuple(sim.line_next))
     assert len(copies) > 1
@@ -240,28 +243,30 @@ def _joint_position() -> Game:
             terrain = {"W": W, "F": F, "M": M}[text[0]]
             kingdom.set_square(r + 2, c + 2, terrain, int(text[1:] or 0))
     kingdom.dominoes = 10
-    game.kingdoms[0] = kingdom
-    game.line, game.line_kings, game.order, game.turn = [1, 2, 3, 4], [0, 1, 2, 3], [0, 1, 2, 3], 0
-    game.line_next, game.next_kings = [7, 10, 11, 48], [-1, -1, -1, -1]
-    game.drawn = game.setup.dominoes
-    game.unseen = []
-    game.step = PLACE
+    state = game.state
+    state.kingdoms[0] = kingdom
+    state.line, state.line_kings = [1, 2, 3, 4], [0, 1, 2, 3]
+    state.order, state.turn = [0, 1, 2, 3], 0
+    state.line_next, state.next_kings = [7, 10, 11, 48], [-1, -1, -1, -1]
+    state.drawn = state.setup.dominoes
+    state.unseen = []
+    state.step = PLACE
     return game
 
 
 def test_placement_and_claim_are_decided_together() -> None:
     game = _joint_position()
-    kingdom = game.kingdoms[0]
+    kingdom = game.state.kingdoms[0]
     hole_r = kingdom.cell(2, 2) * 4 + kd.EAST
     hole_s = kingdom.cell(6, 5) * 4 + kd.EAST
-    assert sorted(game.moves()) == sorted([hole_r, hole_s])
+    assert sorted(game.state.moves()) == sorted([hole_r, hole_s])
     # the placement decided alone (the greedy player: the best score now) takes R
     assert GreedyBot(1).choose_move(game) == hole_r
     # the pair decided together takes S and claims 48
     bot = SearchBot(None, seed=1, playouts=120)
     move = bot.choose_move(game)
     assert move == hole_s
-    game.play(move)
+    play(game.state, move)
     assert bot.choose_move(game) == 48  # the claim of the plan, with no new search
     assert bot.last_playouts == 0
 

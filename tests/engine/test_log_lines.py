@@ -49,8 +49,8 @@ def old_public_log(g: ElGrande) -> list[list[str]]:
     """El Grande's public log as it was: disc choices shown once revealed, castillo steps of
     earlier turns left out."""
     history = g.history
-    hidden = hidden_steps(g)
-    frame = g.frame
+    hidden = hidden_steps(g.state)
+    frame = g.state.frame
     unrevealed = len(frame.chosen) if isinstance(frame, DiscFrame) else 0
     shown: set[int] = set()
     for i in range(len(history) - 1, -1, -1):
@@ -61,7 +61,7 @@ def old_public_log(g: ElGrande) -> list[list[str]]:
                 shown.add(i)
     return [
         [
-            "chance" if player < 0 else g.colours[player],
+            "chance" if player < 0 else g.state.colours[player],
             str(action) if i in shown else old_public_step(action, g.options),
         ]
         for i, (player, action) in enumerate(history)
@@ -75,7 +75,7 @@ def owns(state: GameState, player: int, action: Action, viewer: int) -> bool:
         if action.kind == "remove":
             return False  # set aside unseen: nobody's
         if action.kind == "deal":
-            return action.arg == state.colours[viewer]
+            return action.arg == state.state.colours[viewer]
     return player == viewer
 
 

@@ -204,9 +204,9 @@ def test_set_up_chance_is_uniform() -> None:
 @pytest.mark.parametrize("edition", ["2023", "1995"])
 def test_reveal_probabilities_follow_card_copies(edition: str) -> None:
     game = Game(Options(players=players_for(edition, 4), edition=edition))
-    while game.phase != "reveal":
+    while game.state.phase != "reveal":
         game.apply(game.chance_outcomes()[0][0], CHANCE)
-    data = game.data
+    data = game.state.data
     for deck in range(1, 5):
         outcomes = game.chance_outcomes()
         assert_distribution(outcomes)
@@ -223,7 +223,7 @@ def test_reveal_probabilities_follow_card_copies(edition: str) -> None:
 
 def test_a_revealed_copy_leaves_the_deck() -> None:
     game = table_game(reveals=("conspiracy", "fair", "fiesta", "coup"))
-    advance(game, lambda g: g.phase == "reveal")  # round 2, deck 1 is due
+    advance(game, lambda g: g.state.phase == "reveal")  # round 2, deck 1 is due
     odds = dict((a.arg2, p) for a, p in game.chance_outcomes())
     assert math.isclose(odds["conspiracy"], 1 / 9)  # 2 copies, one used
     assert math.isclose(odds["intrigue"], 2 / 9)
@@ -240,7 +240,7 @@ def test_the_dealer_draws_with_the_stated_probabilities() -> None:
         first_reveal = next(a for p, a in game.history if a.kind == "reveal")
         draws[first_reveal.arg2] += 1
     probe = Game(Options())
-    while probe.phase != "reveal":
+    while probe.state.phase != "reveal":
         probe.apply(probe.chance_outcomes()[0][0], CHANCE)
     for action, p in probe.chance_outcomes():
         sd = math.sqrt(p * (1 - p) / runs)
@@ -257,15 +257,17 @@ def test_alternative_cards_replace_a_random_card() -> None:
     removal = game.chance_outcomes()
     assert_distribution(removal)
     assert all(a.kind == "remove" and a.arg == "1" for a, _ in removal)
-    copies = {c.id: c.copies for c in game.data.cards.values() if c.deck == 1 and not c.alternative}
+    copies = {
+        c.id: c.copies for c in game.state.data.cards.values() if c.deck == 1 and not c.alternative
+    }
     for action, p in removal:
         assert math.isclose(p, copies[action.arg2] / 10), action
     odds: dict[str, float] = {}
     for action, p in removal:
         branch = Game.replay(options, [*game.history, (CHANCE, action)])
-        while branch.phase != "reveal":
+        while branch.state.phase != "reveal":
             branch.apply(branch.chance_outcomes()[0][0], CHANCE)
-        assert len(branch.decks[1]) == game.data.deck_size
+        assert len(branch.state.decks[1]) == game.state.data.deck_size
         for reveal, q in branch.chance_outcomes():
             odds[reveal.arg2] = odds.get(reveal.arg2, 0.0) + p * q
     assert math.isclose(sum(odds.values()), 1.0)

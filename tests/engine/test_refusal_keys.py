@@ -44,11 +44,11 @@ def check_refusal(game: Game, refused: IllegalAction) -> None:
             continue
         assert isinstance(value, str), (refused.key, param, value)
         known = {
-            "area": set(game.area_tokens),
-            "card": set(game.data.cards),
-            "modifier": set(game.data.grey_cards),
-            "tile": {t.id for t in game.data.tiles},
-            "colour": set(game.colours),
+            "area": set(game.state.area_tokens),
+            "card": set(game.state.data.cards),
+            "modifier": set(game.state.data.grey_cards),
+            "tile": {t.id for t in game.state.data.tiles},
+            "colour": set(game.state.colours),
             "phase": set(PHASE_WORDS),
             "step": set(VERBS.by_step()) | set(VERBS.verbs),
         }[kind]
@@ -80,11 +80,11 @@ def test_every_parameter_name_says_what_it_holds() -> None:
 def _candidates(game: Game, rng: random.Random) -> list[str]:
     """Actions typed at random: every verb with arguments drawn from the game's own tokens."""
     words = [
-        *game.area_tokens,
-        *game.colours,
-        *rng.sample(sorted(game.data.cards), 6),
-        *list(game.data.grey_cards)[:3],
-        *[t.id for t in game.data.tiles],
+        *game.state.area_tokens,
+        *game.state.colours,
+        *rng.sample(sorted(game.state.data.cards), 6),
+        *list(game.state.data.grey_cards)[:3],
+        *[t.id for t in game.state.data.tiles],
         *[str(n) for n in range(0, 15)],
         "court",
         "?",

@@ -56,14 +56,14 @@ def test_adding_all_4_sets_aside_1_card_of_deck_1_2_of_deck_2_and_1_of_deck_4() 
     game = Game(Options(alternatives=ALL_ALTERNATIVES))
     game.apply("first purple", CHANCE)
     decks = []
-    while game.phase == "setup_remove":
+    while game.state.phase == "setup_remove":
         action = game.legal_actions(CHANCE)[0]
         decks.append(int(action.arg))
         game.apply(action, CHANCE)
     assert sorted(decks) == [1, 2, 2, 4]
-    assert [len(game.decks[d]) for d in range(1, 5)] == [10, 10, 10, 10]
+    assert [len(game.state.decks[d]) for d in range(1, 5)] == [10, 10, 10, 10]
     for card in ALL_ALTERNATIVES:
-        assert card in game.decks[game.data.cards[card].deck]
+        assert card in game.state.decks[game.state.data.cards[card].deck]
 
 
 def test_the_fourth_alternative_card_is_flagged_and_an_override_names_it(tmp_path: Path) -> None:
@@ -82,7 +82,7 @@ def test_the_fourth_alternative_card_is_flagged_and_an_override_names_it(tmp_pat
     card = owned.cards["veto-2"]
     assert card.alternative and card.deck == 2 and card.name() == "Exodus II"
     game = Game(Options(alternatives=("veto-2",), mode="dealer", seed=1), owned)
-    assert "veto-2" in game.decks[2]
+    assert "veto-2" in game.state.decks[2]
 
 
 def test_records_of_game_version_1_keep_the_cards_they_were_made_with() -> None:
@@ -93,7 +93,7 @@ def test_records_of_game_version_1_keep_the_cards_they_were_made_with() -> None:
     old["options"]["alternatives"] = ["militia"]
     old["actions"] = [["chance", "first purple"], ["chance", "remove 1 ambush"]]
     game = from_record(old)
-    assert game.options.card_set == "v1" and "militia" in game.decks[1]
+    assert game.options.card_set == "v1" and "militia" in game.state.decks[1]
     with pytest.raises(ValueError, match="not an alternative"):
         Game(Options(alternatives=("militia",)))  # a new game uses the settled cards
 
@@ -106,7 +106,7 @@ def test_replay_standings_leave_out_the_2_player_dummy(
     # вплинути на визначення більшості, але не набирає ПО."
     game = play_random(Options(players=players_for("2023", 2), mode="dealer", seed=5), seed=5)
     assert game.is_terminal()
-    dummy = game.colours[game.dummy]
+    dummy = game.state.colours[game.state.dummy]
     result = summary(game)
     assert set(result["scores"]) == set(result["standings"]) == {"purple", "green"}
     path = tmp_path / "two.json"
@@ -129,10 +129,10 @@ def test_a_card_set_aside_unseen_leaves_10_cards_in_the_public_deck_count() -> N
     assert sizes["1"] == 10 and sizes["2"] == 10 and sizes["3"] == 10
     game.apply("kingcard Castilla", CHANCE)
     for colour, home in zip(
-        game.colours[:4], ("Toledo", "Aragon", "Galicia", "Sevilla"), strict=True
+        game.state.colours[:4], ("Toledo", "Aragon", "Galicia", "Sevilla"), strict=True
     ):
         game.apply(f"home {colour} {home}", CHANCE)
-    game.apply(f"reveal 1 {game.decks[1][0]}", CHANCE)
+    game.apply(f"reveal 1 {game.state.decks[1][0]}", CHANCE)
     assert game.view()["deck_sizes"]["1"] == 9
 
 
@@ -179,19 +179,19 @@ def test_a_holder_of_both_1995_vetoes_is_asked_once_per_announced_action() -> No
     play_powers(game, {"yellow": 12, "red": 1, "green": 2, "blue": 3})
     game.apply("take 0")
     game.apply("card 95-veto")
-    reveals = [game.decks[1][0], "95-veto", game.decks[3][0], game.decks[4][0]]
+    reveals = [game.state.decks[1][0], "95-veto", game.state.decks[3][0], game.state.decks[4][0]]
     next_round_with(game, reveals, first_to_act="yellow")
     game.apply("take 0")
     game.apply("card 95-veto")
-    assert Counter(v.holder for v in game.vetoes) == {game.colour("yellow"): 2}
-    while game.current_players() == (game.colour("yellow"),):
+    assert Counter(v.holder for v in game.state.vetoes) == {game.state.colour("yellow"): 2}
+    while game.current_players() == (game.state.colour("yellow"),):
         game.apply("done")
     player = game.current_players()[0]
     game.apply("take 0", player)
     game.apply(f"card {reveals[0]}", player)
     game.apply("special", player)
     assert acting(game) == ["yellow"]
-    game.apply("allow", game.colour("yellow"))
-    assert game.frame is not None and game.frame.kind != "veto"
-    assert acting(game) == [game.colours[player]]
-    assert len(game.vetoes) == 2  # allowing spends nothing
+    game.apply("allow", game.state.colour("yellow"))
+    assert game.state.frame is not None and game.state.frame.kind != "veto"
+    assert acting(game) == [game.state.colours[player]]
+    assert len(game.state.vetoes) == 2  # allowing spends nothing

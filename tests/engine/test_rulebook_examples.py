@@ -77,8 +77,13 @@ def test_power_card_order_example() -> None:
     assert not {"power 8", "power 3"} & legal(game)
     game.apply("power 5")
     game.apply("power 9")
-    assert [game.colours[p] for p in game.turn_order] == ["purple", "green", "orange", "blue"]
-    assert (game.phase, acting(game)) == ("take", ["purple"])
+    assert [game.state.colours[p] for p in game.state.turn_order] == [
+        "purple",
+        "green",
+        "orange",
+        "blue",
+    ]
+    assert (game.state.phase, acting(game)) == ("take", ["purple"])
 
 
 def test_lowest_power_card_takes_the_first_player_marker() -> None:
@@ -86,8 +91,8 @@ def test_lowest_power_card_takes_the_first_player_marker() -> None:
     play_powers(game, {"green": 8, "blue": 3, "orange": 5, "purple": 9})
     for _ in PLAYERS:
         pass_turn(game)
-    assert game.colours[game.first] == "blue"
-    assert sorted(game.power_discards[game.colour("blue")]) == [3]
+    assert game.state.colours[game.state.first] == "blue"
+    assert sorted(game.state.power_discards[game.state.colour("blue")]) == [3]
 
 
 def test_power_shift_9_plus_1_after_a_9() -> None:
@@ -100,7 +105,12 @@ def test_power_shift_9_plus_1_after_a_9() -> None:
     game.apply("shift 9 g+1-court")
     game.apply("power 5")
     game.apply("power 3")
-    assert [game.colours[p] for p in game.turn_order] == ["green", "purple", "blue", "orange"]
+    assert [game.state.colours[p] for p in game.state.turn_order] == [
+        "green",
+        "purple",
+        "blue",
+        "orange",
+    ]
 
 
 def test_power_shift_7_plus_1_not_after_an_8() -> None:
@@ -117,10 +127,10 @@ def test_take_caballeros_power_9_gives_2() -> None:
     game = table_game()
     play_powers(game, PURPLE_FIRST)
     assert of_kind(game, "take") == {"0", "1", "2"}
-    court, province = count(game, "court", "purple"), game.province[0]
+    court, province = count(game, "court", "purple"), game.state.province[0]
     game.apply("take 2")
     assert count(game, "court", "purple") == court + 2
-    assert game.province[0] == province - 2
+    assert game.state.province[0] == province - 2
     assert_conserved(game)
 
 
@@ -159,10 +169,10 @@ def test_unused_action_card_is_discarded_but_your_majesty_stays() -> None:
     for card in ("conspiracy", "withdrawal", "fiesta", "your-majesty"):
         _take_card_and_pass(game, card)
     # Four players, five cards: Decree was left over and is discarded with the used ones.
-    assert "decree" in game.used_cards
-    assert "your-majesty" not in game.used_cards
-    assert game.phase == "reveal"
-    assert game.face_up[4] == "your-majesty"
+    assert "decree" in game.state.used_cards
+    assert "your-majesty" not in game.state.used_cards
+    assert game.state.phase == "reveal"
+    assert game.state.face_up[4] == "your-majesty"
 
 
 def test_your_majesty_left_over_stays_available() -> None:
@@ -170,11 +180,11 @@ def test_your_majesty_left_over_stays_available() -> None:
     play_powers(game, PURPLE_FIRST)
     for card in ("conspiracy", "withdrawal", "fiesta", "decree"):
         _take_card_and_pass(game, card)
-    assert "your-majesty" not in game.used_cards
-    assert set(game.used_cards) == {"conspiracy", "withdrawal", "fiesta", "decree"}
-    while game.phase == "reveal":
+    assert "your-majesty" not in game.state.used_cards
+    assert set(game.state.used_cards) == {"conspiracy", "withdrawal", "fiesta", "decree"}
+    while game.state.phase == "reveal":
         game.apply(game.legal_actions()[0])
-    assert game.face_up[4] == "your-majesty"
+    assert game.state.face_up[4] == "your-majesty"
     play_powers(game, {"purple": 10, "green": 11, "blue": 6, "orange": 7})
     game.apply("take 0")
     assert "card your-majesty" in legal(game)
@@ -193,8 +203,8 @@ def test_your_majesty_example() -> None:
     assert count(game, "Granada", "purple") == granada + 2
     assert count(game, "Toledo", "purple") == toledo + 2
     assert count(game, "castillo", "purple") == 1
-    thrown = game.throws[-1]
-    assert (game.colours[thrown.by], game.colours[thrown.colour], thrown.count) == (
+    thrown = game.state.throws[-1]
+    assert (game.state.colours[thrown.by], game.state.colours[thrown.colour], thrown.count) == (
         "purple",
         "purple",
         1,
@@ -202,10 +212,10 @@ def test_your_majesty_example() -> None:
     # All 5 placed: only the special action (or skipping it) is left.
     assert legal(game) == {"special", "skip"}
     game.apply("special")
-    every_other_region = {r.ascii for r in game.regions} - {"Valencia"}
+    every_other_region = {r.ascii for r in game.state.regions} - {"Valencia"}
     assert of_kind(game, "king") == every_other_region
     game.apply("king Toledo")
-    assert game.tok[game.king] == "Toledo"
+    assert game.state.tok[game.state.king] == "Toledo"
     assert acting(game) == ["green"]
     assert_conserved(game)
 
@@ -223,8 +233,8 @@ def test_fiesta_skipped_then_place_3() -> None:
         aragon + 1,
         toledo + 2,
     )
-    assert game.scorings == []
-    assert game.scores == [0, 0, 0, 0]
+    assert game.state.scorings == []
+    assert game.state.scores == [0, 0, 0, 0]
     # Three placed ends the placement, the special action was skipped: green's turn.
     assert acting(game) == ["green"]
     assert_conserved(game)
@@ -244,7 +254,7 @@ def test_fiesta_scores_aragon_navarra_valencia() -> None:
     game.apply("take 0")
     game.apply("card fiesta")
     game.apply("special")
-    scoring = game.scorings[-1]
+    scoring = game.state.scorings[-1]
     assert scoring["kind"] == "fiesta"
     areas = _scoring_by_area(scoring)
     assert list(areas) == ["Navarra", "Aragón", "Valencia"]
@@ -267,8 +277,8 @@ def test_castillo_5_3_1_example() -> None:
     assert sorted(acting(game)) == sorted(PLAYERS)  # every disc is set at the same time
     discs = {"purple": "Granada", "green": "Galicia", "blue": "Sevilla", "orange": "Aragon"}
     for colour, region in discs.items():
-        game.apply(f"disc {region}", game.colour(colour))
-    castillo = game.scorings[-1]["areas"][0]
+        game.apply(f"disc {region}", game.state.colour(colour))
+    castillo = game.state.scorings[-1]["areas"][0]
     assert castillo["area"] == "castillo"
     assert castillo["points"] == {"purple": 5, "blue": 3, "orange": 1}
     assert "green" not in castillo["ranks"]
@@ -276,10 +286,10 @@ def test_castillo_5_3_1_example() -> None:
     assert count(game, "Granada", "purple") == 3
     assert count(game, "Sevilla", "blue") == 2
     assert count(game, "Aragon", "orange") == 1
-    assert sum(game.pieces[game.CASTILLO]) == 0
-    granada = _scoring_by_area(game.scorings[-1])["Granada"]
+    assert sum(game.state.pieces[game.state.CASTILLO]) == 0
+    granada = _scoring_by_area(game.state.scorings[-1])["Granada"]
     assert granada["counts"] == {"purple": 3}
-    assert game.scores[game.colour("purple")] == 5 + 6
+    assert game.state.scores[game.state.colour("purple")] == 5 + 6
     assert_conserved(game)
     cli = score_position(
         {
@@ -292,7 +302,7 @@ def test_castillo_5_3_1_example() -> None:
     )
     assert cli["areas"][0]["points"] == castillo["points"]
     assert cli["castillo_moves"]["purple"] == {"count": 3, "to": "Granada"}
-    assert cli["totals"] == dict(zip(game.colours, game.scores, strict=True))
+    assert cli["totals"] == dict(zip(game.state.colours, game.state.scores, strict=True))
 
 
 def test_castillo_disc_on_the_kings_region_sends_caballeros_to_court() -> None:
@@ -301,10 +311,10 @@ def test_castillo_disc_on_the_kings_region_sends_caballeros_to_court() -> None:
     play_to_general_scoring(game)
     court = count(game, "court", "purple")
     for colour in PLAYERS:
-        game.apply("disc Granada", game.colour(colour))
+        game.apply("disc Granada", game.state.colour(colour))
     assert count(game, "Granada", "purple") == 0
     assert count(game, "court", "purple") == court + 3
-    assert game.scorings[-1]["moved"]["purple"] == "court"
+    assert game.state.scorings[-1]["moved"]["purple"] == "court"
     assert_conserved(game)
 
 
@@ -326,8 +336,8 @@ def region_examples() -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, An
     set_position(game, board=REGION_EXAMPLES, king="Granada", grandes=REGION_GRANDES)
     play_to_general_scoring(game)
     for colour in PLAYERS:
-        game.apply("disc Galicia", game.colour(colour))
-    engine = _scoring_by_area(game.scorings[-1])
+        game.apply("disc Galicia", game.state.colour(colour))
+    engine = _scoring_by_area(game.state.scorings[-1])
     cli = score_position(
         {
             "players": PLAYERS,
@@ -417,8 +427,8 @@ def test_decree_tile_on_castilla_lowers_its_values() -> None:
     assert "4-0-0 Castilla" in targets and "8-4-0 castillo" in targets
     assert not any(t.endswith(" Toledo") for t in targets)  # never into the King's region
     game.apply("tile 4-0-0 Castilla")
-    assert game.values_of(game.area("Castilla")) == (4, 0, 0)
-    assert game.regions[game.area("Castilla")].values == (6, 4, 2)
+    assert game.state.values_of(game.state.area("Castilla")) == (4, 0, 0)
+    assert game.state.regions[game.state.area("Castilla")].values == (6, 4, 2)
 
 
 def test_decree_moves_a_placed_tile_but_never_out_of_the_kings_region() -> None:
@@ -432,8 +442,8 @@ def test_decree_moves_a_placed_tile_but_never_out_of_the_kings_region() -> None:
     assert not any(t.startswith("8-4-0") for t in targets)
     assert not any(t.endswith(" Sevilla") or t.endswith(" Toledo") for t in targets)
     game.apply("tile 4-0-0 Castilla")
-    assert game.values_of(game.area("Castilla")) == (4, 0, 0)
-    assert game.values_of(game.area("Sevilla")) == (4, 3, 1)
+    assert game.state.values_of(game.state.area("Castilla")) == (4, 0, 0)
+    assert game.state.values_of(game.state.area("Sevilla")) == (4, 3, 1)
 
 
 def test_outposts_with_scoring_tiles() -> None:
@@ -449,7 +459,7 @@ def test_outposts_with_scoring_tiles() -> None:
     game.apply("take 0")
     game.apply("card outposts")
     game.apply("special")
-    areas = _scoring_by_area(game.scorings[-1])
+    areas = _scoring_by_area(game.state.scorings[-1])
     # Sevilla, Cataluña and Toledo (4-0-0 tile) are scored; Galicia (8-4-0 tile) is not.
     assert set(areas) == {"Cataluña", "Toledo", "Sevilla"}
     assert areas["Toledo"]["values"] == [4, 0, 0]
@@ -466,7 +476,7 @@ def test_outposts_with_scoring_tiles() -> None:
         }
     )
     assert {a["area"] for a in cli["areas"]} == set(areas)
-    assert cli["totals"] == game.scorings[-1]["totals"]
+    assert cli["totals"] == game.state.scorings[-1]["totals"]
 
 
 # --------------------------------------------------------------------------- card examples
@@ -498,15 +508,15 @@ def test_intrigue_move_example() -> None:
     game.apply("to Valencia")
     game.apply("pick blue Valencia")
     game.apply("to Castilla")
-    assert game.frame is None  # 2 own and 2 opponents' moved: the special action is over
+    assert game.state.frame is None  # 2 own and 2 opponents' moved: the special action is over
     assert count(game, "Granada", "purple") == 0
     assert count(game, "Castilla", "purple") == 1
     assert count(game, "castillo", "purple") == 1
     assert (count(game, "Aragon", "green"), count(game, "Valencia", "green")) == (0, 1)
     assert (count(game, "Valencia", "blue"), count(game, "Castilla", "blue")) == (0, 1)
     assert count(game, "Sevilla", "green") == 2
-    throw = game.throws[-1]
-    assert (game.colours[throw.by], game.colours[throw.colour], throw.count) == (
+    throw = game.state.throws[-1]
+    assert (game.state.colours[throw.by], game.state.colours[throw.colour], throw.count) == (
         "purple",
         "purple",
         1,
@@ -530,7 +540,7 @@ def test_withdrawal_example() -> None:
         },
         court={"orange": 4, "blue": 2, "green": 0},
     )
-    provinces = list(game.province)
+    provinces = list(game.state.province)
     game.apply("take 0")
     game.apply("card withdrawal")
     game.apply("special")
@@ -554,7 +564,7 @@ def test_withdrawal_example() -> None:
     assert (count(game, "Valencia", "blue"), count(game, "Galicia", "blue")) == (0, 1)
     assert (count(game, "Toledo", "green"), count(game, "Valencia", "green")) == (0, 0)
     assert (count(game, "Castilla", "green"), count(game, "Granada", "green")) == (1, 2)
-    assert [game.province[p] - provinces[p] for p in range(4)] == [0, 3, 3, 3]
+    assert [game.state.province[p] - provinces[p] for p in range(4)] == [0, 3, 3, 3]
     assert_conserved(game)
 
 
@@ -565,19 +575,19 @@ def test_coup_example() -> None:
     game.apply("take 0")
     game.apply("card coup")
     game.apply("special")
-    assert of_kind(game, "region") == {r.ascii for r in game.regions} - {"Galicia"}
+    assert of_kind(game, "region") == {r.ascii for r in game.state.regions} - {"Galicia"}
     game.apply("region Toledo")
     assert sorted(acting(game)) == ["blue", "green", "orange"]
-    elsewhere = {r.ascii for r in game.regions} - {"Galicia", "Toledo"}
+    elsewhere = {r.ascii for r in game.state.regions} - {"Galicia", "Toledo"}
     assert of_kind(game, "disc", "orange") == elsewhere
-    game.apply("disc Cataluna", game.colour("orange"))
+    game.apply("disc Cataluna", game.state.colour("orange"))
     # Secret until all are set: others see only who has set a disc.
-    step = game.view(game.colour("purple"))["step"]
+    step = game.view(game.state.colour("purple"))["step"]
     assert step["set"] == ["orange"] and "my_disc" not in step
-    assert game.view(game.colour("orange"))["step"]["my_disc"] == "Cataluna"
+    assert game.view(game.state.colour("orange"))["step"]["my_disc"] == "Cataluna"
     assert count(game, "Cataluna", "orange") == 0
-    game.apply("disc Granada", game.colour("blue"))
-    game.apply("disc Valencia", game.colour("green"))
+    game.apply("disc Granada", game.state.colour("blue"))
+    game.apply("disc Valencia", game.state.colour("green"))
     assert count(game, "Cataluna", "orange") == 1
     assert count(game, "Granada", "blue") == 2
     assert count(game, "Valencia", "green") == 2
@@ -587,14 +597,14 @@ def test_coup_example() -> None:
 
 
 def test_alternative_cards_each_replace_a_random_card_of_their_deck() -> None:
-    data = Game(Options()).data
+    data = Game(Options()).state.data
     alternatives = tuple(c.id for c in data.cards.values() if c.alternative)
     game = Game(Options(alternatives=alternatives))
     game.apply("first purple")
-    while game.phase != "setup_king":  # the cards set aside are chance steps at the table
+    while game.state.phase != "setup_king":  # the cards set aside are chance steps at the table
         game.apply(game.legal_actions()[0])
     for deck in range(1, 5):
-        cards = game.decks[deck]
+        cards = game.state.decks[deck]
         assert len(cards) == 10, deck
         base = Counter(data.deck_cards(deck))
         added = [c for c in alternatives if data.cards[c].deck == deck]

@@ -14,7 +14,7 @@ REVEALS = ("conspiracy", "fair", "fiesta", "power-of-attorney")
 
 def _first_round_over(game: Game) -> None:
     """Every player takes nothing more than a card and ends the turn (round 1 ends)."""
-    while game.phase not in ("reveal", "scoring", "over"):
+    while game.state.phase not in ("reveal", "scoring", "over"):
         player = game.current_players()[0]
         legal = [str(a) for a in game.legal_actions(player)]
         for preferred in ("take 0", "skip", "done"):
@@ -54,7 +54,7 @@ def test_open_power_cards_show_every_players_remaining_and_discarded_cards() -> 
     for seat in range(4):  # every seat sees the same as the public, and its own hand
         view = game.view(seat)
         assert view["remaining_power"] == public["remaining_power"]
-        assert view["hand"] == public["remaining_power"][game.colours[seat]]
+        assert view["hand"] == public["remaining_power"][game.state.colours[seat]]
 
 
 def test_power_of_attorney_card_taken_back_is_public_with_open_discards() -> None:
@@ -78,7 +78,7 @@ def test_power_of_attorney_card_taken_back_stays_secret_by_default() -> None:
     game.apply("card power-of-attorney")
     game.apply("special")
     game.apply("powerback 9")
-    text = json.dumps(game.view(game.colour("green")))
+    text = json.dumps(game.view(game.state.colour("green")))
     assert ["purple", "powerback ?"] in game.view(None)["log"]
     assert "remaining_power" not in text and "powerback 9" not in text
 
@@ -106,18 +106,18 @@ def test_the_action_card_each_player_took_stays_public_for_the_round() -> None:
     assert len(set(taken.values())) == 4
     # the next round starts afresh
     _first_round_over(game)
-    assert game.phase == "reveal" and game.view(None)["taken"] == {}
+    assert game.state.phase == "reveal" and game.view(None)["taken"] == {}
 
 
 def test_the_dummys_card_is_shown_too() -> None:
     game = Game(Options(players=("purple", "green"), mode="dealer", seed=3))
-    while game.phase != "take":
+    while game.state.phase != "take":
         player = game.current_players()[0]
         game.apply(game.legal_actions(player)[0], player)
-    while game.view(None)["taken"].get(game.colours[game.dummy]) is None:
+    while game.view(None)["taken"].get(game.state.colours[game.state.dummy]) is None:
         player = game.current_players()[0]
         game.apply(game.legal_actions(player)[0], player)
-    assert game.view(None)["taken"][game.colours[game.dummy]] in game.data.cards
+    assert game.view(None)["taken"][game.state.colours[game.state.dummy]] in game.state.data.cards
 
 
 # ---------------------------------------------------------------------- discs once revealed
@@ -125,13 +125,13 @@ def _coup(game: Game) -> tuple[str, list[str]]:
     """Purple plays Coup on Navarra, where the three others stand; returns who sets a disc."""
     play_powers(game, 9, 8, 5, 3)
     for p in (1, 2, 3):
-        game.pieces[game.area("Navarra")][p] = 1
-    game.touched()
+        game.state.pieces[game.state.area("Navarra")][p] = 1
+    game.state.touched()
     game.apply("take 2")
     game.apply("card coup")
     game.apply("special")
     game.apply("region Navarra")
-    return "Navarra", [game.colours[p] for p in game.current_players()]
+    return "Navarra", [game.state.colours[p] for p in game.current_players()]
 
 
 def test_coup_discs_are_logged_once_revealed() -> None:
@@ -139,15 +139,15 @@ def test_coup_discs_are_logged_once_revealed() -> None:
     region, setters = _coup(game)
     first, *others = setters
     assert len(setters) == 3
-    choice = next(a for a in game.legal_actions(game.colour(first)))
-    game.apply(choice, game.colour(first))
+    choice = next(a for a in game.legal_actions(game.state.colour(first)))
+    game.apply(choice, game.state.colour(first))
     log = game.view(None)["log"]
     assert [first, "disc ?"] in log and [first, str(choice)] not in log  # not yet
     assert game.view(None)["disc_reveals"] == []
     chosen = {first: choice.arg}
     for colour in others:
-        action = game.legal_actions(game.colour(colour))[-1]
-        game.apply(action, game.colour(colour))
+        action = game.legal_actions(game.state.colour(colour))[-1]
+        game.apply(action, game.state.colour(colour))
         chosen[colour] = action.arg
     public = game.view(None)
     for colour, area in chosen.items():
@@ -158,7 +158,7 @@ def test_coup_discs_are_logged_once_revealed() -> None:
 
 def test_general_scoring_discs_are_logged_once_revealed() -> None:
     game = Game(Options(mode="dealer", seed=5))
-    while game.phase != "scoring":
+    while game.state.phase != "scoring":
         player = game.current_players()[0]
         player = player if player != CHANCE else CHANCE
         game.apply(game.legal_actions(player)[-1], player)

@@ -59,7 +59,7 @@ def test_own_placements_undo_one_by_one() -> None:
     # Taking caballeros and choosing the card belong to the same turn: they undo too.
     assert game.undo(PURPLE) == game.parse("card your-majesty")
     assert game.undo(PURPLE) == game.parse("take 2")
-    assert game.phase == "take"
+    assert game.state.phase == "take"
     undo_refused(game, PURPLE)  # the power cards before belong to everyone
 
 
@@ -85,7 +85,7 @@ def test_picks_and_moves_undo() -> None:
     assert game.snapshot() == before_pick
     game.apply("pick green Aragon")
     game.apply("to Navarra")
-    assert game.pieces[game.area("Navarra")][GREEN] == 1
+    assert game.state.pieces[game.state.area("Navarra")][GREEN] == 1
 
 
 def test_undo_then_a_different_step() -> None:
@@ -129,7 +129,7 @@ def test_an_opponents_choice_inside_my_turn_is_final() -> None:
     game.apply("return green court")
     assert game.can_undo(GREEN)  # green's own returns, within green's part
     game.undo(GREEN)
-    assert game.court[GREEN] == 7
+    assert game.state.court[GREEN] == 7
 
 
 def test_never_past_a_revealed_disc() -> None:
@@ -168,7 +168,7 @@ def test_never_past_the_castillo_opened_by_a_scoring() -> None:
     game.apply("take 0")
     game.apply("card revelation")
     game.apply("special")
-    assert game.scorings[-1]["areas"][0]["counts"] == {"purple": 2}
+    assert game.state.scorings[-1]["areas"][0]["counts"] == {"purple": 2}
     undo_refused(game, GREEN)
 
 

@@ -46,7 +46,7 @@ def test_a_seed_given_explicitly_reproduces_the_game() -> None:
     options = Options(mode="dealer", seed=12345, short_game=True)
     first, second = random_game(options), random_game(options)
     assert first.history == second.history
-    assert first.scores == second.scores
+    assert first.state.scores == second.state.scores
 
 
 def test_an_unseeded_dealer_game_replays_from_its_record() -> None:
@@ -61,7 +61,7 @@ def test_an_unseeded_dealer_game_replays_from_its_record() -> None:
 def test_a_resumed_unseeded_game_keeps_dealing() -> None:
     """Cut mid-game and restored, an unseeded dealer game draws the next outcomes itself."""
     game = Game(Options(mode="dealer"))
-    while game.round_number == 1:
+    while game.state.round_number == 1:
         player = game.current_players()[0]
         game.apply(game.legal_actions(player)[0], player)
     cut = json.loads(json.dumps(to_record(game)))

@@ -83,7 +83,7 @@ def setup(
     start = first or players[0]
     game.apply(f"first {start}", CHANCE)
     wanted = list(removes)
-    while game.phase == "setup_remove":
+    while game.state.phase == "setup_remove":
         game.apply(wanted.pop(0) if wanted else game.legal_actions(CHANCE)[0], CHANCE)
     game.apply(f"kingcard {king}", CHANCE)
     seat = players.index(start)
@@ -104,21 +104,21 @@ def to_power(
     card. Power Shift deals and passes take the first listed card."""
     cards = list(dummy_cards)
     wanted = dict(reveals or {})
-    while game.phase != "power":
+    while game.state.phase != "power":
         actors = game.current_players()
         if actors != (CHANCE,):
-            assert game.phase == "setup_pass", game.phase
+            assert game.state.phase == "setup_pass", game.state.phase
             for seat in actors:
                 game.apply(game.legal_actions(seat)[0], seat)
             continue
-        phase = game.phase
+        phase = game.state.phase
         if phase == "dummy_regions" and cards:
             game.apply(f"dummycard {cards.pop(0)}", CHANCE)
         elif phase == "dummy_power" and dummy_power is not None:
             game.apply(f"dummypower {dummy_power}", CHANCE)
         elif phase == "reveal":
             slot = int(game.legal_actions(CHANCE)[0].arg)
-            card = wanted.pop(slot, None) or game.decks[slot][0]
+            card = wanted.pop(slot, None) or game.state.decks[slot][0]
             game.apply(f"reveal {slot} {card}", CHANCE)
         else:
             game.apply(game.legal_actions(CHANCE)[0], CHANCE)
@@ -127,8 +127,8 @@ def to_power(
 
 def powers(game: Game, values: Mapping[str, int]) -> None:
     """Each player's power card, in the order the engine asks for them."""
-    while game.phase == "power":
-        game.apply(f"power {values[game.colours[game.current_player()]]}")
+    while game.state.phase == "power":
+        game.apply(f"power {values[game.state.colours[game.current_player()]]}")
 
 
 def start_turn(game: Game, card: str, take: int = 0) -> None:
@@ -138,40 +138,40 @@ def start_turn(game: Game, card: str, take: int = 0) -> None:
 
 def finish_turn(game: Game) -> None:
     """Skip what is left of the special action and end the placement."""
-    while game.phase == "main" and game.frame is None:
+    while game.state.phase == "main" and game.state.frame is None:
         moves = game.legal_actions()
         game.apply(Action("skip") if Action("skip") in moves else Action("done"))
 
 
 def round_over(game: Game) -> None:
     """Every remaining turn of the round passes (take nothing, first card, nothing done)."""
-    index = game.round_index
-    while game.round_index == index and game.phase in ("take", "card", "main"):
+    index = game.state.round_index
+    while game.state.round_index == index and game.state.phase in ("take", "card", "main"):
         game.apply("take 0")
-        if game.frame is not None:
+        if game.state.frame is not None:
             game.apply("skip")  # a Power Shift modifier's effect
         game.apply(game.legal_actions()[0])
         finish_turn(game)
 
 
 def face_up(game: Game) -> list[str]:
-    return [c for c in game.face_up if c]
+    return [c for c in game.state.face_up if c]
 
 
 def scored(game: Game) -> dict[str, dict[str, Any]]:
     """The last scoring's areas by name."""
-    return {area["area"]: area for area in game.scorings[-1]["areas"]}
+    return {area["area"]: area for area in game.state.scorings[-1]["areas"]}
 
 
 # --------------------------------------------------------------------------- 2 players
 def test_two_players_add_a_dummy_colour() -> None:
     game = Game(Options(players=TWO))
-    assert game.colours == ("purple", "green", "blue")  # the first colour nobody plays
-    assert game.seats == (0, 1) and game.dummy == 2
+    assert game.state.colours == ("purple", "green", "blue")  # the first colour nobody plays
+    assert game.state.seats == (0, 1) and game.state.dummy == 2
     assert game.view()["dummy"] == "blue" and game.view()["players"] == ["purple", "green"]
     assert {str(a) for a in game.legal_actions(CHANCE)} == {"first purple", "first green"}
     chosen = Game(Options(players=TWO, dummy="red"))
-    assert chosen.colours == ("purple", "green", "red")
+    assert chosen.state.colours == ("purple", "green", "red")
     with pytest.raises(ValueError, match="different colour"):
         Game(Options(players=TWO, dummy="green"))
     with pytest.raises(ValueError, match="only used with 2 players"):
@@ -180,17 +180,17 @@ def test_two_players_add_a_dummy_colour() -> None:
 
 def test_two_players_score_on_the_2_3_player_side_first_two_places_only() -> None:
     game = setup(TWO)
-    assert game.places == 2
-    toledo = game.area("Toledo")
-    assert game.values_of(toledo) == game.regions[toledo].values_2_3_players
-    assert len(game.values_of(toledo)) == 2
+    assert game.state.places == 2
+    toledo = game.state.area("Toledo")
+    assert game.state.values_of(toledo) == game.state.regions[toledo].values_2_3_players
+    assert len(game.state.values_of(toledo)) == 2
 
 
 def test_two_players_merge_decks_2_and_3_four_decks_face_up() -> None:
     game = setup(TWO)
-    data = game.data
-    assert Counter(game.decks[2]) == Counter(data.deck_cards(2) + data.deck_cards(3))
-    assert game.decks[3] == []
+    data = game.state.data
+    assert Counter(game.state.decks[2]) == Counter(data.deck_cards(2) + data.deck_cards(3))
+    assert game.state.decks[3] == []
     to_power(game, {1: "intrigue", 2: "fiesta", 4: "decree"}, dummy_cards=("Galicia", "Sevilla"))
     assert face_up(game) == ["intrigue", "fiesta", "decree", "your-majesty"]
     assert game.view()["deck_sizes"] == {"1": 9, "2": 19, "4": 9}
@@ -208,7 +208,7 @@ def test_two_players_cannot_reveal_deck_3_on_its_own() -> None:
 
 def test_after_setup_all_region_cards_form_the_dummys_deck() -> None:
     game = setup(TWO, king="Castilla", homes=("Toledo", "Aragon"))
-    assert game.phase == "dummy_regions" and acting(game) == ["chance"]
+    assert game.state.phase == "dummy_regions" and acting(game) == ["chance"]
     # The King's card and both home cards are shuffled back in too.
     assert {a.arg for a in game.legal_actions(CHANCE)} == ALL_REGIONS
     assert len(game.snapshot()["dummy_regions_left"]) == 9
@@ -217,17 +217,17 @@ def test_after_setup_all_region_cards_form_the_dummys_deck() -> None:
 def test_dummy_gets_two_caballeros_on_each_of_two_region_cards_per_round() -> None:
     game = setup(TWO)
     game.apply("dummycard Galicia", CHANCE)
-    assert game.phase == "dummy_regions"
+    assert game.state.phase == "dummy_regions"
     game.apply("dummycard Sevilla", CHANCE)
-    assert game.phase == "reveal"
+    assert game.state.phase == "reveal"
     assert count(game, "Galicia", "blue") == 2 and count(game, "Sevilla", "blue") == 2
-    assert game.province[game.dummy] == 26
+    assert game.state.province[game.state.dummy] == 26
     assert_conserved(game)
     # The drawn cards are discarded: next round they cannot come again.
     to_power(game)
     powers(game, {"purple": 9, "green": 8})
     round_over(game)
-    assert game.phase == "dummy_regions"
+    assert game.state.phase == "dummy_regions"
     drawable = {a.arg for a in game.legal_actions(CHANCE)}
     assert drawable == ALL_REGIONS - {"Galicia", "Sevilla"}
     with pytest.raises(IllegalAction):
@@ -240,7 +240,7 @@ def test_dummy_region_card_of_the_kings_region_places_nothing() -> None:
     game.apply("dummycard Toledo", CHANCE)
     assert count(game, "Castilla", "blue") == 0
     assert count(game, "Toledo", "blue") == 2
-    assert game.province[game.dummy] == 28
+    assert game.state.province[game.state.dummy] == 28
 
 
 def test_dummy_draws_no_more_once_all_30_are_on_the_board() -> None:
@@ -250,24 +250,24 @@ def test_dummy_draws_no_more_once_all_30_are_on_the_board() -> None:
     set_position(game, board={"Galicia": {"blue": 15}, "Sevilla": {"blue": 14}})
     powers(game, {"purple": 9, "green": 8})
     round_over(game)
-    assert game.phase == "dummy_regions"
+    assert game.state.phase == "dummy_regions"
     game.apply("dummycard Navarra", CHANCE)
-    assert count(game, "Navarra", "blue") == 1 and game.province[game.dummy] == 0
-    assert game.phase == "reveal"  # no second card
+    assert count(game, "Navarra", "blue") == 1 and game.state.province[game.state.dummy] == 0
+    assert game.state.phase == "reveal"  # no second card
     to_power(game)
     powers(game, {"purple": 10, "green": 11})
     round_over(game)
-    assert game.phase == "reveal"  # all 30 on the board: no region card at all
+    assert game.state.phase == "reveal"  # all 30 on the board: no region card at all
     assert_conserved(game)
 
 
 def test_dummy_region_cards_are_reshuffled_after_each_general_scoring() -> None:
     game = setup(TWO)
-    advance(game, lambda g: g.phase == "scoring")
+    advance(game, lambda g: g.state.phase == "scoring")
     assert len(game.snapshot()["dummy_regions_left"]) == 9 - 6  # 2 cards in each of 3 rounds
     game.apply("disc Navarra", 0)
     game.apply("disc Valencia", 1)
-    assert game.phase == "dummy_regions"
+    assert game.state.phase == "dummy_regions"
     assert {a.arg for a in game.legal_actions(CHANCE)} == ALL_REGIONS
 
 
@@ -277,7 +277,7 @@ def test_dummy_power_card_is_turned_before_the_players_play_and_blocks_its_value
     game.apply("dummycard Sevilla", CHANCE)
     for slot, card in ((1, "intrigue"), (2, "fiesta"), (4, "decree")):
         game.apply(f"reveal {slot} {card}", CHANCE)
-    assert game.phase == "dummy_power" and acting(game) == ["chance"]
+    assert game.state.phase == "dummy_power" and acting(game) == ["chance"]
     assert {a.arg for a in game.legal_actions(CHANCE)} == {str(v) for v in range(1, 14)}
     game.apply("dummypower 9", CHANCE)
     assert game.view()["played"] == {"blue": 9}
@@ -288,8 +288,8 @@ def test_dummy_power_card_is_turned_before_the_players_play_and_blocks_its_value
     game.apply("power 13")
     assert "power 9" not in legal(game) and "power 13" not in legal(game)
     game.apply("power 5")
-    assert [game.colours[p] for p in game.turn_order] == ["green", "blue", "purple"]
-    assert 9 not in game.hands[game.dummy]
+    assert [game.state.colours[p] for p in game.state.turn_order] == ["green", "blue", "purple"]
+    assert 9 not in game.state.hands[game.state.dummy]
 
 
 def test_dummy_takes_the_card_placing_most_caballeros_and_discards_it_unused() -> None:
@@ -305,8 +305,8 @@ def test_dummy_takes_the_card_placing_most_caballeros_and_discards_it_unused() -
     finish_turn(game)
     # The dummy took Decree (4 caballeros, the most left) and did nothing with it.
     assert acting(game) == ["green"]
-    assert "decree" in game.used_cards and "decree" not in face_up(game)
-    assert game.tiles == {}
+    assert "decree" in game.state.used_cards and "decree" not in face_up(game)
+    assert game.state.tiles == {}
     game.apply("take 0")
     assert {a.arg for a in game.legal_actions()} == {"intrigue", "fiesta"}
 
@@ -320,17 +320,17 @@ def test_dummy_acting_first_turns_the_king_card_back_for_this_round() -> None:
         dummy_power=13,
     )
     powers(game, {"purple": 9, "green": 5})
-    king = game.king
+    king = game.state.king
     game.apply("take 0")
     # Your Majesty (5) went to the dummy: unavailable to both players this round, not discarded.
     assert {a.arg for a in game.legal_actions()} == {"intrigue", "fiesta", "decree"}
-    assert "your-majesty" not in game.used_cards and game.king == king
+    assert "your-majesty" not in game.state.used_cards and game.state.king == king
     game.apply("card intrigue")
     finish_turn(game)
     pass_turn(game)
     game.apply("dummycard Navarra", CHANCE)
     game.apply("dummycard Granada", CHANCE)
-    assert game.face_up[4] == "your-majesty"  # back for the next round
+    assert game.state.face_up[4] == "your-majesty"  # back for the next round
 
 
 def test_dummy_never_takes_the_first_player_marker() -> None:
@@ -338,8 +338,8 @@ def test_dummy_never_takes_the_first_player_marker() -> None:
     to_power(game, dummy_cards=("Galicia", "Sevilla"), dummy_power=1)
     powers(game, {"purple": 9, "green": 5})
     round_over(game)
-    assert game.colours[game.first] == "green"  # the lowest card among the players
-    assert game.power_discards[game.dummy] == [1]  # the dummy's card is discarded too
+    assert game.state.colours[game.state.first] == "green"  # the lowest card among the players
+    assert game.state.power_discards[game.state.dummy] == [1]  # the dummy's card is discarded too
 
 
 def test_players_may_move_the_dummys_caballeros() -> None:
@@ -367,8 +367,8 @@ def test_assassin_returns_one_dummy_caballero_chosen_by_the_actor() -> None:
     assert acting(game) == ["purple"]
     assert of_kind(game, "return") == {"blue Galicia", "blue Sevilla"}
     game.apply("return blue Sevilla")
-    assert count(game, "Sevilla", "blue") == 1 and game.province[game.dummy] == 27
-    assert game.phase == "main" and game.frame is None
+    assert count(game, "Sevilla", "blue") == 1 and game.state.province[game.state.dummy] == 27
+    assert game.state.phase == "main" and game.state.frame is None
     assert_conserved(game)
 
 
@@ -382,9 +382,9 @@ def test_withdrawal_skips_the_dummy() -> None:
     for _ in range(3):
         game.apply(game.legal_actions()[0])
     # The dummy would have to choose its 3: the step is skipped, its caballeros stay.
-    assert acting(game) == ["purple"] and game.frame is None
+    assert acting(game) == ["purple"] and game.state.frame is None
     assert count(game, "Galicia", "blue") == 2 and count(game, "Sevilla", "blue") == 2
-    assert game.province[game.dummy] == 26
+    assert game.state.province[game.state.dummy] == 26
 
 
 def test_civil_war_asks_no_disc_of_the_dummy() -> None:
@@ -453,13 +453,13 @@ def test_dummy_counts_for_majority_but_scores_nothing_not_even_the_king_bonus() 
 
 def test_dummy_castillo_caballeros_go_back_to_its_supply_at_a_general_scoring() -> None:
     game = setup(TWO)
-    advance(game, lambda g: g.phase == "scoring")
+    advance(game, lambda g: g.state.phase == "scoring")
     set_position(game, castillo={"blue": 3, "purple": 2, "green": 1})
-    province = game.province[game.dummy]
+    province = game.state.province[game.state.dummy]
     assert set(acting(game)) == {"purple", "green"}  # the dummy sets no disc
     game.apply("disc Navarra", 0)
     game.apply("disc Valencia", 1)
-    general = game.scorings[-1]
+    general = game.state.scorings[-1]
     castillo = general["areas"][0]
     assert castillo["area"] == "castillo" and castillo["ranks"]["blue"] == 1
     assert castillo["points"] == {
@@ -467,8 +467,8 @@ def test_dummy_castillo_caballeros_go_back_to_its_supply_at_a_general_scoring() 
         "green": 0,
     }  # 5/3: the dummy is first, green third scores 0
     assert general["moved"] == {"purple": "Navarra", "green": "Valencia"}
-    assert game.pieces[game.CASTILLO] == [0, 0, 0]
-    assert game.province[game.dummy] == province + 3
+    assert game.state.pieces[game.state.CASTILLO] == [0, 0, 0]
+    assert game.state.province[game.state.dummy] == province + 3
     assert_conserved(game)
 
 
@@ -476,13 +476,13 @@ def test_two_player_dummy_with_new_regency_discards_the_king_card() -> None:
     game = setup(TWO, new_regency=True)
     to_power(game, {5: "viceroy"}, dummy_cards=("Galicia", "Sevilla"), dummy_power=13)
     powers(game, {"purple": 9, "green": 8})
-    assert "viceroy" in game.used_cards and "viceroy" not in face_up(game)
+    assert "viceroy" in game.state.used_cards and "viceroy" not in face_up(game)
 
 
 # --------------------------------------------------------------------------- 3 players
 def test_three_players_score_two_places_and_have_no_dummy() -> None:
     game = setup(("purple", "green", "blue"))
-    assert game.places == 2 and game.dummy == -1 and game.n == 3
+    assert game.state.places == 2 and game.state.dummy == -1 and game.state.n == 3
     to_power(game, {3: "revelation"})
     assert len(face_up(game)) == 5  # decks 2 and 3 stay apart unless the table merges them
     set_position(game, castillo={"purple": 3, "green": 2, "blue": 1})
@@ -494,7 +494,7 @@ def test_three_players_score_two_places_and_have_no_dummy() -> None:
 
 def test_three_players_may_merge_decks_2_and_3() -> None:
     game = setup(("purple", "green", "blue"), merge_decks_2_3=True)
-    assert game.decks[3] == [] and len(game.decks[2]) == 20
+    assert game.state.decks[3] == [] and len(game.state.decks[2]) == 20
     to_power(game, {2: "revelation"})
     assert len(face_up(game)) == 4
     assert game.options.to_json()["merge_decks_2_3"] is True
@@ -509,10 +509,10 @@ def test_merged_decks_are_refused_with_4_or_5_players(players: tuple[str, ...]) 
 # --------------------------------------------------------------------------- short game
 def test_short_game_is_6_rounds_2_3_5_6_8_9_with_three_general_scorings() -> None:
     game = setup(short_game=True)
-    assert game.round_number == 2 and game.view()["rounds"] == [2, 3, 5, 6, 8, 9]
+    assert game.state.round_number == 2 and game.view()["rounds"] == [2, 3, 5, 6, 8, 9]
     advance(game, Game.is_terminal)
-    assert [h["round"] for h in game.score_history] == [2, 3, 5, 6, 8, 9]
-    general = [s["round"] for s in game.scorings if s["kind"] == "general"]
+    assert [h["round"] for h in game.state.score_history] == [2, 3, 5, 6, 8, 9]
+    general = [s["round"] for s in game.state.scorings if s["kind"] == "general"]
     assert general == [3, 6, 9]
     assert sum(1 for p, a in game.history if a.kind == "power" and p == 0) == 6
 
@@ -524,11 +524,11 @@ def regency(**options: Any) -> Game:
 
 def test_new_regency_king_cards_form_deck_5_instead_of_your_majesty() -> None:
     game = regency()
-    assert len(game.decks[5]) == 10
-    assert "your-majesty" not in game.decks[5] and game.king_card == ""
-    assert all(game.data.cards[c].regency for c in game.decks[5])
+    assert len(game.state.decks[5]) == 10
+    assert "your-majesty" not in game.state.decks[5] and game.state.king_card == ""
+    assert all(game.state.data.cards[c].regency for c in game.state.decks[5])
     to_power(game, {5: "exile"})
-    assert face_up(game)[-1] == "exile" and game.face_up[4] == "exile"
+    assert face_up(game)[-1] == "exile" and game.state.face_up[4] == "exile"
     assert "your-majesty" not in face_up(game)
 
 
@@ -537,13 +537,13 @@ def test_new_regency_card_is_discarded_at_round_end_used_or_not() -> None:
     to_power(game, {5: "exile"})
     powers(game, {"purple": 13, "green": 12, "blue": 11, "orange": 10})
     round_over(game)  # nobody took Exile
-    assert "exile" in game.used_cards and len(game.decks[5]) == 9
-    assert game.phase == "reveal"
+    assert "exile" in game.state.used_cards and len(game.state.decks[5]) == 9
+    assert game.state.phase == "reveal"
     to_power(game, {5: "tournament"})
-    assert game.face_up[4] == "tournament" and len(game.decks[5]) == 8
+    assert game.state.face_up[4] == "tournament" and len(game.state.decks[5]) == 8
     powers(game, {"purple": 9, "green": 8, "blue": 7, "orange": 6})
     start_turn(game, "tournament")
-    assert "tournament" in game.used_cards  # taken: discarded, never back
+    assert "tournament" in game.state.used_cards  # taken: discarded, never back
 
 
 def regency_turn(card: str, **position: Any) -> Game:
@@ -572,7 +572,7 @@ def test_viceroy_swaps_the_king_with_any_one_grande() -> None:
 def test_viceroy_needs_both_in_regions() -> None:
     game = regency_turn("viceroy", king="France")
     game.apply("special")  # the King is in France: nothing to swap
-    assert game.frame is None and game.view()["king"] == "France"
+    assert game.state.frame is None and game.view()["king"] == "France"
     game = regency_turn("viceroy", grandes={"green": "castillo", "blue": "castillo"})
     game.apply("special")
     assert of_kind(game, "viceroy") == {"purple", "orange"}  # not the Grandes in the castillo
@@ -607,7 +607,7 @@ def test_escort_takes_two_caballeros_of_any_colours_along() -> None:
     assert "done" not in legal(game)  # escorting is not optional
     game.apply("pick green Castilla")
     game.apply("pick blue Castilla")
-    assert game.frame is None
+    assert game.state.frame is None
     assert count(game, "Granada", "green") == 1 and count(game, "Granada", "blue") == 1
     assert count(game, "Castilla", "green") == 1 and count(game, "Castilla", "blue") == 0
     assert_conserved(game)
@@ -618,11 +618,11 @@ def test_escort_takes_fewer_when_fewer_are_there() -> None:
     game.apply("special")
     game.apply("king Sevilla")
     game.apply("pick blue Castilla")
-    assert game.frame is None and count(game, "Sevilla", "blue") == 1
+    assert game.state.frame is None and count(game, "Sevilla", "blue") == 1
     empty = regency_turn("escort", board={"Toledo": {"purple": 2}})
     empty.apply("special")
     empty.apply("king Sevilla")
-    assert empty.frame is None and empty.view()["king"] == "Sevilla"
+    assert empty.state.frame is None and empty.view()["king"] == "Sevilla"
 
 
 def test_revolt_puts_the_king_beside_the_castillo() -> None:
@@ -649,11 +649,11 @@ def test_escort_from_the_castillo_or_france_takes_nobody_along() -> None:
     game.apply("special")
     assert of_kind(game, "king") == ALL_REGIONS
     game.apply("king Toledo")
-    assert game.frame is None and count(game, "castillo", "green") == 3
+    assert game.state.frame is None and count(game, "castillo", "green") == 3
     exiled = regency_turn("escort", king="France")
     exiled.apply("special")
     exiled.apply("king Toledo")
-    assert exiled.frame is None and exiled.view()["king"] == "Toledo"
+    assert exiled.state.frame is None and exiled.view()["king"] == "Toledo"
 
 
 def test_revolt_no_caballero_may_be_moved_into_the_castillo() -> None:
@@ -694,9 +694,9 @@ def test_revolt_caballeros_stay_in_the_castillo_at_a_general_scoring() -> None:
     start_turn(game, "revolt")
     game.apply("special")
     finish_turn(game)
-    advance(game, lambda g: any(s["kind"] == "general" for s in g.scorings))
+    advance(game, lambda g: any(s["kind"] == "general" for s in g.state.scorings))
     assert not any(a.kind == "disc" for _, a in game.history)  # no discs are set
-    general = game.scorings[-1]
+    general = game.state.scorings[-1]
     assert general["areas"][0]["bonus"] == {"purple": 2}  # King bonus in the castillo
     assert general["moved"] == {}
     assert count(game, "castillo", "purple") == 3 and count(game, "castillo", "green") == 1
@@ -728,7 +728,7 @@ def test_summer_residence_counts_the_kings_own_region_and_may_leave_him_there() 
     game.apply("special")
     assert of_kind(game, "king") == {"Castilla", "Galicia"}
     game.apply("king Castilla")
-    assert game.view()["king"] == "Castilla" and game.frame is None
+    assert game.view()["king"] == "Castilla" and game.state.frame is None
 
 
 def test_tournament_throws_every_grande_there_into_the_castillo() -> None:
@@ -755,11 +755,11 @@ def test_tournament_grande_bonus_in_the_castillo_and_the_grande_leaves_with_the_
     castillo = scored(game)["castillo"]
     assert castillo["bonus"] == {"green": 2} and castillo["points"]["green"] == 5
     assert game.view()["grandes"]["green"] == "castillo"  # thrown back in after Revelation
-    advance(game, lambda g: g.phase == "scoring")
+    advance(game, lambda g: g.state.phase == "scoring")
     for colour, region in (("purple", "Granada"), ("green", "Valencia")):
-        game.apply(f"disc {region}", game.colour(colour))
+        game.apply(f"disc {region}", game.state.colour(colour))
     for colour in ("blue", "orange"):
-        game.apply("disc Navarra", game.colour(colour))
+        game.apply("disc Navarra", game.state.colour(colour))
     assert game.view()["grandes"]["green"] == "Valencia"
     assert count(game, "Valencia", "green") >= 3
 
@@ -770,13 +770,13 @@ def test_tournament_grande_stays_in_the_castillo_when_the_disc_shows_the_kings_r
     game.apply("king Aragon")
     finish_turn(game)
     set_position(game, castillo={"green": 2})
-    advance(game, lambda g: g.phase == "scoring")
+    advance(game, lambda g: g.state.phase == "scoring")
     king = game.view()["king"]
     for colour in FOUR:
         region = king if colour == "green" else "Navarra"
-        game.apply(f"disc {region}", game.colour(colour))
+        game.apply(f"disc {region}", game.state.colour(colour))
     assert game.view()["grandes"]["green"] == "castillo"
-    assert game.scorings[-1]["moved"]["green"] == "court"
+    assert game.state.scorings[-1]["moved"]["green"] == "court"
 
 
 def test_infiltration_lets_only_this_player_place_into_the_kings_region_this_turn() -> None:
@@ -807,7 +807,7 @@ def test_infiltration_placed_before_the_special_action_cannot_enter() -> None:
 def test_each_alternative_card_replaces_a_card_set_aside_from_its_deck() -> None:
     game = Game(Options(alternatives=("delegation", "veto-2", "veto")))
     game.apply("first purple", CHANCE)
-    assert game.phase == "setup_remove"
+    assert game.state.phase == "setup_remove"
     assert {a.arg for a in game.legal_actions(CHANCE)} == {"1"}  # Delegation's deck first
     game.apply("remove 1 ambush", CHANCE)
     assert {a.arg for a in game.legal_actions(CHANCE)} == {"2"}
@@ -815,14 +815,14 @@ def test_each_alternative_card_replaces_a_card_set_aside_from_its_deck() -> None
         game.apply("remove 3 fiesta", CHANCE)  # no alternative card belongs to deck 3
     game.apply("remove 2 fair", CHANCE)
     game.apply("remove 2 withdrawal", CHANCE)
-    assert game.phase == "setup_king"
-    data = game.data
-    assert [len(game.decks[d]) for d in range(1, 5)] == [10, 10, 10, 10]
-    assert "ambush" not in game.decks[1] and "delegation" in game.decks[1]
-    deck2 = Counter(game.decks[2])
+    assert game.state.phase == "setup_king"
+    data = game.state.data
+    assert [len(game.state.decks[d]) for d in range(1, 5)] == [10, 10, 10, 10]
+    assert "ambush" not in game.state.decks[1] and "delegation" in game.state.decks[1]
+    deck2 = Counter(game.state.decks[2])
     assert deck2["fair"] == 2 and deck2["withdrawal"] == 1
     assert deck2["veto-2"] == 1 and deck2["veto"] == 1
-    assert Counter(game.decks[3]) == Counter(data.deck_cards(3))
+    assert Counter(game.state.decks[3]) == Counter(data.deck_cards(3))
 
 
 def test_cards_are_set_aside_before_the_alternative_cards_go_in() -> None:
@@ -830,7 +830,7 @@ def test_cards_are_set_aside_before_the_alternative_cards_go_in() -> None:
     # an alternative card is never the one set aside.
     game = Game(Options(alternatives=("veto-2", "veto")))
     game.apply("first purple", CHANCE)
-    base = Counter(game.data.deck_cards(2))
+    base = Counter(game.state.data.deck_cards(2))
     for _ in range(2):
         pool = {a.arg2 for a in game.legal_actions(CHANCE)}
         assert pool == {*base, "?"}, pool  # "?": set aside unseen at the table
@@ -838,13 +838,13 @@ def test_cards_are_set_aside_before_the_alternative_cards_go_in() -> None:
         game.apply(f"remove 2 {card}", CHANCE)
         base[card] -= 1
         base += Counter()  # drop a card with no copy left
-    assert Counter(game.decks[2]) == base + Counter(["veto-2", "veto"])
+    assert Counter(game.state.decks[2]) == base + Counter(["veto-2", "veto"])
 
 
 def test_alternative_cards_with_two_players_are_set_aside_before_decks_merge() -> None:
     game = setup(TWO, alternatives=("veto",), removes=("remove 2 fair",))
-    assert len(game.decks[2]) == 20 and game.decks[3] == []
-    assert Counter(game.decks[2])["fair"] == 2 and "veto" in game.decks[2]
+    assert len(game.state.decks[2]) == 20 and game.state.decks[3] == []
+    assert Counter(game.state.decks[2])["fair"] == 2 and "veto" in game.state.decks[2]
 
 
 def test_alternative_card_not_chosen_is_never_revealed() -> None:
@@ -868,7 +868,7 @@ def veto_round(**options: Any) -> Game:
 def test_veto_lies_in_front_of_its_owner() -> None:
     game = veto_round()
     assert game.view()["vetoes"] == [{"holder": "purple", "card": "veto"}]
-    assert "veto" not in game.used_cards
+    assert "veto" not in game.state.used_cards
     assert acting(game) == ["green"]
 
 
@@ -878,8 +878,8 @@ def test_veto_cancels_an_announced_special_action_but_the_placement_still_happen
     game.apply("special")  # announced: the Veto holder is asked at once
     assert acting(game) == ["purple"] and legal(game, "purple") == {"veto", "allow"}
     assert game.view()["step"] == {"step": "veto", "actor": "purple", "against": "green"}
-    game.apply("veto", game.colour("purple"))
-    assert game.king == game.area("Castilla") and game.frame is None
+    game.apply("veto", game.state.colour("purple"))
+    assert game.state.king == game.state.area("Castilla") and game.state.frame is None
     assert acting(game) == ["green"]
     # The special action is over; placing around the King is still open.
     assert of_kind(game, "place") == CASTILLA_NEIGHBOURS | {"castillo"}
@@ -888,7 +888,7 @@ def test_veto_cancels_an_announced_special_action_but_the_placement_still_happen
     game.apply("done")
     assert count(game, "Galicia", "green") == 1 and acting(game) == ["blue"]
     # Used up: discarded.
-    assert game.view()["vetoes"] == [] and "veto" in game.used_cards
+    assert game.view()["vetoes"] == [] and "veto" in game.state.used_cards
 
 
 def test_veto_after_the_placement_ends_the_turn() -> None:
@@ -897,16 +897,20 @@ def test_veto_after_the_placement_ends_the_turn() -> None:
     game.apply("place Toledo")
     game.apply("done")
     game.apply("special")
-    game.apply("veto", game.colour("purple"))
-    assert acting(game) == ["blue"] and game.king == game.area("Castilla")
+    game.apply("veto", game.state.colour("purple"))
+    assert acting(game) == ["blue"] and game.state.king == game.state.area("Castilla")
 
 
 def test_veto_holder_may_allow_and_keeps_the_veto() -> None:
     game = veto_round()
     start_turn(game, "your-majesty", take=2)
     game.apply("special")
-    game.apply("allow", game.colour("purple"))
-    assert acting(game) == ["green"] and game.frame is not None and game.frame.kind == "king"
+    game.apply("allow", game.state.colour("purple"))
+    assert (
+        acting(game) == ["green"]
+        and game.state.frame is not None
+        and game.state.frame.kind == "king"
+    )
     assert "veto" not in legal(game, "purple")  # a started action is never cancelled
     game.apply("king Granada")
     assert game.view()["king"] == "Granada"
@@ -920,18 +924,18 @@ def test_veto_is_not_asked_about_its_holders_own_special_action() -> None:
     powers(game, {"purple": 13, "green": 12, "blue": 11, "orange": 10})
     start_turn(game, "intrigue")
     game.apply("special")
-    assert game.frame is not None and game.frame.kind == "move"
+    assert game.state.frame is not None and game.state.frame.kind == "move"
 
 
 def test_veto_unused_is_discarded_at_the_end_of_the_next_round() -> None:
     game = veto_round()
     round_over(game)
     assert game.view()["vetoes"] == [{"holder": "purple", "card": "veto"}]  # next round too
-    assert "veto" not in game.used_cards
+    assert "veto" not in game.state.used_cards
     to_power(game)
     powers(game, {"purple": 13, "green": 12, "blue": 11, "orange": 10})
     round_over(game)
-    assert game.view()["vetoes"] == [] and "veto" in game.used_cards
+    assert game.view()["vetoes"] == [] and "veto" in game.state.used_cards
 
 
 def test_choosing_the_veto_lays_it_out_at_once() -> None:
@@ -941,7 +945,7 @@ def test_choosing_the_veto_lays_it_out_at_once() -> None:
     powers(game, {"purple": 9, "green": 8, "blue": 7, "orange": 6})
     start_turn(game, "veto")
     assert game.view()["vetoes"] == [{"holder": "purple", "card": "veto"}]
-    assert "veto" not in game.used_cards
+    assert "veto" not in game.state.used_cards
     assert "special" not in legal(game) and "skip" not in legal(game)
 
 
@@ -963,7 +967,7 @@ def test_militia_places_up_to_2_into_any_regions_but_the_kings_and_never_the_cas
         game.apply("place Castilla")
     game.apply("place Cataluna")
     game.apply("place Granada")  # one each in two regions
-    assert game.frame is None
+    assert game.state.frame is None
     assert count(game, "Cataluna", "purple") == 1 and count(game, "Granada", "purple") == 1
     # Then the card's own placement (1) around the King.
     assert of_kind(game, "place") == CASTILLA_NEIGHBOURS | {"castillo"}
@@ -978,7 +982,7 @@ def test_militia_both_into_one_region_or_fewer() -> None:
     fewer = militia_turn()
     fewer.apply("place Valencia")
     fewer.apply("done")
-    assert count(fewer, "Valencia", "purple") == 1 and fewer.frame is None
+    assert count(fewer, "Valencia", "purple") == 1 and fewer.state.frame is None
 
 
 def test_civil_war_each_opponent_returns_all_from_one_secretly_chosen_region() -> None:
@@ -997,12 +1001,12 @@ def test_civil_war_each_opponent_returns_all_from_one_secretly_chosen_region() -
     assert set(acting(game)) == {"green", "blue"}  # orange is lucky: nothing on the board
     assert of_kind(game, "disc", "green") == {"Aragon", "Galicia"}
     assert of_kind(game, "disc", "blue") == {"Toledo"}
-    game.apply("disc Aragon", game.colour("green"))
+    game.apply("disc Aragon", game.state.colour("green"))
     # Secret until every disc is set.
     assert "my_disc" not in game.view()["step"] and "Aragon" not in json.dumps(game.view()["step"])
-    assert game.view(game.colour("green"))["step"]["my_disc"] == "Aragon"
-    assert "my_disc" not in game.view(game.colour("blue"))["step"]
-    game.apply("disc Toledo", game.colour("blue"))
+    assert game.view(game.state.colour("green"))["step"]["my_disc"] == "Aragon"
+    assert "my_disc" not in game.view(game.state.colour("blue"))["step"]
+    game.apply("disc Toledo", game.state.colour("blue"))
     assert count(game, "Aragon", "green") == 0 and count(game, "Toledo", "blue") == 0
     assert count(game, "Aragon", "purple") == 1 and count(game, "Galicia", "green") == 1
     assert acting(game) == ["purple"]
@@ -1027,7 +1031,7 @@ def test_assassin_returns_one_caballero_of_each_opponent_from_regions_chosen_by_
     # Blue has none in the regions (the court does not count): orange is next.
     assert of_kind(game, "return") == {"orange Sevilla", "orange Galicia"}
     game.apply("return orange Galicia")
-    assert game.frame is None
+    assert game.state.frame is None
     assert count(game, "Aragon", "green") == 1 and count(game, "Galicia", "orange") == 0
     assert count(game, "court", "blue") == 5 and count(game, "Castilla", "orange") == 2
     assert_conserved(game)
@@ -1045,7 +1049,7 @@ HANDS = {
 def shift_setup() -> Game:
     """Power Shift set up through the deal (explicit cards) up to the secret pass."""
     game = setup(power_shift=True, first="blue")
-    assert game.phase == "setup_deal"
+    assert game.state.phase == "setup_deal"
     for colour in FOUR:  # dealt in seat order, three each
         for card in HANDS[colour]:
             assert acting(game) == ["chance"]
@@ -1060,7 +1064,7 @@ def test_power_shift_deals_3_modifier_cards_each_weighted_by_copies() -> None:
     assert outcomes["deal purple g+1-court"] == pytest.approx(3 / 16)
     assert outcomes["deal purple g+2-grande"] == pytest.approx(2 / 16)
     game = shift_setup()
-    assert game.phase == "setup_pass" and set(acting(game)) == set(FOUR)
+    assert game.state.phase == "setup_pass" and set(acting(game)) == set(FOUR)
     assert {str(a) for a in game.legal_actions(0)} == {"pass g+2-grande", "pass g-2-grande"}
     assert len(game.snapshot()["modifier_deck"]) == 16 - 12  # the rest stay in the box
 
@@ -1069,16 +1073,16 @@ def test_power_shift_pass_one_card_face_down_to_the_left_all_at_once() -> None:
     game = shift_setup()
     passes = {"purple": "g-2-grande", "green": "g+1-court", "blue": "g-1-own"}
     for colour, card in passes.items():
-        game.apply(f"pass {card}", game.colour(colour))
-        assert game.legal_actions(game.colour(colour)) == []  # a pass is final
-    assert acting(game) == ["orange"] and game.phase == "setup_pass"
-    game.apply("pass g-1-foreign", game.colour("orange"))
+        game.apply(f"pass {card}", game.state.colour(colour))
+        assert game.legal_actions(game.state.colour(colour)) == []  # a pass is final
+    assert acting(game) == ["orange"] and game.state.phase == "setup_pass"
+    game.apply("pass g-1-foreign", game.state.colour("orange"))
     hands = game.snapshot()["modifier_hands"]
     assert sorted(hands["purple"]) == sorted(["g+2-grande", "g+2-grande", "g-1-foreign"])
     assert sorted(hands["green"]) == sorted(["g+1-court", "g+1-court", "g-2-grande"])
     assert sorted(hands["blue"]) == sorted(["g-1-own", "g-1-own", "g+1-court"])
     assert sorted(hands["orange"]) == sorted(["g-1-foreign", "g-1-foreign", "g-1-own"])
-    assert game.phase == "reveal"
+    assert game.state.phase == "reveal"
 
 
 def test_power_shift_hands_and_passes_are_secret() -> None:
@@ -1124,17 +1128,17 @@ def test_power_shift_modifier_effect_comes_after_the_court_and_before_the_action
     game = shift_round({"purple": ["g+1-court"]}, {1: "intrigue"})
     game.apply("shift 9 g+1-court")
     powers(game, {"green": 8, "blue": 7, "orange": 6})
-    assert acting(game) == ["purple"] and game.phase == "take"
-    court, province = count(game, "court", "purple"), game.province[0]
+    assert acting(game) == ["purple"] and game.state.phase == "take"
+    court, province = count(game, "court", "purple"), game.state.province[0]
     game.apply("take 2")
     assert legal(game) == {"grey", "skip"}
     with pytest.raises(IllegalAction):
         game.apply("card intrigue")
     game.apply("grey")  # +1 Court: one more caballero from the province
-    assert count(game, "court", "purple") == court + 3 and game.province[0] == province - 3
-    assert game.phase == "card" and "card intrigue" in legal(game)
+    assert count(game, "court", "purple") == court + 3 and game.state.province[0] == province - 3
+    assert game.state.phase == "card" and "card intrigue" in legal(game)
     game.apply("card intrigue")
-    assert game.phase == "main"
+    assert game.state.phase == "main"
 
 
 def test_power_shift_modifier_effect_may_be_skipped() -> None:
@@ -1145,14 +1149,14 @@ def test_power_shift_modifier_effect_may_be_skipped() -> None:
     game.apply("grey")  # place 1 from the province into any region but the King's
     assert of_kind(game, "place") == ALL_REGIONS - {"Castilla"}
     game.apply("place Granada")
-    assert count(game, "Granada", "purple") == 1 and game.phase == "card"
+    assert count(game, "Granada", "purple") == 1 and game.state.phase == "card"
     pass_turn_from_card(game)
     skipper = shift_round({"purple": ["g+2-province"]})
     skipper.apply("shift 9 g+2-province")
     powers(skipper, {"green": 8, "blue": 7, "orange": 6})
     skipper.apply("take 0")
     skipper.apply("skip")
-    assert skipper.phase == "card" and skipper.frame is None
+    assert skipper.state.phase == "card" and skipper.state.frame is None
 
 
 def pass_turn_from_card(game: Game) -> None:
@@ -1164,16 +1168,21 @@ def test_power_shift_first_player_is_the_lowest_total() -> None:
     game = shift_round({"purple": ["g+2-grande"]})
     game.apply("shift 1 g+2-grande")  # total 3
     powers(game, {"green": 2, "blue": 5, "orange": 6})
-    assert [game.colours[p] for p in game.turn_order] == ["orange", "blue", "purple", "green"]
+    assert [game.state.colours[p] for p in game.state.turn_order] == [
+        "orange",
+        "blue",
+        "purple",
+        "green",
+    ]
     assert game.view()["power_totals"] == {"purple": 3, "green": 2, "blue": 5, "orange": 6}
-    assert game.turn is not None and game.turn.take == 3  # orange: power card 6 takes 3
+    assert game.state.turn is not None and game.state.turn.take == 3  # orange: power card 6 takes 3
     pass_turn(game)
     pass_turn(game)
     # The caballeros come from the power card itself (1: 6), whatever the modifier adds.
-    assert game.turn is not None and game.colours[game.turn.player] == "purple"
-    assert game.turn.take == 6
+    assert game.state.turn is not None and game.state.colours[game.state.turn.player] == "purple"
+    assert game.state.turn.take == 6
     round_over(game)
-    assert game.colours[game.first] == "green"  # 2 beats purple's power card 1 (+2 = 3)
+    assert game.state.colours[game.state.first] == "green"  # 2 beats purple's power card 1 (+2 = 3)
     assert game.snapshot()["modifier_discards"]["purple"] == ["g+2-grande"]
 
 
@@ -1187,24 +1196,24 @@ def test_power_of_attorney_may_take_back_a_modifier_instead() -> None:
     game.apply("special")
     assert of_kind(game, "powerback") == {"9", "g+1-court"}
     game.apply("powerback g+1-court")
-    assert game.grey_hands[0] == ["g+1-court"] and 9 not in game.hands[0]
+    assert game.state.grey_hands[0] == ["g+1-court"] and 9 not in game.state.hands[0]
     assert ["purple", "powerback ?"] in game.view()["log"]
     finish_turn(game)
     round_over(game)
-    assert game.power_discards[0] == [9] and game.grey_discards[0] == []
+    assert game.state.power_discards[0] == [9] and game.state.grey_discards[0] == []
 
 
 def test_power_shift_with_two_players_deals_to_the_players_only() -> None:
     game = setup(TWO, power_shift=True)
-    assert game.phase == "setup_deal"
+    assert game.state.phase == "setup_deal"
     for _ in range(6):
         assert {a.arg for a in game.legal_actions(CHANCE)} <= {"purple", "green"}
         game.apply(game.legal_actions(CHANCE)[0], CHANCE)
     assert set(acting(game)) == {"purple", "green"}
     game.apply(game.legal_actions(0)[0], 0)
     game.apply(game.legal_actions(1)[0], 1)
-    assert [len(h) for h in game.grey_hands] == [3, 3, 0]
-    assert game.phase == "dummy_regions"
+    assert [len(h) for h in game.state.grey_hands] == [3, 3, 0]
+    assert game.state.phase == "dummy_regions"
 
 
 # --------------------------------------------------------------------------- random-game smoke
@@ -1239,24 +1248,29 @@ class RoundWatch:
 
 
 def check_step(game: Game, watch: RoundWatch, per_colour: int) -> None:
-    for p, colour in enumerate(game.colours):
-        where = [row[p] for row in game.pieces] + [game.court[p], game.province[p]]
+    for p, colour in enumerate(game.state.colours):
+        where = [row[p] for row in game.state.pieces] + [
+            game.state.court[p],
+            game.state.province[p],
+        ]
         assert min(where) >= 0 and sum(where) == per_colour, (colour, where)
-    if game.dummy >= 0:
-        assert game.dummy not in game.current_players()
-        assert game.first != game.dummy
-        assert game.court[game.dummy] == 0
-    if game.phase == "take" and game.round_index != watch.rounds_seen:  # the round's 1st turn
-        played = [p for p in range(game.n) if game.played[p]]
-        totals = [game.totals[p] for p in played]
+    if game.state.dummy >= 0:
+        assert game.state.dummy not in game.current_players()
+        assert game.state.first != game.state.dummy
+        assert game.state.court[game.state.dummy] == 0
+    if (
+        game.state.phase == "take" and game.state.round_index != watch.rounds_seen
+    ):  # the round's 1st turn
+        played = [p for p in range(game.state.n) if game.state.played[p]]
+        totals = [game.state.totals[p] for p in played]
         assert len(set(totals)) == len(totals), totals  # every total differs
-        assert game.turn_order == sorted(played, key=lambda p: -game.totals[p])
-        assert len(played) == game.n  # the dummy plays a power card too
+        assert game.state.turn_order == sorted(played, key=lambda p: -game.state.totals[p])
+        assert len(played) == game.state.n  # the dummy plays a power card too
         if game.options.new_regency:
-            left = len(game.decks[5])
+            left = len(game.state.decks[5])
             assert watch.regency_deck in (-1, left + 1), (watch.regency_deck, left)
             watch.regency_deck = left
-        watch.rounds_seen = game.round_index
+        watch.rounds_seen = game.state.round_index
 
 
 @pytest.mark.parametrize(("variant", "players"), SMOKE, ids=[f"{v}-{n}p" for v, n in SMOKE])
@@ -1271,25 +1285,25 @@ def test_random_variant_games_conserve_caballeros_and_replay(variant: str, playe
         game = Game(options)
         rng = random.Random(seed)
         watch = RoundWatch()
-        per_colour = game.data.caballeros_per_colour
+        per_colour = game.state.data.caballeros_per_colour
         middle: dict[str, Any] | None = None
         while not game.is_terminal():
             for player, action in random_step(game, rng):
                 game.apply(action, player)
                 check_step(game, watch, per_colour)
-            if middle is None and game.round_index == 3:
+            if middle is None and game.state.round_index == 3:
                 # As JSON text: the snapshot shares some lists with the live game.
                 middle = {"record": to_record(game), "snapshot": json.dumps(game.snapshot())}
             assert len(game.history) < 5_000
-        general = [s for s in game.scorings if s["kind"] == "general"]
+        general = [s for s in game.state.scorings if s["kind"] == "general"]
         assert len(general) == 3
-        assert len(game.score_history) == (6 if options.short_game else 9)
+        assert len(game.state.score_history) == (6 if options.short_game else 9)
         assert middle is not None
         again = from_record(json.loads(json.dumps(middle["record"])))
         assert again.snapshot() == json.loads(middle["snapshot"])
         replayed = from_record(json.loads(json.dumps(to_record(game))))
         assert replayed.snapshot() == game.snapshot()
-        assert replayed.scores == game.scores
+        assert replayed.state.scores == game.state.scores
 
 
 def test_table_sets_a_card_aside_unseen() -> None:
@@ -1299,5 +1313,5 @@ def test_table_sets_a_card_aside_unseen() -> None:
     assert "remove 1 ?" in [str(a) for a in game.legal_actions(CHANCE)]
     assert all(a.arg2 != "?" for a, _ in game.chance_outcomes())
     game.apply("remove 1 ?", CHANCE)
-    assert game.phase == "setup_king" and game.unseen_set_aside[1] == 1
-    assert "delegation" in game.decks[1]
+    assert game.state.phase == "setup_king" and game.state.unseen_set_aside[1] == 1
+    assert "delegation" in game.state.decks[1]

@@ -53,46 +53,46 @@ class Planted:
 
 def plant(game: Game) -> Planted:
     """A copy of the game with every secret replaced by a canary (public facts unchanged)."""
-    g = copy.deepcopy(game, memo={id(game.data): game.data})
+    g = copy.deepcopy(game, memo={id(game.state.data): game.state.data})
     acting = set(g.current_players())
-    for p in range(g.n):
-        g.pieces[g.CASTILLO][p] = CASTILLO_CANARY + 11 * p
+    for p in range(g.state.n):
+        g.state.pieces[g.state.CASTILLO][p] = CASTILLO_CANARY + 11 * p
     hands: dict[int, str] = {}
     discards: dict[int, str] = {}
-    for p in range(g.n):
+    for p in range(g.state.n):
         # The acting player's hand feeds their legal power cards: keep it a real card there.
-        if g.hands[p] and p not in acting:
-            g.hands[p][0] = HAND_CANARY + p
+        if g.state.hands[p] and p not in acting:
+            g.state.hands[p][0] = HAND_CANARY + p
             hands[p] = str(HAND_CANARY + p)
-        g.power_discards[p].append(DISCARD_CANARY + p)
+        g.state.power_discards[p].append(DISCARD_CANARY + p)
         discards[p] = str(DISCARD_CANARY + p)
     modifiers: dict[int, str] = {}
     modifier_discards: dict[int, str] = {}
-    for p in range(g.n):
-        if g.grey_hands[p] and p not in acting:  # the actor's feed their legal power plays
-            g.grey_hands[p][0] = modifiers[p] = f"{MODIFIER_CANARY}{p}"
-        g.grey_discards[p].append(f"{MODIFIER_DISCARD_CANARY}{p}")
+    for p in range(g.state.n):
+        if g.state.grey_hands[p] and p not in acting:  # the actor's feed their legal power plays
+            g.state.grey_hands[p][0] = modifiers[p] = f"{MODIFIER_CANARY}{p}"
+        g.state.grey_discards[p].append(f"{MODIFIER_DISCARD_CANARY}{p}")
         modifier_discards[p] = f"{MODIFIER_DISCARD_CANARY}{p}"
     # The card set aside when an alternative card was shuffled in is never seen by anyone.
-    g.history = [
+    g.state.history = [
         (p, Action("remove", a.arg, REMOVED_CANARY) if a.kind == "remove" else a)
         for p, a in g.history
     ]
     discs: set[int] = set()
     passes: dict[int, str] = {}
     powerback = None
-    frame = g.frame
+    frame = g.state.frame
     if isinstance(frame, PassFrame):
         for p in frame.chosen:
             frame.chosen[p] = passes[p] = f"{PASS_CANARY}{p}"
     if isinstance(frame, DiscFrame):
         for p in frame.chosen:
-            frame.chosen[p] = g.FRANCE
+            frame.chosen[p] = g.state.FRANCE
             discs.add(p)
     if isinstance(frame, ChoiceFrame) and frame.kind == "powerback":
         frame.choices = [Action("powerback", str(POWERBACK_CANARY))]
         powerback = frame.actor
-    g.touched()  # cached legal actions were computed from the real secrets
+    g.state.touched()  # cached legal actions were computed from the real secrets
     return Planted(g, hands, discards, discs, powerback, modifiers, modifier_discards, passes)
 
 
@@ -108,11 +108,11 @@ def check_views(game: Game) -> None:
     g = planted.game
     open_castillo = g.options.open_castillo
     open_cards = g.options.open_power_cards  # the discard piles and so the hands are public
-    castillo = [str(CASTILLO_CANARY + 11 * p) for p in range(g.n)]
-    for viewer in [None, *range(g.n)]:
+    castillo = [str(CASTILLO_CANARY + 11 * p) for p in range(g.state.n)]
+    for viewer in [None, *range(g.state.n)]:
         text = view_text(g, viewer)
-        who = "public" if viewer is None else g.colours[viewer]
-        for p in range(g.n):
+        who = "public" if viewer is None else g.state.colours[viewer]
+        for p in range(g.state.n):
             own = viewer == p
             for label, secret, public in (
                 ("hand", planted.hands.get(p), open_cards),
@@ -123,10 +123,10 @@ def check_views(game: Game) -> None:
             ):
                 if secret is None:
                     continue
-                if label == "modifier discards" and p not in g.seats:
+                if label == "modifier discards" and p not in g.state.seats:
                     public = False  # the dummy plays no modifier
                 seen = own or public
-                assert (secret in text) == seen, f"{who} view: {g.colours[p]}'s {label}"
+                assert (secret in text) == seen, f"{who} view: {g.state.colours[p]}'s {label}"
             assert (castillo[p] in text) == open_castillo, f"{who} view: castillo contents"
         disc_visible = viewer in planted.discs
         assert ("France" in text) == disc_visible, f"{who} view: unrevealed discs"
@@ -146,19 +146,19 @@ def check_real_views(game: Game) -> None:
     assert ("remaining_power" in public) == open_cards
     if open_cards:
         assert public["remaining_power"] == {
-            game.colours[p]: sorted(game.hands[p]) for p in range(game.n)
+            game.state.colours[p]: sorted(game.state.hands[p]) for p in range(game.state.n)
         }
     expected_castillo = {"total"} | ({"contents"} if game.options.open_castillo else set())
     assert set(public["castillo"]) == expected_castillo
-    assert public["castillo"]["total"] == sum(game.pieces[game.CASTILLO])
-    for p in range(game.n):
+    assert public["castillo"]["total"] == sum(game.state.pieces[game.state.CASTILLO])
+    for p in range(game.state.n):
         seat = game.view(p)
-        assert seat["hand"] == game.hands[p]
-        assert seat["power_discards"] == game.power_discards[p]
+        assert seat["hand"] == game.state.hands[p]
+        assert seat["power_discards"] == game.state.power_discards[p]
         assert "hands" not in seat
         step = seat["step"] or {}
-        if isinstance(game.frame, DiscFrame) and p in game.frame.chosen:
-            assert step["my_disc"] == game.tok[game.frame.chosen[p]]
+        if isinstance(game.state.frame, DiscFrame) and p in game.state.frame.chosen:
+            assert step["my_disc"] == game.state.tok[game.state.frame.chosen[p]]
         else:
             assert "my_disc" not in step
         assert "discs" not in step and "discs" not in (public["step"] or {})
@@ -205,7 +205,7 @@ def test_views_keep_secrets_over_a_whole_game(options: Options) -> None:
         for player, action in random_step(game, rng):
             game.apply(action, player)
             step += 1
-            frame = game.frame
+            frame = game.state.frame
             if isinstance(frame, (DiscFrame, PassFrame)) and frame.chosen:
                 seen.add("half-set discs")
             if isinstance(frame, ChoiceFrame) and frame.kind == "powerback":
@@ -224,7 +224,7 @@ def test_views_keep_secrets_over_a_whole_game(options: Options) -> None:
 def test_the_canaries_would_be_found() -> None:
     """The search is not blind: a view that did leak a canary fails."""
     game = Game(Options(seed=1, mode="dealer"))
-    while game.phase != "scoring":
+    while game.state.phase != "scoring":
         for player, action in random_step(game, random.Random(len(game.history))):
             game.apply(action, player)
     game.apply(game.legal_actions(0)[0], 0)
@@ -232,9 +232,9 @@ def test_the_canaries_would_be_found() -> None:
     public = planted.game.view(None)
     seat = min(planted.hands)
     public["leak"] = {
-        "castillo": planted.game.pieces[game.CASTILLO][1],
-        "hand": list(planted.game.hands[seat]),
-        "disc": planted.game.tok[planted.game.frame.chosen[0]],  # type: ignore[union-attr]
+        "castillo": planted.game.state.pieces[game.state.CASTILLO][1],
+        "hand": list(planted.game.state.hands[seat]),
+        "disc": planted.game.state.tok[planted.game.state.frame.chosen[0]],  # type: ignore[union-attr]
     }
     text = json.dumps(public)
     assert str(CASTILLO_CANARY + 11) in text
@@ -250,7 +250,7 @@ def test_taking_a_power_card_back_stays_secret() -> None:
     game.apply("take 2")
     game.apply("card power-of-attorney")
     game.apply("special")
-    assert isinstance(game.frame, ChoiceFrame) and game.frame.kind == "powerback"
+    assert isinstance(game.state.frame, ChoiceFrame) and game.state.frame.kind == "powerback"
     check_views(game)
     assert "choices" not in game.view(None)["step"]
     assert game.view(0)["step"]["choices"] == ["powerback 9"]

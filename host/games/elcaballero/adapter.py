@@ -22,6 +22,7 @@ from engine.elcaballero.game import Game
 from engine.elcaballero.notation import parse_cell, parse_spot
 from engine.elcaballero.options import CATALOGUES
 from engine.elcaballero.rules import load_rules
+from engine.elcaballero.state import State
 from host.api.errors import ActionError
 from host.games import GameAdapter, Route
 from host.games.elcaballero import catalogues
@@ -118,14 +119,14 @@ def _sea_at(board: Map, spot: str, labels: dict[int, str]) -> str:
     return labels[root] if kind >= 0 and kind != LAND else ""
 
 
-def action_facts(game: Game, player: int, action: Action) -> dict[str, Any]:
-    """What the log's sentence of `action` (just made: `game` is the state after it) needs
+def action_facts(state: State, player: int, action: Action) -> dict[str, Any]:
+    """What the log's sentence of `action` (just made: `state` is the state after it) needs
     beyond its text: the islands and seas by the names the map shows, never coordinates; the
     card turned up in words (its description); the caballeros reinforcements brought."""
-    board = game.board
+    board = state.board
     kind = action.kind
     if kind in ("start", "reveal"):
-        card = game.catalogue.get(action.arg) if game.catalogue is not None else None
+        card = state.catalogue.get(action.arg) if state.catalogue is not None else None
         return {"card": card.text if card is not None else action.arg}
     labels = region_labels(board)
     if kind == "area":
@@ -153,8 +154,8 @@ def action_facts(game: Game, player: int, action: Action) -> dict[str, Any]:
         before = _around(board, parse_cell(action.arg), labels)["islands"]
         after = _around(board, parse_cell(action.arg2), labels)["islands"]
         return {"islands": before, "to_islands": after}
-    if kind == "reinforce" and 0 <= player < game.n and game.played[player]:
-        return {"n": game.rules.power_caballeros[game.played[player] - 1]}
+    if kind == "reinforce" and 0 <= player < state.n and state.played[player]:
+        return {"n": state.rules.power_caballeros[state.played[player] - 1]}
     return {}
 
 
@@ -246,19 +247,19 @@ class Adapter(GameAdapter):
         return out
 
     def scorings(self, state: GameState) -> list[dict[str, Any]]:
-        return _game(state).scorings
+        return _game(state).state.scorings
 
     def log_fields(self, state: GameState) -> dict[str, Any]:
         """The round, and the facts of the game's last step for its sentence (static/log.js):
         `facts.about` is that step's public text, so that a line logged together with later
         steps (a turn's end and the cards the dealer turns up) takes only its own."""
         game = _game(state)
-        fields: dict[str, Any] = {"round": game.round}
+        fields: dict[str, Any] = {"round": game.state.round}
         if not game.history:
             return fields
         player, action = game.history[-1]
         try:
-            facts = action_facts(game, player, action)
+            facts = action_facts(game.state, player, action)
         except Exception:  # words only: they never fail the step itself
             log.warning("no log facts for %s", action, exc_info=True)
             facts = {}  # the sentence without them (it says less, never a coordinate)

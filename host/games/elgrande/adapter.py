@@ -38,11 +38,11 @@ def announceable(game: Game) -> frozenset[str]:
             continue
         for action in game.legal_actions(player):
             if action.kind == "place" and action.arg == "castillo":
-                out.add(game.colours[player])
+                out.add(game.state.colours[player])
             elif action.kind == "pick":
                 out.add(action.arg)
             elif action.kind == "to" and action.arg == "castillo":
-                out.update(game.colours)
+                out.update(game.state.colours)
     return frozenset(out)
 
 
@@ -53,19 +53,19 @@ def _game(state: GameState) -> Game:
 
 def seat_indices(game: Game) -> list[int]:
     """The colours that are players (a 2-player game's dummy is not a seat)."""
-    seats = getattr(game, "seats", None)
-    return list(seats) if seats is not None else list(range(game.n))
+    return list(game.state.seats)
 
 
 def options_view(game: Game) -> dict[str, Any]:
     """The game's options as every client may see them (never the dealer's seed): with
     2 players the dummy's colour and the merged decks 2+3 as the engine set them."""
     options = game.options
-    dummy = getattr(game, "dummy", -1)
+    board = game.state
+    dummy = board.dummy
     return {
-        "edition": game.data.edition,
+        "edition": board.data.edition,
         "mode": options.mode,
-        "players": [game.colours[p] for p in seat_indices(game)],
+        "players": [board.colours[p] for p in seat_indices(game)],
         "short_game": options.short_game,
         "open_castillo": options.open_castillo,
         "open_power_cards": options.open_power_cards,
@@ -73,14 +73,14 @@ def options_view(game: Game) -> dict[str, Any]:
         "new_regency": options.new_regency,
         "power_shift": options.power_shift,
         "alternatives": list(options.alternatives),
-        "dummy": game.colours[dummy] if dummy >= 0 else None,
+        "dummy": board.colours[dummy] if dummy >= 0 else None,
     }
 
 
 def dealing_to(game: Game) -> str | None:
     """Power Shift in table mode: the colour whose modifier cards are entered now. The cards
     are that player's secret hand, so only that player's own page enters them."""
-    if game.phase != "setup_deal" or game.current_players() != (CHANCE,):
+    if game.state.phase != "setup_deal" or game.current_players() != (CHANCE,):
         return None
     chance = game.legal_actions(CHANCE)
     return chance[0].arg if chance else None
@@ -106,28 +106,29 @@ class Adapter(GameAdapter):
         return seat_indices(_game(state))
 
     def seat_of(self, state: GameState, name: str) -> int:
-        return _game(state).colour(name)
+        return _game(state).state.colour(name)
 
     def options_view(self, state: GameState) -> dict[str, Any]:
         return options_view(_game(state))
 
     def summary(self, state: GameState) -> dict[str, Any]:
         game = _game(state)
+        board = game.state
         seats = seat_indices(game)
         return {
-            "edition": game.data.edition,
-            "players": [game.colours[p] for p in seats],
+            "edition": board.data.edition,
+            "players": [board.colours[p] for p in seats],
             "options": options_view(game),
             "mode": game.options.mode,
-            "phase": game.phase,
-            "round": game.round_number,
+            "phase": board.phase,
+            "round": board.round_number,
             "finished": game.is_terminal(),
-            "scores": {game.colours[p]: game.scores[p] for p in seats},
+            "scores": {board.colours[p]: board.scores[p] for p in seats},
             "actions": len(game.history),
         }
 
     def log_fields(self, state: GameState) -> dict[str, Any]:
-        return {"round": _game(state).round_number}
+        return {"round": _game(state).state.round_number}
 
     def public_log(self, state: GameState, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return public_log_lines(_game(state), lines)
@@ -151,13 +152,13 @@ class Adapter(GameAdapter):
         return setup_checklist(_game(state))
 
     def scorings(self, state: GameState) -> list[dict[str, Any]]:
-        return _game(state).scorings
+        return _game(state).state.scorings
 
     def scoring_label(self, scoring: Mapping[str, Any]) -> str:
         return str(scoring["kind"])  # round, general (final), or a card's special scoring
 
     def reveals(self, state: GameState) -> list[dict[str, Any]]:
-        return _game(state).disc_reveals
+        return _game(state).state.disc_reveals
 
     # Power Shift in table mode: each player enters their own modifier cards
     def seat_enters(self, action: Action) -> bool:
@@ -169,7 +170,7 @@ class Adapter(GameAdapter):
         game = _game(state)
         if dealing_to(game) != colour:
             return None
-        return [f"deal {colour} {card}" for card in game.data.grey_cards]
+        return [f"deal {colour} {card}" for card in game.state.data.grey_cards]
 
     def seat_chance_refusal(
         self, state: GameState, colour: str, action: Action, as_colour: str | None
@@ -186,22 +187,23 @@ class Adapter(GameAdapter):
     # the castillo tower
     def tower_facts(self, state: GameState) -> GameFacts:
         game = _game(state)
+        board = game.state
         throws: dict[str, int] = {}
-        for throw in game.throws:
-            colour = game.colours[throw.colour]
+        for throw in board.throws:
+            colour = board.colours[throw.colour]
             throws[colour] = throws.get(colour, 0) + throw.count
-        castillo = {game.colours[p]: n for p, n in enumerate(game.pieces[game.CASTILLO]) if n}
-        scorings = game.scorings
+        castillo = {board.colours[p]: n for p, n in enumerate(board.pieces[board.CASTILLO]) if n}
+        scorings = board.scorings
         return GameFacts(
             specials=grandes_in_castillo(game),
-            colours=tuple(game.colours),
-            phase=game.phase,
-            round_index=game.round_index,
+            colours=tuple(board.colours),
+            phase=board.phase,
+            round_index=board.round_index,
             throws=throws,
             contents=castillo,
             scorings=len(scorings),
             last_scoring=str(scorings[-1]["kind"]) if scorings else "",
-            recount_cards=_recount_cards(game.data),
+            recount_cards=_recount_cards(board.data),
             can_announce=announceable(game),
             words=TOWER_WORDS,
         )
@@ -210,7 +212,7 @@ class Adapter(GameAdapter):
         """`castillo-fix` (engine.elgrande.castillo_fix), checked against the game now."""
         game = _game(state)
         action = Action(FIX_VERB, f"{colour}{delta:+d}", why)
-        return str(read_fix(game, action)[2])
+        return str(read_fix(game.state, action)[2])
 
     def waits_for_scoring_check(self, action: Action) -> bool:
         return action.kind in CASTILLO_COUNT_WAITS
@@ -227,9 +229,9 @@ class Adapter(GameAdapter):
         sweep: tuple[tuple[str, tuple[str, ...]], ...],
         flash: int,
     ) -> LightsState:
-        game = _game(state)
+        board = _game(state).state
         return LightsState(
-            king=game.tok[game.king] if game.king >= 0 else None,
+            king=board.tok[board.king] if board.king >= 0 else None,
             highlights=tuple((h.area, h.colour) for h in prompt.highlights),
             waiting_throw=bool(checks.expected),
             blocked=checks.blocked,
@@ -238,8 +240,7 @@ class Adapter(GameAdapter):
         )
 
     def sweep(self, state: GameState, scoring: Mapping[str, Any]) -> tuple[Any, ...]:
-        game = _game(state)
-        area_by_name = {r.name: r.ascii for r in game.regions}
+        area_by_name = {r.name: r.ascii for r in _game(state).state.regions}
         area_by_name["castillo"] = "castillo"
         return sweep_of(scoring, area_by_name)
 

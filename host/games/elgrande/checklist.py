@@ -26,7 +26,7 @@ def setup_checklist(game: Game) -> list[Item] | None:
     court, hands = view["court"], view["hand_sizes"]
     # the views show provinces to their own seats only (the castillo's secret); before the
     # first player acts the castillo is empty, so they tell nothing
-    province = dict(zip(game.colours, game.province, strict=True))
+    province = dict(zip(game.state.colours, game.state.province, strict=True))
     reserves = {
         colour: {
             "court": court.get(colour, 0),

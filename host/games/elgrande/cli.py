@@ -101,7 +101,9 @@ def selfplay(args: argparse.Namespace) -> int:
     def play_one(seed: int | None) -> tuple[dict[str, int], dict[str, Any]]:
         options = SPEC.options_from_json({**chosen, **fixed, "seed": seed})
         game = random_game(options, data)
-        return {game.colours[p]: game.scores[p] for p in game.seats}, to_record(game)
+        return {game.state.colours[p]: game.state.scores[p] for p in game.state.seats}, to_record(
+            game
+        )
 
     try:
         played = play_games(args, play_one)

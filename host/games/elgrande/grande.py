@@ -13,7 +13,7 @@ from engine.elgrande.game import Game
 
 def grandes_in_castillo(game: Game) -> int:
     """Grandes the engine has put into the castillo (a Tournament in their region)."""
-    return sum(1 for where in game.grandes if where == game.CASTILLO)
+    return sum(1 for where in game.state.grandes if where == game.state.CASTILLO)
 
 
 def grandes_counted(totals: Mapping[str, int]) -> int:

@@ -86,7 +86,7 @@ def prompt_texts() -> dict[str, str]:
 
 
 def _actor_names(game: Game) -> tuple[str, ...]:
-    return tuple("chance" if p == CHANCE else game.colours[p] for p in game.current_players())
+    return tuple("chance" if p == CHANCE else game.state.colours[p] for p in game.current_players())
 
 
 def highlights(game: Game) -> tuple[Highlight, ...]:
@@ -95,14 +95,15 @@ def highlights(game: Game) -> tuple[Highlight, ...]:
     if len(players) != 1 or players[0] < 0:
         return ()
     player = players[0]
-    colour = game.colours[player]
+    board = game.state
+    colour = board.colours[player]
     out: list[Highlight] = []
     seen: set[str] = set()
     for action in game.legal_actions(player):
         if action.kind in SECRET_KINDS:
             continue
         for arg in (action.arg, action.arg2):
-            if arg in game.area_tokens and arg not in seen and arg != "court":
+            if arg in board.area_tokens and arg not in seen and arg != "court":
                 seen.add(arg)
                 out.append(Highlight(arg, colour, action.kind))
     return tuple(out)
@@ -111,10 +112,11 @@ def highlights(game: Game) -> tuple[Highlight, ...]:
 def game_prompt(game: Game) -> Prompt:
     actors = _actor_names(game)
     lights = highlights(game)
-    phase = game.phase
-    frame = game.frame
+    board = game.state
+    phase = board.phase
+    frame = board.frame
     if phase == "over":
-        return Prompt("over", (), {"scores": dict(zip(game.colours, game.scores, strict=True))})
+        return Prompt("over", (), {"scores": dict(zip(board.colours, board.scores, strict=True))})
     if phase == "setup_home":
         chance = game.legal_actions(CHANCE)
         colour = chance[0].arg if chance else ""
@@ -123,7 +125,7 @@ def game_prompt(game: Game) -> Prompt:
         return _chance_prompt(game, actors)
     if frame is not None:
         return _frame_prompt(game, frame, actors, lights)
-    turn = game.turn
+    turn = board.turn
     if phase == "power":
         return Prompt("power", actors)
     if phase == "take" and turn is not None:
@@ -131,7 +133,7 @@ def game_prompt(game: Game) -> Prompt:
     if phase == "card":
         return Prompt("card", actors)
     if phase == "main" and turn is not None:
-        if turn.placing or (not turn.placed and turn.place_left and game.court[turn.player]):
+        if turn.placing or (not turn.placed and turn.place_left and board.court[turn.player]):
             key = "main.placing" if turn.placing else "main.place"
             if key == "main.place" and turn.special != SPECIAL_NOT_STARTED:
                 key = "main.place_only"  # the special action is over: placing or finishing
@@ -153,24 +155,26 @@ CHANCE_KEYS = {
 
 
 def _chance_prompt(game: Game, actors: tuple[str, ...]) -> Prompt:
-    key = CHANCE_KEYS[game.phase]
+    board = game.state
+    key = CHANCE_KEYS[board.phase]
     chance = game.legal_actions(CHANCE)
     params: dict[str, Any] = {}
     if key == "reveal" and chance:
         params["deck"] = int(chance[0].arg)  # the deck's slot (2 holds decks 2+3 when merged)
     elif key == "setup.remove" and chance:
-        params = {"deck": int(chance[0].arg), "card": game.pending_alternatives[0]}
+        params = {"deck": int(chance[0].arg), "card": board.pending_alternatives[0]}
     elif key == "setup.deal" and chance:
         colour = chance[0].arg
-        params = {"colour": colour, "dealt": len(game.grey_hands[game.colour(colour)])}
-    elif key.startswith("dummy.") and game.dummy >= 0:
-        params["colour"] = game.colours[game.dummy]
+        params = {"colour": colour, "dealt": len(board.grey_hands[board.colour(colour)])}
+    elif key.startswith("dummy.") and board.dummy >= 0:
+        params["colour"] = board.colours[board.dummy]
     return Prompt(key, actors, params)
 
 
 def _frame_prompt(
     game: Game, frame: Any, actors: tuple[str, ...], lights: tuple[Highlight, ...]
 ) -> Prompt:
+    board = game.state
     params: dict[str, Any] = {}
     if isinstance(frame, DiscFrame):
         key = "disc.general" if frame.purpose == "general" else f"disc.{frame.purpose}"
@@ -179,8 +183,8 @@ def _frame_prompt(
         key = "move.to" if frame.picked is not None else "move.pick"
         params = {}
         if frame.picked is not None:
-            params["colour"] = game.colours[frame.picked[0]]
-            params["from"] = game.tok[frame.picked[1]]
+            params["colour"] = board.colours[frame.picked[0]]
+            params["from"] = board.tok[frame.picked[1]]
         return Prompt(key, actors, params, lights)
     if isinstance(frame, PlaceFrame):
         return Prompt("place", actors, {"left": frame.left}, lights)
@@ -190,10 +194,10 @@ def _frame_prompt(
             key = f"{key}.{frame.purpose}"
         elif frame.purpose:
             params["purpose"] = frame.purpose
-        if key == "choice.option" and game.turn is not None:
-            params["card"] = game.turn.card
+        if key == "choice.option" and board.turn is not None:
+            params["card"] = board.turn.card
         return Prompt(key, actors, params, lights if frame.kind != "powerback" else ())
-    described = frame.describe(game, None)
+    described = frame.describe(board, None)
     params = {k: v for k, v in described.items() if k in ("left", "colour", "against")}
     return Prompt(str(frame.kind), actors, params, lights)
 
@@ -206,14 +210,14 @@ def seat_prompt(game: Game, viewer: int, legal: Sequence[str]) -> Prompt | None:
     """The prompt of a seat's own page when it is not the table's: its secret choice, or whom
     it waits for. None: the seat sees the table's prompt."""
     verbs = {text.split(" ", 1)[0] for text in legal}
-    mine = (game.colours[viewer],)
+    mine = (game.state.colours[viewer],)
     if "disc" in verbs:
         return _seat_disc_prompt(game, viewer, mine)
     for verb, key in SEAT_KEYS:
         if verb in verbs:
             return Prompt(key, mine)
     if "deal" in verbs:
-        return Prompt("seat.deal", mine, {"n": len(game.grey_hands[viewer]) + 1})
+        return Prompt("seat.deal", mine, {"n": len(game.state.grey_hands[viewer]) + 1})
     waiting = tuple(name for name in _actor_names(game) if name != "chance")
     if not legal and waiting and not game.is_terminal():
         return Prompt("seat.wait", waiting, {"who": list(waiting)})
@@ -222,19 +226,20 @@ def seat_prompt(game: Game, viewer: int, legal: Sequence[str]) -> Prompt | None:
 
 def _seat_disc_prompt(game: Game, viewer: int, mine: tuple[str, ...]) -> Prompt:
     """A secret disc, with what it decides (the player sees why on their phone)."""
-    frame = game.frame
+    board = game.state
+    frame = board.frame
     if not isinstance(frame, DiscFrame):
         return Prompt("seat.disc", mine)
     purpose = frame.purpose
-    card = game.turn.card if game.turn is not None else ""
+    card = board.turn.card if board.turn is not None else ""
     if purpose == "general":
-        own = game.pieces[game.CASTILLO][viewer]  # the player's own throws: theirs to know
+        own = board.pieces[board.CASTILLO][viewer]  # the player's own throws: theirs to know
         if not own:
             return Prompt("seat.disc.general.empty", mine)
-        king = game.tok[game.king] if game.king >= 0 else ""
+        king = board.tok[board.king] if board.king >= 0 else ""
         return Prompt("seat.disc.general", mine, {"castillo": own, "king": king})
     if purpose == "coup" and isinstance(frame.payload, int):
-        return Prompt("seat.disc.coup", mine, {"region": game.tok[frame.payload], "card": card})
+        return Prompt("seat.disc.coup", mine, {"region": board.tok[frame.payload], "card": card})
     if purpose == "return":
         count = frame.payload
         if count == "all":

@@ -74,10 +74,10 @@ def public_log_lines(game: Game, lines: list[dict[str, Any]]) -> list[dict[str, 
     """The lines every client is shown now (see the module docstring)."""
     if game.options.open_castillo:
         return [_shown(line, (CASTILLO_STEP,)) for line in lines]
-    hidden = hidden_steps(game)
+    hidden = hidden_steps(game.state)
     length = len(game.history)
     live, undone = step_lines(lines, length)
-    first = turn_start(game)
+    first = turn_start(game.state)
     # between turns every line is of an earlier turn; a turn whose first line is no longer
     # kept began before all of them
     start = live.get(first, 0) if first < length else len(lines)

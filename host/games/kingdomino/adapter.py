@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.core.errors import PositionError
 from engine.core.protocol import GameState
+from engine.kingdomino.game import Game
 from engine.kingdomino.typed import TypedKingdomError, kingdom_rows
 from host.api.errors import ActionError
 from host.api.json_input import BadInput, parse
@@ -31,9 +32,9 @@ class Adapter(GameAdapter):
     def public_log(self, state: GameState, lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Each line naming a domino carries its `faces` ("F1 L0"): the plugin words the log
         as sentences ("Blue claimed domino 28 (forest, 1 crown / lake)")."""
-        data = getattr(state, "data", None)
-        if data is None:
+        if not isinstance(state, Game):
             return lines
+        data = state.state.data
         out = []
         for line in lines:
             number = str((line.get("params") or {}).get("number") or "")

@@ -78,9 +78,10 @@ class Secrets:
 
             game: Any = mirror
             self.undisclosed.clear()
-            if isinstance(game.frame, DiscFrame):
+            board = game.state
+            if isinstance(board.frame, DiscFrame):
                 self.undisclosed.update(
-                    {game.colours[p]: game.tok[r] for p, r in game.frame.chosen.items()}
+                    {board.colours[p]: board.tok[r] for p, r in board.frame.chosen.items()}
                 )
 
     # ------------------------------------------------------------------ every message
@@ -192,7 +193,7 @@ class Secrets:
         from engine.elgrande.views import turn_start
 
         game: Any = mirror
-        this_turn = [str(a) for _, a in game.history[turn_start(game) :]]
+        this_turn = [str(a) for _, a in game.history[turn_start(game.state) :]]
         steps = ("place castillo", "to castillo")
         allowed = sum(1 for text in this_turn if text in steps)
         shown = [

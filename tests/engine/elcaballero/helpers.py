@@ -37,6 +37,6 @@ def put_caballero(
 ) -> CaballeroCard:
     """A caballero card laid straight onto the map (a position for a test)."""
     card = CaballeroCard(owner, side, rotation, key_of(x, y))
-    game.board.place_caballero(card)
-    game.stack[owner] -= 1
+    game.state.board.place_caballero(card)
+    game.state.stack[owner] -= 1
     return card

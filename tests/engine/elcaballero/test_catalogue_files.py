@@ -161,10 +161,10 @@ def test_a_dealer_game_deals_the_files_set_and_its_record_replays_without_the_fi
     tmp_path: Path,
 ) -> None:
     game = SPEC.new_state(SPEC.options_from_json(file_options(tmp_path, mode="dealer", seed=9)))
-    assert game.catalogue is not None and game.catalogue.label == "Our box"
+    assert game.state.catalogue is not None and game.state.catalogue.label == "Our box"
     # the start card dealt, the rest face down: the file's 48 cards
     start = [a.arg for p, a in game.history if p == CHANCE]
-    assert Counter(game.pile) + Counter(start) == Counter(ISLAND=40, CORNER=7, STRAIT=1)
+    assert Counter(game.state.pile) + Counter(start) == Counter(ISLAND=40, CORNER=7, STRAIT=1)
     play(game, random.Random(2))
     dealt = Counter(a.arg for p, a in game.history if p == CHANCE)
     assert set(dealt) <= {"ISLAND", "CORNER", "STRAIT"} and sum(dealt.values()) > 15

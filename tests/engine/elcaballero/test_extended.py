@@ -8,6 +8,7 @@ import random
 import pytest
 
 from engine.core.errors import IllegalAction, OptionsError
+from engine.elcaballero import rounds
 from engine.elcaballero.board import key_of
 from engine.elcaballero.cards import card_from_text
 from engine.elcaballero.extended import GRANDE_COURT
@@ -35,29 +36,31 @@ def extended_game(
     """Red's turn (power 13) in an extended 3-player game, red's court raised to 20."""
     game = table_game(market=market, extended=True, **options)
     powers(game, 13, 3, 2)
-    game.court[0] = 20
+    game.state.court[0] = 20
     return game
 
 
 def two_islands(**options: object) -> Game:
     """The start island at 0,0 and another one at 2,0: cell 1,0 touches land W and E."""
     game = extended_game(**options)
-    game.board.place_area(card_from_text(LAND), 0, 2, 0)
+    game.state.board.place_area(card_from_text(LAND), 0, 2, 0)
     return game
 
 
 def red_total(game: Game, x: int, y: int) -> int:
-    root = game.board.region_at(x, y, 0)
-    return caballero_totals(game.board, game.rules.layout, game.n).get(root, [0, 0, 0])[0]
+    root = game.state.board.region_at(x, y, 0)
+    return caballero_totals(game.state.board, game.state.rules.layout, game.state.n).get(
+        root, [0, 0, 0]
+    )[0]
 
 
 # ------------------------------------------------------------------ setup and rounds
 def test_rulebook_extended_setup_all_cards_ships_castillos_5_governors_and_a_grande() -> None:
     game = table_game(extended=True)
-    assert game.stack == [10, 10, 10]
-    assert game.ship_supply == 16 and game.castillo_supply == 16
-    assert game.governors_left == [5, 5, 5]
-    assert game.grande_at == [GRANDE_COURT] * 3
+    assert game.state.stack == [10, 10, 10]
+    assert game.state.ship_supply == 16 and game.state.castillo_supply == 16
+    assert game.state.governors_left == [5, 5, 5]
+    assert game.state.grande_at == [GRANDE_COURT] * 3
     assert game.view()["players"][0]["grande"] == "court"
 
 
@@ -67,8 +70,8 @@ def test_rulebook_extended_10_rounds_scorings_after_rounds_4_7_and_10() -> None:
     rng = random.Random(2)
     while not game.is_terminal():
         game.apply(rng.choice(game.legal_actions()))
-    assert game.round == 10 and [s["round"] for s in game.scorings] == [4, 7, 10]
-    assert sum(len(h) for h in game.hands) == 3 * 3  # 10 of the 13 power cards played
+    assert game.state.round == 10 and [s["round"] for s in game.state.scorings] == [4, 7, 10]
+    assert sum(len(h) for h in game.state.hands) == 3 * 3  # 10 of the 13 power cards played
 
 
 def test_the_extended_verbs_are_refused_in_the_base_game() -> None:
@@ -88,7 +91,7 @@ def test_rulebook_example_closed_island_of_two_cards_takes_a_governor_for_1() ->
     game.apply("area 1 1,0N")
     assert "governor 0,0 0" in [str(a) for a in game.legal_actions()]
     game.apply("governor 1,0 0")  # any card of the region names it
-    assert game.court[0] == 4 and game.governors_left[0] == 4
+    assert game.state.court[0] == 4 and game.state.governors_left[0] == 4
     assert game.view()["governors"] == [
         {"owner": "red", "cell": "0,0", "region": 0, "type": "land", "ship": False}
     ]
@@ -120,7 +123,7 @@ def test_rulebook_at_most_one_governor_per_closed_region() -> None:
 def test_rulebook_five_governors_a_player() -> None:
     game = extended_game(market=(RING_LAKE, LAND, LAND, SEA, SEA))
     game.apply("area 1 1,0N")
-    game.governors_left[0] = 0
+    game.state.governors_left[0] = 0
     refused(game, "governor 1,0 1", "no_governor_left")
 
 
@@ -129,10 +132,10 @@ def test_rulebook_a_governor_stays_to_the_end_and_scores_at_each_scoring() -> No
     powers(game, 13, 3, 2)
     game.apply("area 1 1,0N")
     game.apply("governor 0,0 0")
-    game._score()
-    game._score()
-    assert [s["totals"]["red"] for s in game.scorings] == [4, 4]
-    assert len(game.board.governors) == 1
+    rounds.score(game.state)
+    rounds.score(game.state)
+    assert [s["totals"]["red"] for s in game.state.scorings] == [4, 4]
+    assert len(game.state.board.governors) == 1
 
 
 def test_rulebook_closed_island_with_your_governor_scores_double() -> None:
@@ -141,8 +144,8 @@ def test_rulebook_closed_island_with_your_governor_scores_double() -> None:
     powers(game, 13, 3, 2)
     game.apply("area 1 1,0N")
     game.apply("governor 0,0 0")
-    game._score()
-    island = next(r for r in game.scorings[0]["regions"] if r.get("governor"))
+    rounds.score(game.state)
+    island = next(r for r in game.state.scorings[0]["regions"] if r.get("governor"))
     assert island["governor"] == "red" and island["points"] == {"red": 2 * (2 + 1)}
 
 
@@ -150,14 +153,20 @@ def test_rulebook_closed_lake_scores_single_and_only_with_your_ship_on_it() -> N
     game = extended_game(market=("LNESW+Sf2", LAND, LAND, SEA, SEA))
     game.apply("area 1 1,0N")
     game.apply("governor 1,0 1")
-    game._score()
-    assert game.scorings[-1]["totals"]["red"] == 0  # no ship: nothing
+    rounds.score(game.state)
+    assert game.state.scorings[-1]["totals"]["red"] == 0  # no ship: nothing
     game.apply("lakeship 1,0 1")  # EC-8: bought for 2, one of the turn's ships
-    assert game.court[0] == 20 - 1 - 2 and game.ship_supply == 15 and game.turn[4] == 1
-    game._score()
-    lake = next(r for r in game.scorings[-1]["regions"] if r.get("governor"))
+    assert (
+        game.state.court[0] == 20 - 1 - 2
+        and game.state.ship_supply == 15
+        and game.state.turn[4] == 1
+    )
+    rounds.score(game.state)
+    lake = next(r for r in game.state.scorings[-1]["regions"] if r.get("governor"))
     assert lake["points"] == {"red": 1 + 2}  # 1 per card + 1 per fish
-    assert game.scorings[-1]["ships"] == []  # EC-30: the lake's ship scores with the lake only
+    assert (
+        game.state.scorings[-1]["ships"] == []
+    )  # EC-30: the lake's ship scores with the lake only
 
 
 def test_rulebook_at_most_one_ship_per_lake_and_only_the_governors_owner() -> None:
@@ -183,7 +192,7 @@ def test_rulebook_the_grande_costs_2_and_goes_on_your_own_card() -> None:
     game = extended_game()
     game.apply("knight 0,-1S 3")
     game.apply("grande 0,-1")
-    assert game.court[0] == 20 - 3 - 2 and game.board.caballeros[key_of(0, -1)].grande
+    assert game.state.court[0] == 20 - 3 - 2 and game.state.board.caballeros[key_of(0, -1)].grande
     assert game.view()["players"][0]["grande"] == "0,-1"
     refused(game, "grande 0,-1", "grande_on_map")
     game.apply("area 1 -1,0N")
@@ -197,10 +206,10 @@ def test_rulebook_way_1_land_arriving_later_next_to_the_grande_counts_for_free()
     game.apply("knight 0,-1S 3")  # front unturned: S 3, W 4
     game.apply("grande 0,-1")
     game.apply("done")
-    court = game.court[0]
+    court = game.state.court[0]
     game.apply("area 1 -1,-1N")  # blue's land reaches the west side of red's card
-    assert key_of(0, -1) in game.board.caballeros  # protected: not removed
-    assert red_total(game, 0, 0) == 3 + 4 and game.court[0] == court  # nothing paid
+    assert key_of(0, -1) in game.state.board.caballeros  # protected: not removed
+    assert red_total(game, 0, 0) == 3 + 4 and game.state.court[0] == court  # nothing paid
 
 
 def test_rulebook_a_card_with_the_grande_is_not_turned() -> None:
@@ -212,12 +221,12 @@ def test_rulebook_a_card_with_the_grande_is_not_turned() -> None:
 
 def test_rulebook_a_card_with_the_grande_may_carry_ships_and_a_castillo() -> None:
     game = extended_game()
-    game.board.place_area(card_from_text(SEA), 0, 1, -1)
+    game.state.board.place_area(card_from_text(SEA), 0, 1, -1)
     game.apply("knight 0,-1S 3")
     game.apply("grande 0,-1")
     game.apply("ship 0,-1E")
     game.apply("castillo 0,-1")
-    card = game.board.caballeros[key_of(0, -1)]
+    card = game.state.board.caballeros[key_of(0, -1)]
     assert card.grande and card.castillo and card.ships == 1 << 1
 
 
@@ -226,15 +235,17 @@ def test_rulebook_way_2_a_card_on_several_lands_with_the_grande_pays_the_highest
     refused(game, "knight 1,0W 4", "two_lands")  # without the Grande it cannot lie there
     refused(game, "knightgrande 1,0E 2", "grande_highest")  # W would show 4
     game.apply("knightgrande 1,0W 4")
-    assert game.court[0] == 20 - 4 - 2  # the highest land number + the Grande (EC-25)
+    assert game.state.court[0] == 20 - 4 - 2  # the highest land number + the Grande (EC-25)
     assert red_total(game, 0, 0) == 4 and red_total(game, 2, 0) == 2  # both numbers count
-    assert game.stack[0] == 9 and game.turn[3] == 1  # one of the turn's 0-2 cards (EC-28)
+    assert (
+        game.state.stack[0] == 9 and game.state.turn[3] == 1
+    )  # one of the turn's 0-2 cards (EC-28)
 
 
 def test_ec25_option_a_card_placed_with_the_grande_pays_only_the_highest_number() -> None:
     game = two_islands(grande_pays_its_price=False)
     game.apply("knightgrande 1,0W 4")
-    assert game.court[0] == 20 - 4
+    assert game.state.court[0] == 20 - 4
 
 
 def test_rulebook_way_2_with_the_grande_moved_from_another_card() -> None:
@@ -242,8 +253,11 @@ def test_rulebook_way_2_with_the_grande_moved_from_another_card() -> None:
     game.apply("knight 0,-1S 3")
     game.apply("grande 0,-1")  # from the court, then moved in the same turn (EC-28)
     game.apply("knightgrande 1,0W 4")
-    assert game.court[0] == 20 - 3 - 2 - 4 - 1
-    assert game.grande_at[0] == key_of(1, 0) and not game.board.caballeros[key_of(0, -1)].grande
+    assert game.state.court[0] == 20 - 3 - 2 - 4 - 1
+    assert (
+        game.state.grande_at[0] == key_of(1, 0)
+        and not game.state.board.caballeros[key_of(0, -1)].grande
+    )
     refused(game, "movegrande 1,0 0,-1", "grande_moved")
 
 
@@ -254,7 +268,7 @@ def test_rulebook_moving_the_grande_costs_1_and_once_a_turn() -> None:
     game.apply("knight 0,1N 1")
     game.apply("grande 0,-1")
     game.apply("movegrande 0,-1 0,1")
-    assert game.court[0] == 20 - 3 - 1 - 2 - 1
+    assert game.state.court[0] == 20 - 3 - 1 - 2 - 1
     refused(game, "movegrande 0,1 0,-1", "grande_moved")
     refused(game, "movegrande 0,-1 0,1", "grande_moved")
 
@@ -264,37 +278,37 @@ def grande_between_two_islands(castillo: bool, **options: object) -> Game:
     a ship on its north edge (a sea card at 1,-1) and maybe a castillo; red's second card lies
     at 0,-1. Red's court is then 20 again, and the Grande has not moved this turn."""
     game = two_islands(**options)
-    game.board.place_area(card_from_text(SEA), 0, 1, -1)
+    game.state.board.place_area(card_from_text(SEA), 0, 1, -1)
     game.apply("knightgrande 1,0W 4")
     game.apply("ship 1,0N")
     if castillo:
         game.apply("castillo 1,0")
     game.apply("knight 0,-1S 3")
-    game.court[0] = 20
+    game.state.court[0] = 20
     return game
 
 
 def test_rulebook_the_grande_leaving_a_card_on_several_lands_removes_it_caballeros_lost() -> None:
     game = grande_between_two_islands(castillo=False)
     game.apply("movegrande 1,0 0,-1")
-    assert key_of(1, 0) not in game.board.caballeros and game.stack[0] == 9
-    assert game.court[0] == 20 - 1  # its caballeros are lost
-    assert game.ship_supply == 16  # EC-24: its ship to the supply, as for any removal
-    assert game.board.caballeros[key_of(0, -1)].grande
+    assert key_of(1, 0) not in game.state.board.caballeros and game.state.stack[0] == 9
+    assert game.state.court[0] == 20 - 1  # its caballeros are lost
+    assert game.state.ship_supply == 16  # EC-24: its ship to the supply, as for any removal
+    assert game.state.board.caballeros[key_of(0, -1)].grande
 
 
 def test_rulebook_the_grande_leaving_a_castillo_card_returns_its_highest_land_number() -> None:
     game = grande_between_two_islands(castillo=True)
     game.apply("movegrande 1,0 0,-1")
-    assert key_of(1, 0) not in game.board.caballeros
-    assert game.court[0] == 20 - 1 + 4  # the highest number it had facing land
-    assert game.castillo_supply == 16 and game.court_ships[0] == 1
+    assert key_of(1, 0) not in game.state.board.caballeros
+    assert game.state.court[0] == 20 - 1 + 4  # the highest number it had facing land
+    assert game.state.castillo_supply == 16 and game.state.court_ships[0] == 1
 
 
 def test_ec24_option_ships_of_a_card_the_grande_left_go_to_the_court() -> None:
     game = grande_between_two_islands(castillo=False, grande_ships_as_removal=False)
     game.apply("movegrande 1,0 0,-1")
-    assert game.court_ships[0] == 1 and game.ship_supply == 15
+    assert game.state.court_ships[0] == 1 and game.state.ship_supply == 15
 
 
 def test_the_grande_leaving_a_card_on_one_land_leaves_it_in_place() -> None:
@@ -304,8 +318,8 @@ def test_the_grande_leaving_a_card_on_one_land_leaves_it_in_place() -> None:
     game.apply("knight 0,1N 1")
     game.apply("grande 0,-1")
     game.apply("movegrande 0,-1 0,1")
-    assert key_of(0, -1) in game.board.caballeros
-    game.turn[3] = 0
+    assert key_of(0, -1) in game.state.board.caballeros
+    game.state.turn[3] = 0
     game.apply("raise 0,-1S 6")  # it may be turned again once the Grande has left
 
 
@@ -329,13 +343,13 @@ def test_ec27_withdrawing_the_grande_card_brings_the_grande_home_or_is_refused()
     game = extended_game()
     game.apply("knight 0,-1S 3")
     game.apply("grande 0,-1")
-    game.placed_now.clear()  # a later turn
+    game.state.placed_now.clear()  # a later turn
     game.apply("withdraw 0,-1")
-    assert game.grande_at[0] == GRANDE_COURT and game.stack[0] == 10
+    assert game.state.grande_at[0] == GRANDE_COURT and game.state.stack[0] == 10
     game = extended_game(withdraw_grande_card=False)
     game.apply("knight 0,-1S 3")
     game.apply("grande 0,-1")
-    game.placed_now.clear()
+    game.state.placed_now.clear()
     refused(game, "withdraw 0,-1", "grande_withdraw")
 
 

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from engine.core.errors import IllegalAction, UndoError
+from engine.elcaballero import checks
 from engine.elcaballero.board import key_of
 from engine.elcaballero.cards import card_from_text
 from engine.elcaballero.game import Game
@@ -28,7 +29,7 @@ def test_rulebook_setup_start_card_shows_neither_gold_nor_fish() -> None:
     refused(game, "start LNg1+SESW", "start_card")
     refused(game, "start LN+SESWf1", "start_card")
     game.apply("start LN+SESW")
-    assert game.board.areas[key_of(0, 0)].card.text == "LN+SESW"
+    assert game.state.board.areas[key_of(0, 0)].card.text == "LN+SESW"
 
 
 def test_ec4_the_start_card_shows_land_by_default_and_an_option_lifts_it() -> None:
@@ -38,13 +39,13 @@ def test_ec4_the_start_card_shows_land_by_default_and_an_option_lifts_it() -> No
 
 def test_rulebook_setup_courts_of_5_and_8_caballero_cards_12_ships_12_castillos() -> None:
     game = table_game()
-    assert game.court == [5, 5, 5] and game.stack == [8, 8, 8]
-    assert game.ship_supply == 12 and game.castillo_supply == 12
+    assert game.state.court == [5, 5, 5] and game.state.stack == [8, 8, 8]
+    assert game.state.ship_supply == 12 and game.state.castillo_supply == 12
 
 
 def test_rulebook_market_of_5_then_the_power_cards() -> None:
     game = table_game()
-    assert len(game.market) == 5 and game.phase == "power"
+    assert len(game.state.market) == 5 and game.state.phase == "power"
     assert game.current_players() == (0,)  # round 1: the youngest (listed first) starts
 
 
@@ -58,7 +59,7 @@ def test_rulebook_no_power_value_twice_in_a_round() -> None:
 def test_rulebook_the_highest_power_card_plays_first() -> None:
     game = table_game()
     powers(game, 3, 11, 7)
-    assert game.phase == "turn" and [game.options.players[p] for p in game.order] == [
+    assert game.state.phase == "turn" and [game.options.players[p] for p in game.state.order] == [
         "blue",
         "green",
         "red",
@@ -67,10 +68,10 @@ def test_rulebook_the_highest_power_card_plays_first() -> None:
 
 def play_minimal_turns(game: Game) -> None:
     """Every seat of the round places its area card somewhere legal and ends the turn."""
-    while game.phase == "turn":
+    while game.state.phase == "turn":
         area = next(a for a in game.legal_actions() if a.kind == "area")
         game.apply(area)
-        if game.turn[2] > game.turn[1]:
+        if game.state.turn[2] > game.state.turn[1]:
             game.apply(next(a for a in game.legal_actions() if a.kind == "area"))
         game.apply("done")
 
@@ -79,10 +80,10 @@ def test_rulebook_the_last_in_turn_order_starts_the_next_round() -> None:
     game = table_game()
     powers(game, 11, 3, 7)  # order red, green, blue
     play_minimal_turns(game)
-    assert game.phase == "reveal"  # the market is refilled to 5
+    assert game.state.phase == "reveal"  # the market is refilled to 5
     for _ in range(3):
         game.apply(f"reveal {LAND}")
-    assert game.phase == "power" and game.round == 2
+    assert game.state.phase == "power" and game.state.round == 2
     assert game.current_players() == (1,)  # blue was last
 
 
@@ -90,11 +91,11 @@ def test_rulebook_unused_market_cards_stay_and_the_market_is_refilled_to_5() -> 
     game = table_game(market=(LAND, "LNESWg1", LAND, SEA, SEA))
     powers(game, 11, 3, 7)
     play_minimal_turns(game)
-    left = [c.text for c in game.market]
+    left = [c.text for c in game.state.market]
     assert len(left) == 2
     for _ in range(3):
         game.apply("reveal LN+SESW")
-    assert [c.text for c in game.market][:2] == left and len(game.market) == 5
+    assert [c.text for c in game.state.market][:2] == left and len(game.state.market) == 5
 
 
 def test_rulebook_power_card_9_places_two_area_cards() -> None:
@@ -104,7 +105,7 @@ def test_rulebook_power_card_9_places_two_area_cards() -> None:
     refused(game, "done", "area_missing")
     game.apply("area 1 -1,0N")
     game.apply("done")
-    assert len(game.board.areas) == 3
+    assert len(game.state.board.areas) == 3
 
 
 def test_rulebook_only_the_area_card_is_compulsory() -> None:
@@ -120,23 +121,23 @@ def test_rulebook_reinforcements_add_the_power_cards_caballeros() -> None:
     game = table_game()
     powers(game, 6, 3, 2)
     game.apply("reinforce")
-    assert game.court[0] == 5 + 4
+    assert game.state.court[0] == 5 + 4
     refused(game, "reinforce", "reinforced")
 
 
 def test_ec15_reinforcements_can_be_automatic() -> None:
     game = table_game(automatic_reinforcements=True)
     powers(game, 6, 3, 2)
-    assert game.court[0] == 9
+    assert game.state.court[0] == 9
 
 
 def test_rulebook_a_caballero_card_pays_the_number_facing_land() -> None:
     game = table_game()
     powers(game, 13, 3, 2)
     game.apply("knight 0,-1S 3")  # the start card's land lies south of 0,-1
-    assert game.court[0] == 2 and game.stack[0] == 7
-    card = game.board.caballeros[key_of(0, -1)]
-    assert game.number(card, 2) == 3
+    assert game.state.court[0] == 2 and game.state.stack[0] == 7
+    card = game.state.board.caballeros[key_of(0, -1)]
+    assert checks.number(game.state, card, 2) == 3
 
 
 def test_rulebook_the_number_must_face_the_land() -> None:
@@ -150,7 +151,7 @@ def test_rulebook_a_card_next_to_sea_only_goes_front_up_and_costs_1() -> None:
     powers(game, 13, 3, 2)
     refused(game, "knight 0,1N 5", "sea_front")
     game.apply("knight 0,1N 4")
-    assert game.court[0] == 4
+    assert game.state.court[0] == 4
 
 
 def test_rulebook_a_sea_card_gaining_land_later_counts_at_no_cost() -> None:
@@ -159,10 +160,10 @@ def test_rulebook_a_sea_card_gaining_land_later_counts_at_no_cost() -> None:
     game.apply("knight 1,0N 1")  # next to the start card's sea only: 1 caballero
     game.apply("area 1 0,-1N")
     game.apply("area 1 1,-1N")  # its south land now faces the card's north edge (1)
-    assert game.court[0] == 4
-    island = game.board.region_at(0, 0, 0)
-    assert island == game.board.region_at(1, -1, 0)
-    assert caballero_totals(game.board, game.rules.layout, 3)[island] == [1, 0, 0]
+    assert game.state.court[0] == 4
+    island = game.state.board.region_at(0, 0, 0)
+    assert island == game.state.board.region_at(1, -1, 0)
+    assert caballero_totals(game.state.board, game.state.rules.layout, 3)[island] == [1, 0, 0]
 
 
 def test_rulebook_several_cards_of_one_player_add_up_and_the_no_tie_rule() -> None:
@@ -178,8 +179,8 @@ def test_rulebook_several_cards_of_one_player_add_up_and_the_no_tie_rule() -> No
 
 def test_rulebook_a_card_may_not_touch_land_on_two_sides() -> None:
     game = table_game()
-    game.board.place_area(card_from_text(LAND), 0, 1, 0)
-    game.board.place_area(card_from_text(LAND), 0, 0, -1)
+    game.state.board.place_area(card_from_text(LAND), 0, 1, 0)
+    game.state.board.place_area(card_from_text(LAND), 0, 0, -1)
     powers(game, 13, 3, 2)
     error = refused(game, "knight 1,-1S 3", "two_lands")
     assert error.params == {"count": 2}
@@ -188,7 +189,7 @@ def test_rulebook_a_card_may_not_touch_land_on_two_sides() -> None:
 def test_rulebook_at_most_two_caballero_cards_placed_or_raised_per_turn() -> None:
     game = table_game()
     powers(game, 13, 3, 2)
-    game.court[0] = 20
+    game.state.court[0] = 20
     game.apply("knight 0,-1S 1")
     game.apply("raise 0,-1S 2")
     refused(game, "knight 0,1N 1", "knights_done")
@@ -204,10 +205,10 @@ def test_ec13_a_card_is_only_turned_higher() -> None:
 def test_rulebook_raising_pays_the_difference() -> None:
     game = table_game()
     powers(game, 13, 3, 2)
-    game.court[0] = 12
+    game.state.court[0] = 12
     game.apply("knight 0,-1S 2")
     game.apply("raise 0,-1S 6")  # flipped to the back: 6 faces the land
-    assert game.court[0] == 12 - 2 - 4
+    assert game.state.court[0] == 12 - 2 - 4
 
 
 def test_rulebook_a_ship_costs_2_and_goes_on_an_edge_facing_sea() -> None:
@@ -216,7 +217,7 @@ def test_rulebook_a_ship_costs_2_and_goes_on_an_edge_facing_sea() -> None:
     game.apply("knight 1,0N 1")  # sea only: 1
     refused(game, "ship 1,0N", "ship_not_sea")
     game.apply("ship 1,0W")
-    assert game.court[0] == 2 and game.ship_supply == 11
+    assert game.state.court[0] == 2 and game.state.ship_supply == 11
     refused(game, "ship 1,0W", "ship_there")
 
 
@@ -225,7 +226,7 @@ def test_rulebook_a_castillo_costs_1_and_one_per_card() -> None:
     powers(game, 13, 3, 2)
     game.apply("knight 0,-1S 1")
     game.apply("castillo 0,-1")
-    assert game.court[0] == 3 and game.castillo_supply == 11
+    assert game.state.court[0] == 3 and game.state.castillo_supply == 11
     refused(game, "castillo 0,-1", "castillo_there")
 
 
@@ -233,14 +234,14 @@ def crowded_setup(castillo: bool) -> Game:
     """Red's card at 1,0 faces the start card's land (W, number 4) and a sea (E) with a ship;
     a land card laid at 1,-1 will touch it from the north."""
     game = table_game(market=(LAND, LAND, LAND, SEA, SEA))
-    game.board.place_area(card_from_text(LAND), 0, 0, -1)
-    game.board.place_area(card_from_text(SEA), 0, 2, 0)
+    game.state.board.place_area(card_from_text(LAND), 0, 0, -1)
+    game.state.board.place_area(card_from_text(SEA), 0, 2, 0)
     card = put_caballero(game, 0, 1, 0)  # front unturned: W shows 4
     card.ships = 1 << 1
-    game.ship_supply -= 1
+    game.state.ship_supply -= 1
     if castillo:
         card.castillo = True
-        game.castillo_supply -= 1
+        game.state.castillo_supply -= 1
     powers(game, 13, 3, 2)
     return game
 
@@ -248,31 +249,37 @@ def crowded_setup(castillo: bool) -> Game:
 def test_rulebook_removal_without_castillo_loses_caballeros_and_ships() -> None:
     game = crowded_setup(castillo=False)
     game.apply("area 1 1,-1N")
-    assert key_of(1, 0) not in game.board.caballeros
-    assert game.stack[0] == 8 and game.court[0] == 5  # the card back, its caballeros lost
-    assert game.ship_supply == 12 and game.court_ships[0] == 0  # its ship to the supply
+    assert key_of(1, 0) not in game.state.board.caballeros
+    assert (
+        game.state.stack[0] == 8 and game.state.court[0] == 5
+    )  # the card back, its caballeros lost
+    assert game.state.ship_supply == 12 and game.state.court_ships[0] == 0  # its ship to the supply
 
 
 def test_rulebook_removal_with_castillo_returns_caballeros_and_ships_to_court() -> None:
     game = crowded_setup(castillo=True)
     game.apply("area 1 1,-1N")
-    assert key_of(1, 0) not in game.board.caballeros
-    assert game.court[0] == 5 + 4  # EC-22: the number that faced land before
-    assert game.court_ships[0] == 1 and game.castillo_supply == 12
+    assert key_of(1, 0) not in game.state.board.caballeros
+    assert game.state.court[0] == 5 + 4  # EC-22: the number that faced land before
+    assert game.state.court_ships[0] == 1 and game.state.castillo_supply == 12
 
 
 def test_ec9_option_keeps_a_card_whose_two_sides_face_one_island() -> None:
     game = crowded_setup(castillo=False)
-    game.options = Options(players=game.options.players, remove_on_same_island=False)
+    game.state.options = Options(players=game.options.players, remove_on_same_island=False)
     game.apply("area 1 1,-1N")  # 1,-1 joins the start card's island through 0,-1
-    assert key_of(1, 0) in game.board.caballeros
+    assert key_of(1, 0) in game.state.board.caballeros
 
 
 def test_rulebook_withdrawing_with_a_castillo_returns_its_caballeros() -> None:
     game = crowded_setup(castillo=True)
     game.apply("withdraw 1,0")
-    assert game.court[0] == 5 + 4 and game.court_ships[0] == 1 and game.castillo_supply == 12
-    assert game.stack[0] == 8
+    assert (
+        game.state.court[0] == 5 + 4
+        and game.state.court_ships[0] == 1
+        and game.state.castillo_supply == 12
+    )
+    assert game.state.stack[0] == 8
 
 
 def test_ec19_a_card_placed_this_turn_is_not_withdrawn() -> None:
@@ -284,22 +291,22 @@ def test_ec19_a_card_placed_this_turn_is_not_withdrawn() -> None:
 
 def test_rulebook_moving_a_ship_and_putting_one_back_cost_1_each() -> None:
     game = crowded_setup(castillo=False)
-    game.board.place_area(card_from_text(SEA), 0, 2, 1)
+    game.state.board.place_area(card_from_text(SEA), 0, 2, 1)
     put_caballero(game, 0, 1, 1)  # red's second card: N faces... its E faces the sea at 2,1
     game.apply("moveship 1,0E 1,1E")
-    assert game.court[0] == 4
+    assert game.state.court[0] == 4
     game.apply("shipback 1,1E")
-    assert game.court_ships[0] == 1 and game.court[0] == 4
+    assert game.state.court_ships[0] == 1 and game.state.court[0] == 4
     game.apply("reship 1,0E")
-    assert game.court[0] == 3 and game.court_ships[0] == 0
+    assert game.state.court[0] == 3 and game.state.court_ships[0] == 0
 
 
 def test_ec10_reinforcements_beyond_the_courts_capacity_are_lost() -> None:
     game = table_game()
-    game.stack[0] = 1  # one caballero card off the map: a court of 8 at most
+    game.state.stack[0] = 1  # one caballero card off the map: a court of 8 at most
     powers(game, 6, 3, 2)
     game.apply("reinforce")
-    assert game.court[0] == 8
+    assert game.state.court[0] == 8
 
 
 def test_undo_within_a_turn_never_past_the_power_cards() -> None:
@@ -309,7 +316,7 @@ def test_undo_within_a_turn_never_past_the_power_cards() -> None:
     game.apply("knight 0,-1S 3")
     assert game.can_undo(0) and not game.can_undo(1)
     assert str(game.undo(0)) == "knight 0,-1S 3"
-    assert game.court[0] == 5 and not game.board.caballeros
+    assert game.state.court[0] == 5 and not game.state.board.caballeros
     game.apply("area 1 1,0N")
     game.apply("done")
     with pytest.raises(UndoError):
@@ -333,9 +340,9 @@ def test_rulebook_scorings_after_rounds_4_and_7() -> None:
     rng = random.Random(1)
     while not game.is_terminal():
         game.apply(rng.choice(game.legal_actions()))
-    assert [s["round"] for s in game.scorings] == [4, 7]
+    assert [s["round"] for s in game.state.scorings] == [4, 7]
     assert game.returns() == [
-        sum(s["totals"][name] for s in game.scorings) for name in game.options.players
+        sum(s["totals"][name] for s in game.state.scorings) for name in game.options.players
     ]
 
 

@@ -61,7 +61,7 @@ def test_a_card_touching_land_on_two_sides_is_knocked_off() -> None:
 def test_two_sides_on_one_island_keep_the_card_with_the_option_off() -> None:
     """remove_on_same_island off: both sides face one island, the card stays and counts 4 + 1."""
     game = crowded_setup(castillo=False)
-    game.options = Options(players=game.options.players, remove_on_same_island=False)
+    game.state.options = Options(players=game.options.players, remove_on_same_island=False)
     out = preview(game, 0, "area 1 1,-1N")
     assert out["lost"] == []
     (island,) = out["islands"]
@@ -76,7 +76,7 @@ def test_two_islands_joined_rank_their_caballeros_together() -> None:
     1,-1 joins it to the start island and knocks red's card off; the one island after holds
     blue's 4 only, made of the two before."""
     game = crowded_setup(castillo=False)
-    game.board.place_area(card_from_text("LNESW"), 0, 1, -2)
+    game.state.board.place_area(card_from_text("LNESW"), 0, 1, -2)
     put_caballero(game, 1, 2, -2)  # front, unturned: W shows 4
     out = preview(game, 0, "area 1 1,-1N")
     assert out["lost"] == ["1,0"]
@@ -93,17 +93,17 @@ def test_a_castillo_brings_back_caballeros_beyond_the_court() -> None:
     engine then takes; without the court's capacity nothing is lost."""
     for capacity, lost in ((True, [{"colour": "red", "lost": 3}]), (False, [])):
         game = crowded_setup(castillo=True)
-        game.options = Options(
+        game.state.options = Options(
             players=game.options.players,
             last_card_empties_court=False,
             court_capacity=capacity,
         )
-        game.stack[0] = 0
-        game.court[0] = 7
+        game.state.stack[0] = 0
+        game.state.court[0] = 7
         out = preview(game, 0, "area 1 1,-1N")
         assert out["lost"] == ["1,0"] and out["courts"] == lost
         game.apply("area 1 1,-1N")
-        assert game.court[0] == (8 if capacity else 11)
+        assert game.state.court[0] == (8 if capacity else 11)
 
 
 def test_an_illegal_placement_answers_the_engines_refusal() -> None:
@@ -137,10 +137,10 @@ def test_only_a_placement_is_previewed() -> None:
 
 def _engine_losses(game: Game, player: int, text: str) -> tuple[dict[str, int], Game]:
     after = game.clone()
-    before = len(after.log)
+    before = len(after.state.log)
     after.apply(text, player)
     out: dict[str, int] = {}
-    for line in after.log[before:]:
+    for line in after.state.log[before:]:
         match = LOST.match(line)
         if match:
             out[match[1]] = out.get(match[1], 0) + int(match[2])

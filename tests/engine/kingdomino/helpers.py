@@ -10,6 +10,7 @@ import pytest
 from engine.core.errors import IllegalAction
 from engine.core.protocol import CHANCE
 from engine.kingdomino.game import Game
+from engine.kingdomino.legal import move_action
 from engine.kingdomino.options import COLOURS, Options
 
 
@@ -51,6 +52,6 @@ def random_game(options: Options, seed: int = 0) -> Game:
     game = Game(options)
     rng = random.Random(seed)
     while not game.is_terminal():
-        moves = game.moves()
-        game.apply(game.move_action(moves[rng.randrange(len(moves))]))
+        moves = game.state.moves()
+        game.apply(move_action(game.state, moves[rng.randrange(len(moves))]))
     return game

@@ -16,6 +16,7 @@ from engine.kingdomino.bots import (
 )
 from engine.kingdomino.game import PLACE, Game
 from engine.kingdomino.options import Options
+from engine.kingdomino.rounds import play
 from engine.kingdomino.search import SearchBot
 from tests.engine.kingdomino.helpers import started_4p
 
@@ -44,12 +45,12 @@ def test_greedy_places_for_the_best_immediate_score() -> None:
     checked = 0
     while not game.is_terminal():
         seat = game.current_players()[0]
-        if game.step == PLACE and game.moves()[0] >= 0:
-            kingdom, number = game.kingdoms[seat], game.current_domino()
-            best, _ = best_placement(kingdom, game, number, rng)
+        if game.state.step == PLACE and game.state.moves()[0] >= 0:
+            kingdom, number = game.state.kingdoms[seat], game.state.current_domino()
+            best, _ = best_placement(kingdom, game.state, number, rng)
             move = GreedyBot(1).choose_move(game)
             trial = kingdom.copy()
-            data = game.data
+            data = game.state.data
             trial.place(
                 move,
                 data.terrain_a[number],
@@ -60,15 +61,15 @@ def test_greedy_places_for_the_best_immediate_score() -> None:
             assert trial.score() == best
             assert all(trial.score() >= other for other in _scores(game, seat, number))
             checked += 1
-        moves = game.moves()
-        game.play(moves[rng.randrange(len(moves))])
+        moves = game.state.moves()
+        play(game.state, moves[rng.randrange(len(moves))])
     assert checked >= 10
 
 
 def _scores(game: Game, seat: int, number: int) -> list[int]:
-    data, kingdom = game.data, game.kingdoms[seat]
+    data, kingdom = game.state.data, game.state.kingdoms[seat]
     out = []
-    for move in game.moves():
+    for move in game.state.moves():
         trial = kingdom.copy()
         trial.place(
             move,
@@ -116,7 +117,7 @@ def test_flat_monte_carlo_keeps_to_its_time_budget() -> None:
     game = started_4p()
     bot = MonteCarloBot(0.05, seed=1)
     bot.choose(game)
-    assert bot.last_playouts >= len(game.moves())  # at least one playout per candidate
+    assert bot.last_playouts >= len(game.state.moves())  # at least one playout per candidate
 
 
 def test_levels() -> None:

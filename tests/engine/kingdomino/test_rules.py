@@ -13,6 +13,7 @@ from engine.kingdomino import kingdom as kd
 from engine.kingdomino.game import Game
 from engine.kingdomino.kingdom import Kingdom
 from engine.kingdomino.options import COLOURS, Options, Setup
+from engine.kingdomino.scoring import breakdown
 from tests.engine.kingdomino.helpers import (
     draw,
     first_picks,
@@ -74,13 +75,13 @@ def test_every_player_ends_with_12_dominoes_24_in_the_mighty_duel(
     game = random_game(Options(players=COLOURS[:players], mode="dealer", seed=5, **variants))
     got = Counter(p for p, a in game.history if a.kind in ("place", "discard"))
     assert got == {seat: each for seat in range(players)}
-    assert game.drawn == game.setup.dominoes
+    assert game.state.drawn == game.state.setup.dominoes
 
 
 def test_a_line_is_sorted_by_number() -> None:
     game = table_game(4)
     draw(game, [40, 3, 17, 24])
-    assert game.line_next == [3, 17, 24, 40]
+    assert game.state.line_next == [3, 17, 24, 40]
     first = {"domino": 3, "faces": "F0 F0", "king": "", "placed": False}
     assert game.view()["next_line"][0] == first
 
@@ -103,7 +104,7 @@ def test_with_two_players_each_places_two_kings_in_the_first_pick() -> None:
     assert [str(a) for a in game.legal_actions(CHANCE)] == ["king pink"]
     game.apply("king pink", CHANCE)
     game.apply("claim 7", 0)
-    assert Counter(game.setup.seat_of_king[k] for k in game.line_kings) == {0: 2, 1: 2}
+    assert Counter(game.state.setup.seat_of_king[k] for k in game.state.line_kings) == {0: 2, 1: 2}
 
 
 def test_turn_order_is_the_order_of_the_kings_on_the_line() -> None:
@@ -148,8 +149,9 @@ def test_a_domino_must_touch_the_castle_or_the_same_terrain() -> None:
 
 def test_no_contact_reason_names_both_terrains() -> None:
     game = started_4p()
-    game.kingdoms[0].place(game.kingdoms[0].cell(4, 5) * 4 + kd.EAST, WHEAT, 0, WHEAT, 0)
-    game.line[0] = 34  # pink's king now stands on 34 (lake, forest)
+    kingdom = game.state.kingdoms[0]
+    kingdom.place(kingdom.cell(4, 5) * 4 + kd.EAST, WHEAT, 0, WHEAT, 0)
+    game.state.line[0] = 34  # pink's king now stands on 34 (lake, forest)
     why = refused(game, "place 34 f2e", 0)
     assert why.reason == "34 cannot go there: no side touches a lake or forest or your castle"
 
@@ -185,7 +187,7 @@ def test_the_frame_floats_the_castle_need_not_be_central() -> None:
 
 def test_too_wide_is_refused_with_the_width() -> None:
     game = started_4p()
-    kingdom = game.kingdoms[0]
+    kingdom = game.state.kingdoms[0]
     kingdom.place(kingdom.cell(4, 5) * 4 + kd.EAST, WHEAT, 0, WHEAT, 0)
     kingdom.place(kingdom.cell(4, 7) * 4 + kd.EAST, WHEAT, 0, WHEAT, 0)
     why = refused(game, "place 1 d5n", 0)
@@ -196,7 +198,7 @@ def test_too_wide_is_refused_with_the_width() -> None:
 def test_a_domino_that_fits_nowhere_is_discarded_and_only_then() -> None:
     game = started_4p()
     assert refused(game, "discard 1", 0).key == "kingdomino.refuse.must_place"
-    kingdom = game.kingdoms[0]
+    kingdom = game.state.kingdoms[0]
     for row in range(5):
         for col in range(4, 9):
             if kingdom.terrain[kingdom.cell(row, col)] == kd.EMPTY:
@@ -207,12 +209,12 @@ def test_a_domino_that_fits_nowhere_is_discarded_and_only_then() -> None:
         "kingdomino.refuse.outside",
     }
     game.apply("discard 1", 0)
-    assert game.discarded[0] == 1 and game.breakdown(0).harmony == 0
+    assert game.state.discarded[0] == 1 and breakdown(game.state, 0).harmony == 0
 
 
 def test_the_last_round_has_no_claims() -> None:
     game = Game(Options(mode="dealer", seed=9))
-    while game.drawn < game.setup.dominoes or game.line_next:
+    while game.state.drawn < game.state.setup.dominoes or game.state.line_next:
         game.apply(game.legal_actions()[0])
     seat = game.current_players()[0]
     assert {a.kind for a in game.legal_actions(seat)} <= {"place", "discard"}
@@ -224,7 +226,7 @@ def test_the_last_round_has_no_claims() -> None:
 
 def test_wider_draft_discards_the_unclaimed_domino_of_each_line() -> None:
     game = random_game(Options(players=("pink", "blue"), mode="dealer", seed=2, wider_draft=True))
-    assert len(game.left_over) == 6 and game.drawn == 30
+    assert len(game.state.left_over) == 6 and game.state.drawn == 30
 
 
 @pytest.mark.parametrize(
@@ -254,12 +256,12 @@ def test_table_mode_accepts_any_number_not_seen_and_refuses_the_rest() -> None:
     assert refused(game, "draw 48", CHANCE).key == "kingdomino.refuse.drawn_already"
     assert refused(game, "draw 49", CHANCE).key == "kingdomino.refuse.no_such_domino"
     draw(game, [47, 12])
-    assert game.line_next == [1, 12, 47, 48]
+    assert game.state.line_next == [1, 12, 47, 48]
 
 
 def test_the_seeded_dealer_is_reproducible_and_the_unseeded_one_is_not() -> None:
     def first_lines(seed: int | None) -> list[int]:
-        return Game(Options(mode="dealer", seed=seed)).line_next
+        return Game(Options(mode="dealer", seed=seed)).state.line_next
 
     assert first_lines(4) == first_lines(4)
     assert len({tuple(first_lines(None)) for _ in range(5)}) > 1
@@ -310,9 +312,9 @@ def test_the_fast_placement_listing_equals_checking_every_placement() -> None:
         game = Game(Options(players=players, mode="dealer", seed=seed, **variants))
         states = 0
         while not game.is_terminal():
-            if game.step == 2:
-                number, data = game.current_domino(), game.data
-                kingdom = game.kingdoms[game.current_players()[0]]
+            if game.state.step == 2:
+                number, data = game.state.current_domino(), game.state.data
+                kingdom = game.state.kingdoms[game.current_players()[0]]
                 halves = (
                     data.terrain_a[number],
                     data.crowns_a[number],

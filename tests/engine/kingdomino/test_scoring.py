@@ -10,7 +10,7 @@ from engine.kingdomino.data import load
 from engine.kingdomino.game import Game
 from engine.kingdomino.kingdom import Kingdom
 from engine.kingdomino.options import COLOURS, Options
-from engine.kingdomino.scoring import Breakdown, deciding_tie_break, winners
+from engine.kingdomino.scoring import Breakdown, breakdown, deciding_tie_break, winners
 from tests.engine.kingdomino.helpers import random_game
 
 # The example kingdom (castle in row 3, column 2).
@@ -81,9 +81,9 @@ def test_harmony_no_discard_is_a_complete_kingdom() -> None:
     for seed in range(12):
         game = random_game(Options(mode="dealer", seed=seed, harmony=True), seed)
         for seat in range(4):
-            complete = game.kingdoms[seat].complete()
-            assert (game.discarded[seat] == 0) == complete
-            assert (game.breakdown(seat).harmony == 5) == complete
+            complete = game.state.kingdoms[seat].complete()
+            assert (game.state.discarded[seat] == 0) == complete
+            assert (breakdown(game.state, seat).harmony == 5) == complete
 
 
 def test_ties_go_to_the_largest_territory_then_the_most_crowns_then_are_shared() -> None:
@@ -103,8 +103,8 @@ def test_the_largest_territory_counts_whatever_its_crowns() -> None:
 
 def test_dynasty_plays_three_games_and_sums_them() -> None:
     game = random_game(Options(players=COLOURS[:3], mode="dealer", seed=8, dynasty=True))
-    assert len(game.past) == 3
-    assert game.returns() == [sum(row[seat] for row in game.past) for seat in range(3)]
+    assert len(game.state.past) == 3
+    assert game.returns() == [sum(row[seat] for row in game.state.past) for seat in range(3)]
     draws = sum(1 for _, a in game.history if a.kind == "draw")
     assert draws == 3 * 36
     assert game.view()["games"] == 3
