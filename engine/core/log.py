@@ -47,17 +47,32 @@ def log_lines(
 ) -> list[dict[str, Any]]:
     """The history as `viewer` may read it: a line per step (`step`, `actor`, `key`,
     `params`), the steps at the indices `hidden` left out."""
+    out = []
+    for i, (player, action) in enumerate(history):
+        if i in hidden:
+            continue
+        line = verbs.line(action, sees(i, player, action, viewer))
+        line["step"] = i
+        line["actor"] = "chance" if player == CHANCE else names[player]
+        out.append(line)
+    return out
+
+
+def text_log(
+    verbs: VerbTable,
+    history: Sequence[tuple[int, Action]],
+    names: Sequence[str],
+    viewer: int | None,
+    sees: Sees = own_step,
+    hidden: Collection[int] = (),
+) -> list[list[str]]:
+    """The views' `log`: the [actor, notation text] of each line `log_lines` gives (its
+    `VerbTable.text`), worked out without making the lines (a view is made often)."""
     return [
-        {
-            "step": i,
-            "actor": "chance" if player == CHANCE else names[player],
-            **verbs.line(action, sees(i, player, action, viewer)),
-        }
+        [
+            "chance" if player == CHANCE else names[player],
+            verbs.notation(action, sees(i, player, action, viewer)),
+        ]
         for i, (player, action) in enumerate(history)
         if i not in hidden
     ]
-
-
-def text_log(verbs: VerbTable, lines: Sequence[dict[str, Any]]) -> list[list[str]]:
-    """The lines as the views' `log`: [actor, notation text] pairs."""
-    return [[line["actor"], verbs.text(line)] for line in lines]

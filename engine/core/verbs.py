@@ -15,6 +15,8 @@ Action(kind='take', arg='3', arg2='')
 {'key': 'deal', 'params': {'seat': 'purple', 'card': None}}
 >>> table.text(table.line(table.parse("deal purple sun"), shown=True))
 'deal purple sun'
+>>> table.notation(table.parse("deal purple sun"))  # the same text, without the line
+'deal purple ?'
 >>> sorted(table.chance)
 ['deal']
 """
@@ -94,6 +96,8 @@ class VerbTable:
         self.undo_barriers = frozenset(v.name for v in listed if v.undo_barrier)
         self.seat_only = frozenset(v.name for v in listed if v.seat_only)
         self._secret_from = {v.name: v.secret_from for v in listed if v.secret_from is not None}
+        # each verb's argument names, worked out once: every log line of every view reads them
+        self._params: dict[str, tuple[str, ...]] = {v.name: v.params for v in listed}
 
     def __contains__(self, name: object) -> bool:
         return name in self.verbs
@@ -147,28 +151,47 @@ class VerbTable:
 
     def redact(self, action: Action) -> str:
         """The action as the other players may see it: secret arguments shown as "?"."""
+        return self.notation(action)
+
+    def notation(self, action: Action, shown: bool = False) -> str:
+        """`text(line(action, shown))` without making the line when nothing of it is hidden
+        (then it is the action's own notation): the views' logs say every step this way."""
+        if shown or action.kind not in self._secret_from:
+            return str(action)
         return self.text(self.line(action))
 
     def line(self, action: Action, shown: bool = False) -> dict[str, Any]:
         """The action as a log line (docs/table-api.md, `state.log`): `key` its verb, `params`
         each argument by its name (`Verb.params`), a secret argument (`secret_from` on) None
         unless `shown` (the game says who may see it: engine.core.log)."""
-        verb = self.verbs[action.kind]
-        start = None if shown else verb.secret_from
-        params: dict[str, str | None] = {
-            name: None if start is not None and i >= start else value
-            for i, (name, value) in enumerate(zip(verb.params, action[1:], strict=False))
-        }
-        return {"key": action.kind, "params": params}
+        kind = action.kind
+        names = self._params[kind]
+        start = None if shown else self._secret_from.get(kind)
+        params: dict[str, str | None]
+        if start is None:
+            params = dict(zip(names, action[1:], strict=False))
+        else:
+            params = {
+                name: None if i >= start else value
+                for i, (name, value) in enumerate(zip(names, action[1:], strict=False))
+            }
+        return {"key": kind, "params": params}
 
     def text(self, line: dict[str, Any]) -> str:
         """A log line's notation: the verb, the arguments shown, one "?" for those hidden
         (`deal purple ?`); the line of an action shown whole gives its own notation."""
         params = line["params"]
-        values = [params.get(name) for name in self.verbs[line["key"]].params]
-        shown = [value for value in values if value]
-        hidden = [HIDDEN] if any(value is None for value in values) else []
-        return " ".join([line["key"], *shown, *hidden])
+        words = [line["key"]]
+        hidden = False
+        for name in self._params[line["key"]]:
+            value = params.get(name)
+            if value is None:
+                hidden = True
+            elif value:
+                words.append(value)
+        if hidden:
+            words.append(HIDDEN)
+        return " ".join(words)
 
     def to_json(self) -> list[dict[str, Any]]:
         return [verb.to_json() for verb in self.verbs.values()]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.log import log_lines, text_log
+from engine.core.log import text_log
 from engine.core.protocol import CHANCE
 from engine.elcaballero.board import DIRS, Governor, cell_name
 from engine.elcaballero.cards import LAND
@@ -50,7 +50,7 @@ def public_view(game: State, acting: tuple[int, ...]) -> dict[str, Any]:
         "supply": {"ships": game.ship_supply, "castillos": game.castillo_supply},
         "turn": turn_view(game),
         "scorings": game.scorings,
-        "log": text_log(VERBS, log_lines(VERBS, game.history, names, None)),
+        "log": text_log(VERBS, game.history, names, None),
         "events": list(game.log),
     }
 

@@ -64,13 +64,24 @@ def revealed_discs(g: Board) -> frozenset[int]:
     return frozenset(shown)
 
 
-def log_lines(g: Board, viewer: int | None, hidden: Collection[int]) -> list[dict[str, Any]]:
-    """The game's log as `viewer` (None: the public) reads it now, the steps at the indices
-    `hidden` left out (engine.elgrande.views.hidden_steps: the castillo's secret)."""
+def _sees(g: Board) -> log.Sees:
+    """Who sees a step's secret in the log of the game as it stands: `step_sees`, and
+    everyone the disc choices revealed."""
     options, colours = g.options, g.colours
     revealed = revealed_discs(g)
 
     def sees(step: int, player: int, action: Action, who: int | None) -> bool:
         return step in revealed or step_sees(options, colours, player, action, who)
 
-    return log.log_lines(VERBS, g.history, colours, viewer, sees, hidden)
+    return sees
+
+
+def log_lines(g: Board, viewer: int | None, hidden: Collection[int]) -> list[dict[str, Any]]:
+    """The game's log as `viewer` (None: the public) reads it now, the steps at the indices
+    `hidden` left out (engine.elgrande.views.hidden_steps: the castillo's secret)."""
+    return log.log_lines(VERBS, g.history, g.colours, viewer, _sees(g), hidden)
+
+
+def text_log(g: Board, viewer: int | None, hidden: Collection[int]) -> list[list[str]]:
+    """The text of those lines, as the views' `log` says them (engine.core.log.text_log)."""
+    return log.text_log(VERBS, g.history, g.colours, viewer, _sees(g), hidden)

@@ -18,14 +18,13 @@ from typing import Any
 
 from engine.core.actions import Action
 from engine.core.jsondata import copied
-from engine.core.log import text_log
 from engine.core.protocol import CHANCE
 from engine.elgrande import driver
 from engine.elgrande.board import Board
 from engine.elgrande.castillo_fix import FIX_VERB
 from engine.elgrande.frames import DiscFrame, PassFrame
 from engine.elgrande.log import log_lines as step_log
-from engine.elgrande.log import step_sees
+from engine.elgrande.log import step_sees, text_log
 from engine.elgrande.options import Options
 from engine.elgrande.verbs import VERBS
 
@@ -195,7 +194,7 @@ def public_log(g: Board) -> list[list[str]]:
     """The public log as [actor, action] lines, each action the text of its line (secret
     arguments "?"; disc choices shown once revealed, with `open_power_cards` the card Power of
     attorney takes back too), the `hidden_steps` left out."""
-    return text_log(VERBS, log_lines(g, None))
+    return text_log(g, None, hidden_steps(g))
 
 
 def _throws(g: Board, throws: list[Any]) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core.log import log_lines, text_log
+from engine.core.log import text_log
 from engine.core.protocol import CHANCE
 from engine.kingdomino import kingdom as kd
 from engine.kingdomino.legal import legal_actions
@@ -138,7 +138,7 @@ def view(game: State, viewer: int | None = None) -> dict[str, Any]:
         "seats": [_seat(game, seat) for seat in range(game.setup.players)],
         "past_games": [list(row) for row in game.past],
         "totals": totals(game),
-        "log": text_log(VERBS, log_lines(VERBS, game.history, game.options.players, None)),
+        "log": text_log(VERBS, game.history, game.options.players, None),
     }
     if game.is_terminal():
         out["result"] = result(game)
