@@ -20,7 +20,7 @@ from a second redaction.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any
 
 from engine.core.actions import Action
@@ -37,6 +37,21 @@ def own_step(_step: int, player: int, _action: Action, viewer: int | None) -> bo
     return viewer is not None and player == viewer
 
 
+def _readable(
+    history: Sequence[tuple[int, Action]],
+    names: Sequence[str],
+    viewer: int | None,
+    sees: Sees,
+    hidden: Collection[int],
+) -> Iterator[tuple[int, str, Action, bool]]:
+    """Each step `viewer` reads: its history index, its actor's name, the action and whether
+    the viewer sees its secret arguments; the steps at the indices `hidden` left out."""
+    for i, (player, action) in enumerate(history):
+        if i not in hidden:
+            actor = "chance" if player == CHANCE else names[player]
+            yield i, actor, action, sees(i, player, action, viewer)
+
+
 def log_lines(
     verbs: VerbTable,
     history: Sequence[tuple[int, Action]],
@@ -48,12 +63,10 @@ def log_lines(
     """The history as `viewer` may read it: a line per step (`step`, `actor`, `key`,
     `params`), the steps at the indices `hidden` left out."""
     out = []
-    for i, (player, action) in enumerate(history):
-        if i in hidden:
-            continue
-        line = verbs.line(action, sees(i, player, action, viewer))
+    for i, actor, action, shown in _readable(history, names, viewer, sees, hidden):
+        line = verbs.line(action, shown)
         line["step"] = i
-        line["actor"] = "chance" if player == CHANCE else names[player]
+        line["actor"] = actor
         out.append(line)
     return out
 
@@ -69,10 +82,6 @@ def text_log(
     """The views' `log`: the [actor, notation text] of each line `log_lines` gives (its
     `VerbTable.text`), worked out without making the lines (a view is made often)."""
     return [
-        [
-            "chance" if player == CHANCE else names[player],
-            verbs.notation(action, sees(i, player, action, viewer)),
-        ]
-        for i, (player, action) in enumerate(history)
-        if i not in hidden
+        [actor, verbs.notation(action, shown)]
+        for _, actor, action, shown in _readable(history, names, viewer, sees, hidden)
     ]
