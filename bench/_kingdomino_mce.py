@@ -42,7 +42,7 @@ class MceBot:
     def choose_move(self, game: Game) -> int:
         started = time.perf_counter()
         state = game.state
-        seat = state.current_players()[0]
+        seat = state.acting()[0]
         free = [n for slot, n in enumerate(state.line_next) if state.next_kings[slot] < 0]
         if state.step == CLAIM and state.line:
             planned, self.plan = self.plan, None

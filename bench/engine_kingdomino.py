@@ -58,7 +58,7 @@ def _worker(root: str) -> None:
                 seed += 1
                 if words[1] == "fast":
                     state = game.state
-                    while not state.is_terminal():
+                    while not state.is_over():
                         moves = state.moves()
                         play(state, moves[rng.randrange(len(moves))])
                 else:
@@ -72,7 +72,7 @@ def _worker(root: str) -> None:
             times: list[float] = []
             for number in range(int(words[1])):
                 state = Game(Options(mode="dealer", seed=10_000 + number)).state
-                while not state.is_terminal():
+                while not state.is_over():
                     if state.step == PLACE:
                         started = time.perf_counter()
                         moves = state.moves()

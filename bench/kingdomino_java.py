@@ -62,9 +62,9 @@ def _positions(seed: int) -> list[Any]:
     rng = random.Random(seed)
     found: dict[int, Game] = {}
     turn = 0
-    while not state.is_terminal():
+    while not state.is_over():
         begins = state.step == PLACE or (state.step == CLAIM and not state.line)
-        if begins and state.current_players() == (0,):
+        if begins and state.acting() == (0,):
             turn += 1
             if turn in TURNS:
                 found[turn] = game.clone(random.Random(0))

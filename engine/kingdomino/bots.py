@@ -107,7 +107,7 @@ class GreedyBot(Bot):
 
     def choose_move(self, game: Game) -> int:
         state = game.state
-        kingdom = state.kingdoms[state.current_players()[0]]
+        kingdom = state.kingdoms[state.acting()[0]]
         if state.step == PLACE:
             return best_placement(kingdom, state, state.current_domino(), self.rng)[1]
         best, chosen, ties = -1, 0, 0
@@ -153,7 +153,7 @@ class MonteCarloBot(Bot):
         if len(moves) == 1:
             self.last_playouts = 0
             return moves[0]
-        seat = state.current_players()[0]
+        seat = state.acting()[0]
         totals = [0] * len(moves)
         counts = [0] * len(moves)
         deadline = time.perf_counter() + self.budget if self.budget else 0.0

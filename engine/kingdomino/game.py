@@ -71,10 +71,10 @@ class Game:
 
     # ------------------------------------------------------------------ who acts, what is legal
     def current_players(self) -> tuple[int, ...]:
-        return self.state.current_players()
+        return self.state.acting()
 
     def is_terminal(self) -> bool:
-        return self.state.is_terminal()
+        return self.state.is_over()
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         return legal.legal_actions(self.state, player)
@@ -98,7 +98,7 @@ class Game:
         if isinstance(action, str):
             action = legal.parse(state, action)
         text = str(action)
-        actors = state.current_players()
+        actors = state.acting()
         if not actors:
             raise refuse(text, "the game is over", "game_over")
         if player is None:

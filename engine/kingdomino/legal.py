@@ -27,7 +27,7 @@ from engine.kingdomino.verbs import VERBS
 
 def legal_actions(state: State, player: int | None = None) -> list[Action]:
     """The actions `player` (None: whoever acts) may take now ([] if it does not act)."""
-    actors = state.current_players()
+    actors = state.acting()
     if not actors or (player is not None and player not in actors):
         return []
     if state.step == DRAW:
@@ -51,7 +51,7 @@ def move_action(state: State, move: int) -> Action:
 def is_legal(state: State, player: int, action: Action | str) -> bool:
     """Whether `player` may take `action` now (exactly the actions `legal_actions` lists;
     never raises)."""
-    if player not in state.current_players():
+    if player not in state.acting():
         return False
     try:
         if isinstance(action, str):

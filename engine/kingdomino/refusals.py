@@ -200,7 +200,7 @@ def check_move(game: State, action: Action) -> int:
 
 
 def _explain_placement(game: State, text: str, number: int, move: int) -> None:
-    kingdom = game.kingdoms[game.current_players()[0]]
+    kingdom = game.kingdoms[game.acting()[0]]
     refusal = placement_refusal(game.data, kingdom, number, move, text)
     if refusal is not None:
         raise refusal

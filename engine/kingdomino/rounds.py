@@ -17,7 +17,7 @@ copy's generator) draw while chance acts.
 >>> from engine.kingdomino.options import Options
 >>> state = State(Options(players=("pink", "blue"), mode="dealer", seed=3), load())
 >>> auto_chance(state)
->>> state.current_players(), len(state.line_next)
+>>> state.acting(), len(state.line_next)
 ((0,), 4)
 """
 

@@ -114,7 +114,7 @@ class SearchBot:
             started = time.perf_counter()
             sim = Sim(state, self.rng.getrandbits(32))
             policies = [self.others] * len(state.kingdoms)
-            policies[state.current_players()[0]] = self.policy
+            policies[state.acting()[0]] = self.policy
             sim.play_out(policies)
             spent = max(time.perf_counter() - started, 1e-6)
             expected = int((deadline - time.perf_counter()) / spent)
@@ -126,7 +126,7 @@ class SearchBot:
         """The (placement, claim) pairs worth playouts, best look-ahead value first: all of
         them when few, else the best of each claim (`width` in all). A claim step's
         candidates are (DISCARD, claim); the last round's are (placement, NO_CLAIM)."""
-        seat = state.current_players()[0]
+        seat = state.acting()[0]
         kingdom = state.kingdoms[seat]
         data = state.data
         free = [n for slot, n in enumerate(state.line_next) if state.next_kings[slot] < 0]
@@ -161,7 +161,7 @@ class SearchBot:
     def halving(
         self, state: State, pairs: list[tuple[int, int]], deadline: float
     ) -> tuple[int, int]:
-        seat = state.current_players()[0]
+        seat = state.acting()[0]
         root = Sim(state, self.rng.getrandbits(32))
         policies = [self.others] * len(state.kingdoms)
         policies[seat] = self.policy
@@ -217,7 +217,7 @@ class SearchBot:
 def _plan_key(state: State) -> tuple[int, ...]:
     """What identifies the claim step that follows a planned placement: the game, the round,
     the king, the line to claim from, and the seat's kingdom so far."""
-    seat = state.current_players()[0]
+    seat = state.acting()[0]
     return (
         state.game_number,
         state.drawn,

@@ -149,7 +149,7 @@ def check_invariants(state: State) -> None:
     assert placed + waiting == state.drawn, "a drawn domino is lost or counted twice"
     assert state.drawn == sum(state.seen)
     assert state.drawn <= state.setup.dominoes
-    assert (state.step == OVER) == state.is_terminal()
+    assert (state.step == OVER) == state.is_over()
 
 
 SPEC = KingdominoSpec()

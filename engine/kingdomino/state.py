@@ -107,14 +107,17 @@ class State:
                 return self.line[slot]
         return 0
 
-    def current_players(self) -> tuple[int, ...]:
+    def acting(self) -> tuple[int, ...]:
+        """Who acts now: the acting king's seat, CHANCE while the dealer draws or lays the
+        kings, nobody once the game is over (the protocol's `current_players`)."""
         if self.step == OVER:
             return ()
         if self.step in (DRAW, KING):
             return (CHANCE,)
         return (self.setup.seat_of_king[self.order[self.turn]],)
 
-    def is_terminal(self) -> bool:
+    def is_over(self) -> bool:
+        """Whether the game (the Dynasty match: its last game) is over."""
         return self.step == OVER
 
     def moves(self) -> list[int]:

@@ -119,7 +119,7 @@ def result(game: State) -> dict[str, Any]:
 
 
 def view(game: State, viewer: int | None = None) -> dict[str, Any]:
-    actors = game.current_players()
+    actors = game.acting()
     king = game.acting_king()
     out: dict[str, Any] = {
         "game": game.game_number + 1,
@@ -140,7 +140,7 @@ def view(game: State, viewer: int | None = None) -> dict[str, Any]:
         "totals": totals(game),
         "log": text_log(VERBS, game.history, game.options.players, None),
     }
-    if game.is_terminal():
+    if game.is_over():
         out["result"] = result(game)
     if viewer is not None:
         out["legal"] = [str(a) for a in legal_actions(game, viewer)]

@@ -4,8 +4,8 @@
 For each game of `engine.registry` (a new game is covered without editing this file):
 
 - `Game` extends nothing; `game.state` is not a `Game`; the state's class defines none of the
-  protocol's methods (their names read from `engine.core.protocol.GameState`; Kingdomino's
-  two known ones excepted, see KNOWN_METHODS_ON_STATE); neither class has a `__getattr__` hook;
+  protocol's methods (their names read from `engine.core.protocol.GameState`); neither class
+  has a `__getattr__` hook;
 - no forwarding: no public attribute of the state other than the protocol's `history` and
   `options` can be read on the game (the names from `dir()`, which works on mypyc-compiled
   instances too, where there is no `__dict__` and no annotations);
@@ -33,11 +33,6 @@ ROOT = Path(__file__).resolve().parents[3]
 STEPS = 30  # random legal steps played before the checks (so lazily set fields exist)
 # The protocol's members that are the state's data, answered by the game from its state.
 STATE_MEMBERS = ("history", "options")
-# Protocol methods a game's state is known to define (to be moved off it): exactly these, so a
-# new one fails, and so does the fix until its entry here is removed.
-KNOWN_METHODS_ON_STATE = {
-    "kingdomino": ["current_players", "is_terminal"],  # engine/kingdomino/state.py
-}
 
 
 def protocol_members() -> tuple[set[str], set[str]]:
@@ -97,8 +92,7 @@ def test_the_state_defines_no_protocol_method(game_id: str) -> None:
     state_type = type(played(game_id).state)
     methods, _ = protocol_members()
     on_state = sorted(name for name in methods if hasattr(state_type, name))
-    known = KNOWN_METHODS_ON_STATE.get(game_id, [])
-    assert on_state == known, f"{game_id}: {state_type.__qualname__} defines {on_state}"
+    assert on_state == [], f"{game_id}: {state_type.__qualname__} defines {on_state}"
 
 
 @pytest.mark.parametrize("game_id", GAMES)
