@@ -147,7 +147,7 @@ class ActiveGame:
 
     def note_step(self, kind: str, actor: str, action: Action, step: int) -> None:
         """The line of an engine step: an `action` line when it is taken, an `undo` line when
-        it is taken back. Its text is the game's one redaction of the step (`public_text`),
+        it is taken back. Its text is the notation of the step's public line (`line_text`),
         `step` its index in the game's history (an undo's: of the step it took back), and the
         game's own facts of the step (`step_fields`) go with it, for the game's `public_log`
         to decide from what the line refers to, never from its text. Both are the session's
@@ -189,7 +189,5 @@ class ActiveGame:
 
 def own_params(line: dict[str, Any], seat: str | None) -> dict[str, Any]:
     """A step line's `params` as `seat` reads them, when it sees more than the public."""
-    own = line.get(OWN)
-    if seat is None or not own or seat not in own:
-        return {}
-    return {"params": own[seat]}
+    own = line.get(OWN) or {}
+    return {"params": own[seat]} if seat in own else {}
